@@ -4,172 +4,172 @@ import AggJSON
 /// Bithumb (Korea), public API: tickers one at a time or all at once, order book, trades and
 /// candles, quoted in KRW or BTC.
 public struct BithumbAdapter: ExchangeAdapter {
-  public static let descriptor = AdapterDescriptor(
-    id: "bithumb",
-    displayName: "Bithumb",
-    country: "KR",
-    homeCurrency: "KRW",
-    quoteCurrencies: APIRouter.paymentCurrencies,
-    capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook],
-    requestsPerSecond: 150,
-    defaultBaseURL: "https://api.bithumb.com"
-  )
+    public static let descriptor = AdapterDescriptor(
+        id: "bithumb",
+        displayName: "Bithumb",
+        country: "KR",
+        homeCurrency: "KRW",
+        quoteCurrencies: APIRouter.paymentCurrencies,
+        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook],
+        requestsPerSecond: 150,
+        defaultBaseURL: "https://api.bithumb.com"
+    )
 
-  private let baseURL: String
-  private let client: VenueClient
+    private let baseURL: String
+    private let client: VenueClient
 
-  public init(environment: AdapterEnvironment) {
-    baseURL = environment.baseURL
-    client = VenueClient(venue: Self.descriptor.id, http: environment.http)
-  }
+    public init(environment: AdapterEnvironment) {
+        baseURL = environment.baseURL
+        client = VenueClient(venue: Self.descriptor.id, http: environment.http)
+    }
 
-  /// The `data` of a successful answer from `route`.
-  private func data(_ route: APIRouter) async throws(AggError) -> JSONCursor {
-    let (json, _) = try await client.getJSON(route.url(baseURL: baseURL)) { json, _ in
-      BithumbDecoding.venueError(in: json)
+    /// The `data` of a successful answer from `route`.
+    private func data(_ route: APIRouter) async throws(AggError) -> JSONCursor {
+        let (json, _) = try await client.getJSON(route.url(baseURL: baseURL)) { json, _ in
+            BithumbDecoding.venueError(in: json)
+        }
+        guard json["status"].isPresent else {
+            throw .decoding(
+                venue: Self.descriptor.id, path: "$.status", detail: "expected the status envelope")
+        }
+        return json["data"]
     }
-    guard json["status"].isPresent else {
-      throw .decoding(
-        venue: Self.descriptor.id, path: "$.status", detail: "expected the status envelope")
-    }
-    return json["data"]
-  }
 
-  private func decode<T>(_ body: () throws(JSONDecodingError) -> T) throws(AggError) -> T {
-    do throws(JSONDecodingError) {
-      return try body()
-    } catch {
-      throw .decoding(error, venue: Self.descriptor.id)
+    private func decode<T>(_ body: () throws(JSONDecodingError) -> T) throws(AggError) -> T {
+        do throws(JSONDecodingError) {
+            return try body()
+        } catch {
+            throw .decoding(error, venue: Self.descriptor.id)
+        }
     }
-  }
 
-  private static func notListed(_ market: Market) -> AggError {
-    .notListed(
-      venue: descriptor.id, market: market, code: "",
-      message: "Bithumb quotes only in \(APIRouter.paymentCurrencies.joined(separator: ", "))")
-  }
+    private static func notListed(_ market: Market) -> AggError {
+        .notListed(
+            venue: descriptor.id, market: market, code: "",
+            message: "Bithumb quotes only in \(APIRouter.paymentCurrencies.joined(separator: ", "))")
+    }
 
-  private func requirePayment(_ market: Market) throws(AggError) {
-    guard APIRouter.paymentCurrencies.contains(market.quote) else { throw Self.notListed(market) }
-  }
+    private func requirePayment(_ market: Market) throws(AggError) {
+        guard APIRouter.paymentCurrencies.contains(market.quote) else { throw Self.notListed(market) }
+    }
 
-  public func quote(for market: Market) async throws(AggError) -> Quote {
-    try requirePayment(market)
-    let data = try await data(.ticker(market))
-    let quotes = try decode { () throws(JSONDecodingError) in
-      try BithumbDecoding.quotes(data: data, shape: .single(market))
+    public func quote(for market: Market) async throws(AggError) -> Quote {
+        try requirePayment(market)
+        let data = try await data(.ticker(market))
+        let quotes = try decode { () throws(JSONDecodingError) in
+            try BithumbDecoding.quotes(data: data, shape: .single(market))
+        }
+        guard let quote = quotes.first else {
+            throw .decoding(venue: Self.descriptor.id, path: "$.data", detail: "no ticker in the answer")
+        }
+        return quote
     }
-    guard let quote = quotes.first else {
-      throw .decoding(venue: Self.descriptor.id, path: "$.data", detail: "no ticker in the answer")
-    }
-    return quote
-  }
 
-  /// One market uses the single-ticker endpoint; several markets of one payment currency share
-  /// one ALL request.
-  public func quotes(for markets: [Market]) async -> [Market: QuoteResult] {
-    let unique = Array(Set(markets))
-    if unique.count == 1, let market = unique.first {
-      do throws(AggError) {
-        return [market: .success(try await quote(for: market))]
-      } catch {
-        return [market: .failure(error)]
-      }
+    /// One market uses the single-ticker endpoint; several markets of one payment currency share
+    /// one ALL request.
+    public func quotes(for markets: [Market]) async -> [Market: QuoteResult] {
+        let unique = Array(Set(markets))
+        if unique.count == 1, let market = unique.first {
+            do throws(AggError) {
+                return [market: .success(try await quote(for: market))]
+            } catch {
+                return [market: .failure(error)]
+            }
+        }
+        let byPayment = Dictionary(grouping: unique, by: \.quote)
+        return await withTaskGroup(of: [Market: QuoteResult].self) { group in
+            for (payment, paymentMarkets) in byPayment {
+                group.addTask { await self.batch(paymentMarkets, payment: payment) }
+            }
+            var results: [Market: QuoteResult] = [:]
+            for await partial in group { results.merge(partial) { first, _ in first } }
+            return results
+        }
     }
-    let byPayment = Dictionary(grouping: unique, by: \.quote)
-    return await withTaskGroup(of: [Market: QuoteResult].self) { group in
-      for (payment, paymentMarkets) in byPayment {
-        group.addTask { await self.batch(paymentMarkets, payment: payment) }
-      }
-      var results: [Market: QuoteResult] = [:]
-      for await partial in group { results.merge(partial) { first, _ in first } }
-      return results
-    }
-  }
 
-  /// The markets of one payment currency, answered from one ALL request.
-  private func batch(_ markets: [Market], payment: String) async -> [Market: QuoteResult] {
-    guard APIRouter.paymentCurrencies.contains(payment) else {
-      return Dictionary(uniqueKeysWithValues: markets.map { ($0, .failure(Self.notListed($0))) })
+    /// The markets of one payment currency, answered from one ALL request.
+    private func batch(_ markets: [Market], payment: String) async -> [Market: QuoteResult] {
+        guard APIRouter.paymentCurrencies.contains(payment) else {
+            return Dictionary(uniqueKeysWithValues: markets.map { ($0, .failure(Self.notListed($0))) })
+        }
+        let quotes: [Quote]
+        do throws(AggError) {
+            quotes = try await allQuotes(quotedIn: payment)
+        } catch {
+            return Dictionary(uniqueKeysWithValues: markets.map { ($0, .failure(error)) })
+        }
+        let byMarket = Dictionary(quotes.map { ($0.market, $0) }) { first, _ in first }
+        return Dictionary(
+            uniqueKeysWithValues: markets.map { market in
+                (
+                    market,
+                    byMarket[market].map { .success($0) }
+                        ?? .failure(
+                            .notListed(venue: Self.descriptor.id, market: market, code: "", message: ""))
+                )
+            })
     }
-    let quotes: [Quote]
-    do throws(AggError) {
-      quotes = try await allQuotes(quotedIn: payment)
-    } catch {
-      return Dictionary(uniqueKeysWithValues: markets.map { ($0, .failure(error)) })
-    }
-    let byMarket = Dictionary(quotes.map { ($0.market, $0) }) { first, _ in first }
-    return Dictionary(
-      uniqueKeysWithValues: markets.map { market in
-        (
-          market,
-          byMarket[market].map { .success($0) }
-            ?? .failure(
-              .notListed(venue: Self.descriptor.id, market: market, code: "", message: ""))
-        )
-      })
-  }
 
-  public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
-    try requirePayment(Market(base: "ALL", quote: currency))
-    let data = try await data(.allTickers(payment: currency))
-    return try decode { () throws(JSONDecodingError) in
-      try BithumbDecoding.quotes(data: data, shape: .all(payment: currency))
+    public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
+        try requirePayment(Market(base: "ALL", quote: currency))
+        let data = try await data(.allTickers(payment: currency))
+        return try decode { () throws(JSONDecodingError) in
+            try BithumbDecoding.quotes(data: data, shape: .all(payment: currency))
+        }
     }
-  }
 
-  /// Bithumb's public API has no market list; the ALL tickers name every listed coin.
-  public func markets() async throws(AggError) -> [MarketListing] {
-    var listings: [MarketListing] = []
-    for payment in APIRouter.paymentCurrencies {
-      for quote in try await allQuotes(quotedIn: payment) {
-        listings.append(
-          MarketListing(
-            exchange: Self.descriptor.id, market: quote.market,
-            venueSymbol: APIRouter.pair(quote.market)))
-      }
+    /// Bithumb's public API has no market list; the ALL tickers name every listed coin.
+    public func markets() async throws(AggError) -> [MarketListing] {
+        var listings: [MarketListing] = []
+        for payment in APIRouter.paymentCurrencies {
+            for quote in try await allQuotes(quotedIn: payment) {
+                listings.append(
+                    MarketListing(
+                        exchange: Self.descriptor.id, market: quote.market,
+                        venueSymbol: APIRouter.pair(quote.market)))
+            }
+        }
+        return listings
     }
-    return listings
-  }
 
-  public func candles(for market: Market, interval: CandleInterval, limit: Int)
-    async throws(AggError) -> [Candle]
-  {
-    try requirePayment(market)
-    let data = try await data(.candlestick(market, interval: interval))
-    let candles = try decode { () throws(JSONDecodingError) in
-      try BithumbDecoding.candles(data: data)
+    public func candles(for market: Market, interval: CandleInterval, limit: Int)
+        async throws(AggError) -> [Candle]
+    {
+        try requirePayment(market)
+        let data = try await data(.candlestick(market, interval: interval))
+        let candles = try decode { () throws(JSONDecodingError) in
+            try BithumbDecoding.candles(data: data)
+        }
+        return Array(candles.suffix(max(0, limit)))
     }
-    return Array(candles.suffix(max(0, limit)))
-  }
 
-  public func trades(for market: Market, limit: Int) async throws(AggError) -> [Trade] {
-    try requirePayment(market)
-    let data = try await data(.transactionHistory(market, count: min(max(limit, 1), 100)))
-    let trades = try decode { () throws(JSONDecodingError) in try BithumbDecoding.trades(data: data)
+    public func trades(for market: Market, limit: Int) async throws(AggError) -> [Trade] {
+        try requirePayment(market)
+        let data = try await data(.transactionHistory(market, count: min(max(limit, 1), 100)))
+        let trades = try decode { () throws(JSONDecodingError) in try BithumbDecoding.trades(data: data)
+        }
+        return Array(trades.prefix(max(0, limit)))
     }
-    return Array(trades.prefix(max(0, limit)))
-  }
 
-  public func orderBook(for market: Market, depth: Int) async throws(AggError) -> OrderBook {
-    try requirePayment(market)
-    let data = try await data(.orderBook(market, count: min(max(depth, 1), 30)))
-    var book = try decode { () throws(JSONDecodingError) in
-      try BithumbDecoding.orderBook(data: data, market: market)
+    public func orderBook(for market: Market, depth: Int) async throws(AggError) -> OrderBook {
+        try requirePayment(market)
+        let data = try await data(.orderBook(market, count: min(max(depth, 1), 30)))
+        var book = try decode { () throws(JSONDecodingError) in
+            try BithumbDecoding.orderBook(data: data, market: market)
+        }
+        book.bids = Array(book.bids.prefix(depth))
+        book.asks = Array(book.asks.prefix(depth))
+        return book
     }
-    book.bids = Array(book.bids.prefix(depth))
-    book.asks = Array(book.asks.prefix(depth))
-    return book
-  }
 }
 
 extension BithumbAdapter {
-  /// Bithumb answers a ticker request for a coin it does not list with status 5500.
-  public static func isNotListed(_ error: AggError) -> Bool {
-    switch error {
-    case .notListed: true
-    case .venue(_, let code, _): code == "5500"
-    default: false
+    /// Bithumb answers a ticker request for a coin it does not list with status 5500.
+    public static func isNotListed(_ error: AggError) -> Bool {
+        switch error {
+        case .notListed: true
+        case .venue(_, let code, _): code == "5500"
+        default: false
+        }
     }
-  }
 }

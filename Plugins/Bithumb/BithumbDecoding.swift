@@ -4,158 +4,158 @@ import Foundation
 
 /// Decoding of Bithumb's public answers into the normalized model.
 public enum BithumbDecoding {
-  /// The code Bithumb puts in `status` when all is well.
-  public static let successStatus = "0000"
+    /// The code Bithumb puts in `status` when all is well.
+    public static let successStatus = "0000"
 
-  /// The venue error in a Bithumb envelope (`{"status":"5500","message":"..."}`), if any.
-  ///
-  /// Any `status` other than `"0000"` is an error whatever the HTTP status; the message is kept
-  /// verbatim (often Korean). Code 5600 carries notices such as "too many requests", which only
-  /// the message tells apart, so it stays a venue error rather than being guessed at.
-  public static func venueError(in json: JSONCursor) -> AggError? {
-    guard let status = try? json["status"].text() else { return nil }
-    guard status != successStatus else { return nil }
-    let message = (try? json["message"].text()) ?? ""
-    return .venue(venue: BithumbAdapter.descriptor.id, code: status, message: message)
-  }
-
-  /// The shapes `data` takes in a ticker answer.
-  public enum TickerShape: Sendable {
-    /// `/ticker/{COIN}_{PAY}`: `data` is the ticker itself, with its own `date`.
-    case single(Market)
-    /// `/ticker/ALL_{PAY}`: `data` maps coin codes to tickers, plus a sibling `date`.
-    case all(payment: String)
-  }
-
-  /// The quotes in a ticker answer's `data`, whichever shape it has.
-  ///
-  /// Both shapes reduce to a list of (coin, ticker object) entries and a timestamp, then go
-  /// through the same `quote(coin:payment:ticker:timestamp:)`. Entries of ALL that are not
-  /// objects (Bithumb has sent strings and nulls there) are skipped.
-  public static func quotes(data: JSONCursor, shape: TickerShape) throws(JSONDecodingError)
-    -> [Quote]
-  {
-    let timestamp = try Timestamp(millisecondsSince1970: data["date"].int64())
-    let entries: [(coin: String, ticker: JSONCursor)]
-    let payment: String
-    switch shape {
-    case .single(let market):
-      entries = [(market.base, data)]
-      payment = market.quote
-    case .all(let currency):
-      payment = currency
-      entries = try data.members().filter { member in
-        guard member.key != "date", case .object? = member.value.value else { return false }
-        return (try? AssetCode.validate(member.key)) == member.key
-      }.map { ($0.key, $0.value) }
+    /// The venue error in a Bithumb envelope (`{"status":"5500","message":"..."}`), if any.
+    ///
+    /// Any `status` other than `"0000"` is an error whatever the HTTP status; the message is kept
+    /// verbatim (often Korean). Code 5600 carries notices such as "too many requests", which only
+    /// the message tells apart, so it stays a venue error rather than being guessed at.
+    public static func venueError(in json: JSONCursor) -> AggError? {
+        guard let status = try? json["status"].text() else { return nil }
+        guard status != successStatus else { return nil }
+        let message = (try? json["message"].text()) ?? ""
+        return .venue(venue: BithumbAdapter.descriptor.id, code: status, message: message)
     }
-    var quotes: [Quote] = []
-    quotes.reserveCapacity(entries.count)
-    for entry in entries {
-      quotes.append(
-        try quote(coin: entry.coin, payment: payment, ticker: entry.ticker, timestamp: timestamp))
+
+    /// The shapes `data` takes in a ticker answer.
+    public enum TickerShape: Sendable {
+        /// `/ticker/{COIN}_{PAY}`: `data` is the ticker itself, with its own `date`.
+        case single(Market)
+        /// `/ticker/ALL_{PAY}`: `data` maps coin codes to tickers, plus a sibling `date`.
+        case all(payment: String)
     }
-    return quotes
-  }
 
-  /// One ticker object mapped field by field, as other tools map it so that results agree.
-  static func quote(coin: String, payment: String, ticker: JSONCursor, timestamp: Timestamp)
-    throws(JSONDecodingError)
-    -> Quote
-  {
-    Quote(
-      exchange: BithumbAdapter.descriptor.id,
-      market: Market(base: coin, quote: payment),
-      last: try ticker["closing_price"].decimal(),
-      open: try ticker["opening_price"].optionalDecimal(),
-      high: try ticker["max_price"].optionalDecimal(),
-      low: try ticker["min_price"].optionalDecimal(),
-      previousClose: try ticker["prev_closing_price"].optionalDecimal(),
-      change: try ticker["fluctate_24H"].optionalDecimal(),
-      changePercent: try ticker["fluctate_rate_24H"].optionalDecimal(),
-      baseVolume: try ticker["units_traded_24H"].optionalDecimal(),
-      quoteVolume: try ticker["acc_trade_value_24H"].optionalDecimal(),
-      timestamp: timestamp
-    )
-  }
+    /// The quotes in a ticker answer's `data`, whichever shape it has.
+    ///
+    /// Both shapes reduce to a list of (coin, ticker object) entries and a timestamp, then go
+    /// through the same `quote(coin:payment:ticker:timestamp:)`. Entries of ALL that are not
+    /// objects (Bithumb has sent strings and nulls there) are skipped.
+    public static func quotes(data: JSONCursor, shape: TickerShape) throws(JSONDecodingError)
+        -> [Quote]
+    {
+        let timestamp = try Timestamp(millisecondsSince1970: data["date"].int64())
+        let entries: [(coin: String, ticker: JSONCursor)]
+        let payment: String
+        switch shape {
+        case .single(let market):
+            entries = [(market.base, data)]
+            payment = market.quote
+        case .all(let currency):
+            payment = currency
+            entries = try data.members().filter { member in
+                guard member.key != "date", case .object? = member.value.value else { return false }
+                return (try? AssetCode.validate(member.key)) == member.key
+            }.map { ($0.key, $0.value) }
+        }
+        var quotes: [Quote] = []
+        quotes.reserveCapacity(entries.count)
+        for entry in entries {
+            quotes.append(
+                try quote(coin: entry.coin, payment: payment, ticker: entry.ticker, timestamp: timestamp))
+        }
+        return quotes
+    }
 
-  /// Candlestick rows `[time_ms, open, close, high, low, volume]`: close comes before high and
-  /// low, and is put back in OHLCV order here.
-  public static func candles(data: JSONCursor) throws(JSONDecodingError) -> [Candle] {
-    var candles: [Candle] = []
-    for row in try data.elements() {
-      candles.append(
-        Candle(
-          time: Timestamp(millisecondsSince1970: try row[0].int64()),
-          open: try row[1].decimal(),
-          high: try row[3].decimal(),
-          low: try row[4].decimal(),
-          close: try row[2].decimal(),
-          volume: try row[5].decimal()
+    /// One ticker object mapped field by field, as other tools map it so that results agree.
+    static func quote(coin: String, payment: String, ticker: JSONCursor, timestamp: Timestamp)
+        throws(JSONDecodingError)
+        -> Quote
+    {
+        Quote(
+            exchange: BithumbAdapter.descriptor.id,
+            market: Market(base: coin, quote: payment),
+            last: try ticker["closing_price"].decimal(),
+            open: try ticker["opening_price"].optionalDecimal(),
+            high: try ticker["max_price"].optionalDecimal(),
+            low: try ticker["min_price"].optionalDecimal(),
+            previousClose: try ticker["prev_closing_price"].optionalDecimal(),
+            change: try ticker["fluctate_24H"].optionalDecimal(),
+            changePercent: try ticker["fluctate_rate_24H"].optionalDecimal(),
+            baseVolume: try ticker["units_traded_24H"].optionalDecimal(),
+            quoteVolume: try ticker["acc_trade_value_24H"].optionalDecimal(),
+            timestamp: timestamp
         )
-      )
     }
-    return candles
-  }
 
-  /// Korea Standard Time, in which `transaction_date` is written without a zone.
-  static let kstOffsetSeconds: Int64 = 9 * 3600
-
-  /// Trades, newest first. `type` `bid` is a buy and `ask` a sell.
-  public static func trades(data: JSONCursor) throws(JSONDecodingError) -> [Trade] {
-    var trades: [Trade] = []
-    for row in try data.elements() {
-      let dateField = row["transaction_date"]
-      guard let time = parseKST(try dateField.string()) else {
-        throw dateField.failure("expected 'YYYY-MM-DD HH:MM:SS' (KST)")
-      }
-      let typeField = row["type"]
-      let side: TradeSide
-      switch try typeField.string() {
-      case "bid": side = .buy
-      case "ask": side = .sell
-      case let other: throw typeField.failure("unknown trade type '\(other)'")
-      }
-      let price = try row["price"].decimal()
-      let amount = try row["units_traded"].decimal()
-      let cost = try row["total"].optionalDecimal() ?? price * amount
-      trades.append(Trade(time: time, side: side, price: price, amount: amount, cost: cost))
+    /// Candlestick rows `[time_ms, open, close, high, low, volume]`: close comes before high and
+    /// low, and is put back in OHLCV order here.
+    public static func candles(data: JSONCursor) throws(JSONDecodingError) -> [Candle] {
+        var candles: [Candle] = []
+        for row in try data.elements() {
+            candles.append(
+                Candle(
+                    time: Timestamp(millisecondsSince1970: try row[0].int64()),
+                    open: try row[1].decimal(),
+                    high: try row[3].decimal(),
+                    low: try row[4].decimal(),
+                    close: try row[2].decimal(),
+                    volume: try row[5].decimal()
+                )
+            )
+        }
+        return candles
     }
-    return trades.enumerated().sorted { lhs, rhs in
-      lhs.element.time != rhs.element.time
-        ? lhs.element.time > rhs.element.time : lhs.offset > rhs.offset
-    }.map(\.element)
-  }
 
-  /// `2024-08-08 17:14:33` in KST, as an instant.
-  static func parseKST(_ text: String) -> Timestamp? {
-    let fields = text.split(whereSeparator: { $0 == "-" || $0 == " " || $0 == ":" }).map { Int($0) }
-    guard fields.count == 6, fields.allSatisfy({ $0 != nil }) else { return nil }
-    let values = fields.compactMap { $0 }
-    let civil = CivilTime(
-      year: values[0], month: values[1], day: values[2], hour: values[3], minute: values[4],
-      second: values[5])
-    return Timestamp(civil: civil, offsetSeconds: kstOffsetSeconds)
-  }
+    /// Korea Standard Time, in which `transaction_date` is written without a zone.
+    static let kstOffsetSeconds: Int64 = 9 * 3600
 
-  /// An order book: `bids` highest first and `asks` lowest first, as Bithumb sends them.
-  public static func orderBook(data: JSONCursor, market: Market) throws(JSONDecodingError)
-    -> OrderBook
-  {
-    func levels(_ side: JSONCursor) throws(JSONDecodingError) -> [BookLevel] {
-      var levels: [BookLevel] = []
-      for level in try side.elements() {
-        levels.append(
-          BookLevel(price: try level["price"].decimal(), amount: try level["quantity"].decimal()))
-      }
-      return levels
+    /// Trades, newest first. `type` `bid` is a buy and `ask` a sell.
+    public static func trades(data: JSONCursor) throws(JSONDecodingError) -> [Trade] {
+        var trades: [Trade] = []
+        for row in try data.elements() {
+            let dateField = row["transaction_date"]
+            guard let time = parseKST(try dateField.string()) else {
+                throw dateField.failure("expected 'YYYY-MM-DD HH:MM:SS' (KST)")
+            }
+            let typeField = row["type"]
+            let side: TradeSide
+            switch try typeField.string() {
+            case "bid": side = .buy
+            case "ask": side = .sell
+            case let other: throw typeField.failure("unknown trade type '\(other)'")
+            }
+            let price = try row["price"].decimal()
+            let amount = try row["units_traded"].decimal()
+            let cost = try row["total"].optionalDecimal() ?? price * amount
+            trades.append(Trade(time: time, side: side, price: price, amount: amount, cost: cost))
+        }
+        return trades.enumerated().sorted { lhs, rhs in
+            lhs.element.time != rhs.element.time
+                ? lhs.element.time > rhs.element.time : lhs.offset > rhs.offset
+        }.map(\.element)
     }
-    return OrderBook(
-      exchange: BithumbAdapter.descriptor.id,
-      market: market,
-      timestamp: try data["timestamp"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) },
-      bids: try levels(data["bids"]),
-      asks: try levels(data["asks"])
-    )
-  }
+
+    /// `2024-08-08 17:14:33` in KST, as an instant.
+    static func parseKST(_ text: String) -> Timestamp? {
+        let fields = text.split(whereSeparator: { $0 == "-" || $0 == " " || $0 == ":" }).map { Int($0) }
+        guard fields.count == 6, fields.allSatisfy({ $0 != nil }) else { return nil }
+        let values = fields.compactMap { $0 }
+        let civil = CivilTime(
+            year: values[0], month: values[1], day: values[2], hour: values[3], minute: values[4],
+            second: values[5])
+        return Timestamp(civil: civil, offsetSeconds: kstOffsetSeconds)
+    }
+
+    /// An order book: `bids` highest first and `asks` lowest first, as Bithumb sends them.
+    public static func orderBook(data: JSONCursor, market: Market) throws(JSONDecodingError)
+        -> OrderBook
+    {
+        func levels(_ side: JSONCursor) throws(JSONDecodingError) -> [BookLevel] {
+            var levels: [BookLevel] = []
+            for level in try side.elements() {
+                levels.append(
+                    BookLevel(price: try level["price"].decimal(), amount: try level["quantity"].decimal()))
+            }
+            return levels
+        }
+        return OrderBook(
+            exchange: BithumbAdapter.descriptor.id,
+            market: market,
+            timestamp: try data["timestamp"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) },
+            bids: try levels(data["bids"]),
+            asks: try levels(data["asks"])
+        )
+    }
 }

@@ -3,70 +3,70 @@ import AggCore
 /// The `agg` command line: dispatches to commands, prints help and version, and turns errors
 /// into one-line messages and exit codes.
 public enum CLI {
-  /// Every command, in the order `agg --help` lists them.
-  public static let commands: [any Command.Type] = [
-    QuoteCommand.self,
-    ExchangesCommand.self,
-  ]
+    /// Every command, in the order `agg --help` lists them.
+    public static let commands: [any Command.Type] = [
+        QuoteCommand.self,
+        ExchangesCommand.self,
+    ]
 
-  /// Runs `agg` with `arguments` (without the program name) and returns the exit code.
-  public static func run(_ arguments: [String], context: CLIContext) async -> Int32 {
-    let console = context.console
-    guard let first = arguments.first else {
-      console.print(Help.overview(commands: commands))
-      return ExitCode.success.rawValue
-    }
-    switch first {
-    case "--help", "-h", "help":
-      if first == "help", arguments.count > 1 {
-        guard let command = command(named: arguments[1]) else {
-          return usageError(unknownCommand(arguments[1]), console: console)
+    /// Runs `agg` with `arguments` (without the program name) and returns the exit code.
+    public static func run(_ arguments: [String], context: CLIContext) async -> Int32 {
+        let console = context.console
+        guard let first = arguments.first else {
+            console.print(Help.overview(commands: commands))
+            return ExitCode.success.rawValue
         }
-        console.print(Help.command(command.spec))
-        return ExitCode.success.rawValue
-      }
-      console.print(Help.overview(commands: commands))
-      return ExitCode.success.rawValue
-    case "--version", "-V", "version":
-      console.print("agg \(AggVersion.current)")
-      return ExitCode.success.rawValue
-    default:
-      break
+        switch first {
+        case "--help", "-h", "help":
+            if first == "help", arguments.count > 1 {
+                guard let command = command(named: arguments[1]) else {
+                    return usageError(unknownCommand(arguments[1]), console: console)
+                }
+                console.print(Help.command(command.spec))
+                return ExitCode.success.rawValue
+            }
+            console.print(Help.overview(commands: commands))
+            return ExitCode.success.rawValue
+        case "--version", "-V", "version":
+            console.print("agg \(AggVersion.current)")
+            return ExitCode.success.rawValue
+        default:
+            break
+        }
+        guard let command = command(named: first) else {
+            return usageError(
+                first.hasPrefix("-")
+                    ? "unknown option '\(first)'; see 'agg --help'" : unknownCommand(first), console: console)
+        }
+        do throws(AggError) {
+            let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), spec: command.spec)
+            if parsed.has("help") {
+                console.print(Help.command(command.spec))
+                return ExitCode.success.rawValue
+            }
+            return try await command.run(parsed, context: context).rawValue
+        } catch {
+            if error.isUsageError { return usageError(error.description, console: console) }
+            console.printError("agg: \(error.description)")
+            if case .store = error { return ExitCode.localFailure.rawValue }
+            return ExitCode.sourceFailed.rawValue
+        }
     }
-    guard let command = command(named: first) else {
-      return usageError(
-        first.hasPrefix("-")
-          ? "unknown option '\(first)'; see 'agg --help'" : unknownCommand(first), console: console)
-    }
-    do throws(AggError) {
-      let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), spec: command.spec)
-      if parsed.has("help") {
-        console.print(Help.command(command.spec))
-        return ExitCode.success.rawValue
-      }
-      return try await command.run(parsed, context: context).rawValue
-    } catch {
-      if error.isUsageError { return usageError(error.description, console: console) }
-      console.printError("agg: \(error.description)")
-      if case .store = error { return ExitCode.localFailure.rawValue }
-      return ExitCode.sourceFailed.rawValue
-    }
-  }
 
-  static func command(named name: String) -> (any Command.Type)? {
-    commands.first { $0.spec.name == name }
-  }
-
-  private static func unknownCommand(_ name: String) -> String {
-    let names = commands.map { $0.spec.name }
-    if let suggestion = Suggestion.closest(to: name, among: names) {
-      return "unknown command '\(name)'; did you mean '\(suggestion)'?"
+    static func command(named name: String) -> (any Command.Type)? {
+        commands.first { $0.spec.name == name }
     }
-    return "unknown command '\(name)'; commands: \(names.joined(separator: ", "))"
-  }
 
-  private static func usageError(_ message: String, console: Console) -> Int32 {
-    console.printError("agg: \(message)")
-    return ExitCode.usage.rawValue
-  }
+    private static func unknownCommand(_ name: String) -> String {
+        let names = commands.map { $0.spec.name }
+        if let suggestion = Suggestion.closest(to: name, among: names) {
+            return "unknown command '\(name)'; did you mean '\(suggestion)'?"
+        }
+        return "unknown command '\(name)'; commands: \(names.joined(separator: ", "))"
+    }
+
+    private static func usageError(_ message: String, console: Console) -> Int32 {
+        console.printError("agg: \(message)")
+        return ExitCode.usage.rawValue
+    }
 }

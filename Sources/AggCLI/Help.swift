@@ -2,52 +2,52 @@ import AggCore
 
 /// The text of `agg --help` and `agg COMMAND --help`.
 enum Help {
-  static func overview(commands: [any Command.Type]) -> String {
-    let width = commands.map { $0.spec.name.count }.max() ?? 0
-    let lines = commands.map { command in
-      "  " + command.spec.name + String(repeating: " ", count: width - command.spec.name.count + 2)
-        + command.spec.summary
+    static func overview(commands: [any Command.Type]) -> String {
+        let width = commands.map { $0.spec.name.count }.max() ?? 0
+        let lines = commands.map { command in
+            "  " + command.spec.name + String(repeating: " ", count: width - command.spec.name.count + 2)
+                + command.spec.summary
+        }
+        return """
+            agg \(AggVersion.current): crypto prices and FX rates from many venues, in one normalized view.
+
+            USAGE: agg COMMAND [ARGUMENTS] [OPTIONS]
+
+            COMMANDS:
+            \(lines.joined(separator: "\n"))
+              help      Show help for a command: agg help quote
+
+            OPTIONS:
+              -h, --help     Show help.
+              -V, --version  Show the version.
+
+            EXAMPLES:
+              agg quote BTC --exchange bithumb
+              agg quote BTC ETH --offline --format json
+
+            ENVIRONMENT:
+              AGG_<ID>_URL   Replace a venue's base URL (AGG_BITHUMB_URL=http://127.0.0.1:8080/bithumb).
+              AGG_OFFLINE=1  Answer from recorded responses, as --offline does.
+              NO_COLOR       Turn colour off.
+
+            EXIT CODES: 0 all answered, 1 a source failed, 64 usage error, 70 local database error.
+            """
     }
-    return """
-      agg \(AggVersion.current): crypto prices and FX rates from many venues, in one normalized view.
 
-      USAGE: agg COMMAND [ARGUMENTS] [OPTIONS]
-
-      COMMANDS:
-      \(lines.joined(separator: "\n"))
-        help      Show help for a command: agg help quote
-
-      OPTIONS:
-        -h, --help     Show help.
-        -V, --version  Show the version.
-
-      EXAMPLES:
-        agg quote BTC --exchange bithumb
-        agg quote BTC ETH --offline --format json
-
-      ENVIRONMENT:
-        AGG_<ID>_URL   Replace a venue's base URL (AGG_BITHUMB_URL=http://127.0.0.1:8080/bithumb).
-        AGG_OFFLINE=1  Answer from recorded responses, as --offline does.
-        NO_COLOR       Turn colour off.
-
-      EXIT CODES: 0 all answered, 1 a source failed, 64 usage error, 70 local database error.
-      """
-  }
-
-  static func command(_ spec: CommandSpec) -> String {
-    var text = "USAGE: agg \(spec.usage)\n\n\(spec.summary)\n"
-    if let discussion = spec.discussion { text += "\n" + discussion + "\n" }
-    let labels = spec.options.map { option -> String in
-      let short = option.short.map { "-\($0), " } ?? "    "
-      return short + "--" + option.name + (option.valueName.map { " " + $0 } ?? "")
+    static func command(_ spec: CommandSpec) -> String {
+        var text = "USAGE: agg \(spec.usage)\n\n\(spec.summary)\n"
+        if let discussion = spec.discussion { text += "\n" + discussion + "\n" }
+        let labels = spec.options.map { option -> String in
+            let short = option.short.map { "-\($0), " } ?? "    "
+            return short + "--" + option.name + (option.valueName.map { " " + $0 } ?? "")
+        }
+        let width = labels.map(\.count).max() ?? 0
+        text += "\nOPTIONS:\n"
+        for (label, option) in zip(labels, spec.options) {
+            text +=
+                "  " + label + String(repeating: " ", count: width - label.count + 2) + option.help + "\n"
+        }
+        text += "\nEXAMPLES:\n" + spec.examples.map { "  " + $0 }.joined(separator: "\n")
+        return text
     }
-    let width = labels.map(\.count).max() ?? 0
-    text += "\nOPTIONS:\n"
-    for (label, option) in zip(labels, spec.options) {
-      text +=
-        "  " + label + String(repeating: " ", count: width - label.count + 2) + option.help + "\n"
-    }
-    text += "\nEXAMPLES:\n" + spec.examples.map { "  " + $0 }.joined(separator: "\n")
-    return text
-  }
 }

@@ -4,15 +4,15 @@ import Foundation
 
 /// A recorded answer: what a venue sent for one request.
 public struct FixtureAnswer: Sendable, Equatable {
-  public var status: Int
-  public var headers: [HTTPHeader]
-  public var body: [UInt8]
+    public var status: Int
+    public var headers: [HTTPHeader]
+    public var body: [UInt8]
 
-  public init(status: Int, headers: [HTTPHeader], body: [UInt8]) {
-    self.status = status
-    self.headers = headers
-    self.body = body
-  }
+    public init(status: Int, headers: [HTTPHeader], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
 }
 
 /// The recorded responses of one venue, read from `Fixtures/<venue>/routes.json`.
@@ -28,114 +28,114 @@ public struct FixtureAnswer: Sendable, Equatable {
 ///              "status": 200, "headers": {"Remaining-Req": "group=ticker; min=600; sec=9"}}]}
 /// ```
 public struct FixtureRoutes: Sendable {
-  /// One entry of `routes.json`.
-  public struct Route: Sendable {
-    public var path: String
-    public var query: [(name: String, pattern: String)]
-    public var file: String
-    public var status: Int
-    public var headers: [HTTPHeader]
-  }
-
-  public let venue: String
-  /// When the responses were recorded, as the file states it.
-  public let recorded: String
-  public let routes: [Route]
-  /// The folder the bodies are read from.
-  public let directory: URL
-
-  /// Reads `routes.json` from `directory`.
-  public init(directory: URL) throws(AggError) {
-    let manifest = directory.appendingPathComponent("routes.json")
-    let json: JSONCursor
-    do {
-      let data = try Data(contentsOf: manifest)
-      json = JSONCursor(try JSONParser.parse(Array(data)))
-    } catch {
-      throw .offline("cannot read \(manifest.path): \(error)")
+    /// One entry of `routes.json`.
+    public struct Route: Sendable {
+        public var path: String
+        public var query: [(name: String, pattern: String)]
+        public var file: String
+        public var status: Int
+        public var headers: [HTTPHeader]
     }
-    do throws(JSONDecodingError) {
-      venue = try json["venue"].string()
-      recorded = try json["recorded"].string()
-      var routes: [Route] = []
-      for route in try json["routes"].elements() {
-        var query: [(name: String, pattern: String)] = []
-        if route["query"].isPresent {
-          for member in try route["query"].members() {
-            query.append((member.key, try member.value.string()))
-          }
+
+    public let venue: String
+    /// When the responses were recorded, as the file states it.
+    public let recorded: String
+    public let routes: [Route]
+    /// The folder the bodies are read from.
+    public let directory: URL
+
+    /// Reads `routes.json` from `directory`.
+    public init(directory: URL) throws(AggError) {
+        let manifest = directory.appendingPathComponent("routes.json")
+        let json: JSONCursor
+        do {
+            let data = try Data(contentsOf: manifest)
+            json = JSONCursor(try JSONParser.parse(Array(data)))
+        } catch {
+            throw .offline("cannot read \(manifest.path): \(error)")
         }
-        var headers: [HTTPHeader] = []
-        if route["headers"].isPresent {
-          for member in try route["headers"].members() {
-            headers.append(HTTPHeader(name: member.key, value: try member.value.string()))
-          }
+        do throws(JSONDecodingError) {
+            venue = try json["venue"].string()
+            recorded = try json["recorded"].string()
+            var routes: [Route] = []
+            for route in try json["routes"].elements() {
+                var query: [(name: String, pattern: String)] = []
+                if route["query"].isPresent {
+                    for member in try route["query"].members() {
+                        query.append((member.key, try member.value.string()))
+                    }
+                }
+                var headers: [HTTPHeader] = []
+                if route["headers"].isPresent {
+                    for member in try route["headers"].members() {
+                        headers.append(HTTPHeader(name: member.key, value: try member.value.string()))
+                    }
+                }
+                routes.append(
+                    Route(
+                        path: try route["path"].string(), query: query, file: try route["file"].string(),
+                        status: route["status"].isPresent ? Int(try route["status"].int64()) : 200,
+                        headers: headers
+                    )
+                )
+            }
+            self.routes = routes
+        } catch {
+            throw .offline("\(manifest.path): \(error)")
         }
-        routes.append(
-          Route(
-            path: try route["path"].string(), query: query, file: try route["file"].string(),
-            status: route["status"].isPresent ? Int(try route["status"].int64()) : 200,
-            headers: headers
-          )
-        )
-      }
-      self.routes = routes
-    } catch {
-      throw .offline("\(manifest.path): \(error)")
+        self.directory = directory
     }
-    self.directory = directory
-  }
 
-  /// The route answering `path` with `query` (the raw query string), if any.
-  public func route(path: String, query: String) -> Route? {
-    let items = Self.queryItems(query)
-    return routes.first { route in
-      Glob.matches(route.path, path)
-        && route.query.allSatisfy { wanted in
-          items.contains { $0.name == wanted.name && Glob.matches(wanted.pattern, $0.value) }
+    /// The route answering `path` with `query` (the raw query string), if any.
+    public func route(path: String, query: String) -> Route? {
+        let items = Self.queryItems(query)
+        return routes.first { route in
+            Glob.matches(route.path, path)
+                && route.query.allSatisfy { wanted in
+                    items.contains { $0.name == wanted.name && Glob.matches(wanted.pattern, $0.value) }
+                }
         }
     }
-  }
 
-  /// The recorded answer for `path` and `query`, or `nil` when no route matches.
-  public func answer(path: String, query: String) throws(AggError) -> FixtureAnswer? {
-    guard let route = route(path: path, query: query) else { return nil }
-    let file = directory.appendingPathComponent(route.file)
-    guard let data = FileManager.default.contents(atPath: file.path) else {
-      throw .offline("missing recorded body \(file.path)")
+    /// The recorded answer for `path` and `query`, or `nil` when no route matches.
+    public func answer(path: String, query: String) throws(AggError) -> FixtureAnswer? {
+        guard let route = route(path: path, query: query) else { return nil }
+        let file = directory.appendingPathComponent(route.file)
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            throw .offline("missing recorded body \(file.path)")
+        }
+        var headers = route.headers
+        if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+            headers.append(HTTPHeader(name: "Content-Type", value: "application/json; charset=utf-8"))
+        }
+        return FixtureAnswer(status: route.status, headers: headers, body: Array(data))
     }
-    var headers = route.headers
-    if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
-      headers.append(HTTPHeader(name: "Content-Type", value: "application/json; charset=utf-8"))
-    }
-    return FixtureAnswer(status: route.status, headers: headers, body: Array(data))
-  }
 
-  /// Splits `a=1&b=x%2Cy` into decoded pairs.
-  public static func queryItems(_ query: String) -> [(name: String, value: String)] {
-    query.split(separator: "&").map { pair in
-      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
-      let value =
-        parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
-      return (name, value)
+    /// Splits `a=1&b=x%2Cy` into decoded pairs.
+    public static func queryItems(_ query: String) -> [(name: String, value: String)] {
+        query.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+            let value =
+                parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
+            return (name, value)
+        }
     }
-  }
 }
 
 /// Wildcard matching where `*` stands for any run of characters.
 enum Glob {
-  static func matches(_ pattern: String, _ text: String) -> Bool {
-    let pieces = pattern.split(separator: "*", omittingEmptySubsequences: false).map(String.init)
-    guard pieces.count > 1 else { return pattern == text }
-    guard text.hasPrefix(pieces[0]) else { return false }
-    var rest = text.dropFirst(pieces[0].count)
-    for (index, piece) in pieces.enumerated().dropFirst() {
-      if index == pieces.count - 1 { return rest.hasSuffix(piece) }
-      guard !piece.isEmpty else { continue }
-      guard let range = rest.range(of: piece) else { return false }
-      rest = rest[range.upperBound...]
+    static func matches(_ pattern: String, _ text: String) -> Bool {
+        let pieces = pattern.split(separator: "*", omittingEmptySubsequences: false).map(String.init)
+        guard pieces.count > 1 else { return pattern == text }
+        guard text.hasPrefix(pieces[0]) else { return false }
+        var rest = text.dropFirst(pieces[0].count)
+        for (index, piece) in pieces.enumerated().dropFirst() {
+            if index == pieces.count - 1 { return rest.hasSuffix(piece) }
+            guard !piece.isEmpty else { continue }
+            guard let range = rest.range(of: piece) else { return false }
+            rest = rest[range.upperBound...]
+        }
+        return true
     }
-    return true
-  }
 }

@@ -4,25 +4,25 @@ import Foundation
 /// Answers requests from recorded responses instead of the network, through the same decoding
 /// code as live data (`--offline`).
 public struct OfflineHTTPClient: HTTPClient {
-  public let routes: FixtureRoutes
-  /// The base URL the adapter was given; stripped from request URLs to find the route.
-  public let baseURL: String
+    public let routes: FixtureRoutes
+    /// The base URL the adapter was given; stripped from request URLs to find the route.
+    public let baseURL: String
 
-  public init(routes: FixtureRoutes, baseURL: String) {
-    self.routes = routes
-    self.baseURL = baseURL
-  }
-
-  public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-    guard request.url.hasPrefix(baseURL) else { throw TransportError.invalidURL(request.url) }
-    let rest = String(request.url.dropFirst(baseURL.count))
-    let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-    let path = String(parts[0])
-    let query = parts.count > 1 ? String(parts[1]) : ""
-    guard let answer = try routes.answer(path: path, query: query) else {
-      throw AggError.offline("no recorded \(routes.venue) response for \(rest)")
+    public init(routes: FixtureRoutes, baseURL: String) {
+        self.routes = routes
+        self.baseURL = baseURL
     }
-    return HTTPResponse(
-      status: answer.status, headers: answer.headers, body: answer.body, url: request.url)
-  }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard request.url.hasPrefix(baseURL) else { throw TransportError.invalidURL(request.url) }
+        let rest = String(request.url.dropFirst(baseURL.count))
+        let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = String(parts[0])
+        let query = parts.count > 1 ? String(parts[1]) : ""
+        guard let answer = try routes.answer(path: path, query: query) else {
+            throw AggError.offline("no recorded \(routes.venue) response for \(rest)")
+        }
+        return HTTPResponse(
+            status: answer.status, headers: answer.headers, body: answer.body, url: request.url)
+    }
 }

@@ -1,9 +1,9 @@
 /// Why a body is not JSON, with the byte offset where parsing stopped.
 public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
-  public var offset: Int
-  public var reason: String
+    public var offset: Int
+    public var reason: String
 
-  public var description: String { "invalid JSON at byte \(offset): \(reason)" }
+    public var description: String { "invalid JSON at byte \(offset): \(reason)" }
 }
 
 /// A strict RFC 8259 parser over UTF-8 bytes that keeps numbers as text.
@@ -12,277 +12,277 @@ public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertib
 /// intermediate tokens, strings without escapes copied straight from the input. Nesting is
 /// capped so that hostile input cannot exhaust the stack.
 public enum JSONParser {
-  /// The deepest nesting accepted; real venue responses use fewer than ten levels.
-  public static let maximumDepth = 256
+    /// The deepest nesting accepted; real venue responses use fewer than ten levels.
+    public static let maximumDepth = 256
 
-  /// Parses a complete document; anything but white space after the value is an error.
-  public static func parse(_ bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
-    let contiguous: [UInt8] = Array(bytes)
-    return try contiguous.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
-      var reader = Reader(bytes: buffer)
-      reader.skipWhitespace()
-      let value = try reader.parseValue(depth: 0)
-      reader.skipWhitespace()
-      guard reader.offset == buffer.count else {
-        throw reader.error("unexpected data after the JSON value")
-      }
-      return value
+    /// Parses a complete document; anything but white space after the value is an error.
+    public static func parse(_ bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+        let contiguous: [UInt8] = Array(bytes)
+        return try contiguous.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
+            var reader = Reader(bytes: buffer)
+            reader.skipWhitespace()
+            let value = try reader.parseValue(depth: 0)
+            reader.skipWhitespace()
+            guard reader.offset == buffer.count else {
+                throw reader.error("unexpected data after the JSON value")
+            }
+            return value
+        }
     }
-  }
 
-  /// Parses a document given as text.
-  public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
-    try parse(Array(text.utf8))
-  }
+    /// Parses a document given as text.
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        try parse(Array(text.utf8))
+    }
 }
 
 private struct Reader {
-  let bytes: UnsafeBufferPointer<UInt8>
-  var offset = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var offset = 0
 
-  init(bytes: UnsafeBufferPointer<UInt8>) {
-    self.bytes = bytes
-  }
-
-  func error(_ reason: String) -> JSONSyntaxError {
-    JSONSyntaxError(offset: offset, reason: reason)
-  }
-
-  var current: UInt8? { offset < bytes.count ? bytes[offset] : nil }
-
-  mutating func skipWhitespace() {
-    while offset < bytes.count {
-      switch bytes[offset] {
-      case 0x20, 0x0A, 0x0D, 0x09: offset += 1
-      default: return
-      }
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
     }
-  }
 
-  mutating func expect(_ literal: StaticString, producing value: JSONValue) throws(JSONSyntaxError)
-    -> JSONValue
-  {
-    let count = literal.utf8CodeUnitCount
-    guard offset + count <= bytes.count else { throw error("truncated literal") }
-    let start = literal.utf8Start
-    for index in 0..<count where bytes[offset + index] != start[index] {
-      throw error("invalid literal")
+    func error(_ reason: String) -> JSONSyntaxError {
+        JSONSyntaxError(offset: offset, reason: reason)
     }
-    offset += count
-    return value
-  }
 
-  mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
-    guard let byte = current else { throw error("unexpected end of input") }
-    switch byte {
-    case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
-    case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
-    case UInt8(ascii: "\""): return .string(try parseString())
-    case UInt8(ascii: "t"): return try expect("true", producing: .bool(true))
-    case UInt8(ascii: "f"): return try expect("false", producing: .bool(false))
-    case UInt8(ascii: "n"): return try expect("null", producing: .null)
-    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
-    default: throw error("unexpected character '\(printable(byte))'")
-    }
-  }
+    var current: UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
-  mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
-    guard depth <= JSONParser.maximumDepth else {
-      throw error("nesting deeper than \(JSONParser.maximumDepth)")
+    mutating func skipWhitespace() {
+        while offset < bytes.count {
+            switch bytes[offset] {
+            case 0x20, 0x0A, 0x0D, 0x09: offset += 1
+            default: return
+            }
+        }
     }
-    offset += 1
-    var members: [JSONObject.Member] = []
-    skipWhitespace()
-    if current == UInt8(ascii: "}") {
-      offset += 1
-      return .object(JSONObject(members))
+
+    mutating func expect(_ literal: StaticString, producing value: JSONValue) throws(JSONSyntaxError)
+        -> JSONValue
+    {
+        let count = literal.utf8CodeUnitCount
+        guard offset + count <= bytes.count else { throw error("truncated literal") }
+        let start = literal.utf8Start
+        for index in 0..<count where bytes[offset + index] != start[index] {
+            throw error("invalid literal")
+        }
+        offset += count
+        return value
     }
-    while true {
-      skipWhitespace()
-      guard current == UInt8(ascii: "\"") else { throw error("expected a member name") }
-      let key = try parseString()
-      skipWhitespace()
-      guard current == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
-      offset += 1
-      skipWhitespace()
-      let value = try parseValue(depth: depth)
-      members.append(JSONObject.Member(key: key, value: value))
-      skipWhitespace()
-      switch current {
-      case UInt8(ascii: ","): offset += 1
-      case UInt8(ascii: "}"):
+
+    mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        guard let byte = current else { throw error("unexpected end of input") }
+        switch byte {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): return try expect("true", producing: .bool(true))
+        case UInt8(ascii: "f"): return try expect("false", producing: .bool(false))
+        case UInt8(ascii: "n"): return try expect("null", producing: .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw error("unexpected character '\(printable(byte))'")
+        }
+    }
+
+    mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        guard depth <= JSONParser.maximumDepth else {
+            throw error("nesting deeper than \(JSONParser.maximumDepth)")
+        }
         offset += 1
-        return .object(JSONObject(members))
-      case nil: throw error("unexpected end of input inside an object")
-      default: throw error("expected ',' or '}' in an object")
-      }
+        var members: [JSONObject.Member] = []
+        skipWhitespace()
+        if current == UInt8(ascii: "}") {
+            offset += 1
+            return .object(JSONObject(members))
+        }
+        while true {
+            skipWhitespace()
+            guard current == UInt8(ascii: "\"") else { throw error("expected a member name") }
+            let key = try parseString()
+            skipWhitespace()
+            guard current == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
+            offset += 1
+            skipWhitespace()
+            let value = try parseValue(depth: depth)
+            members.append(JSONObject.Member(key: key, value: value))
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): offset += 1
+            case UInt8(ascii: "}"):
+                offset += 1
+                return .object(JSONObject(members))
+            case nil: throw error("unexpected end of input inside an object")
+            default: throw error("expected ',' or '}' in an object")
+            }
+        }
     }
-  }
 
-  mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
-    guard depth <= JSONParser.maximumDepth else {
-      throw error("nesting deeper than \(JSONParser.maximumDepth)")
-    }
-    offset += 1
-    var elements: [JSONValue] = []
-    skipWhitespace()
-    if current == UInt8(ascii: "]") {
-      offset += 1
-      return .array(elements)
-    }
-    while true {
-      skipWhitespace()
-      elements.append(try parseValue(depth: depth))
-      skipWhitespace()
-      switch current {
-      case UInt8(ascii: ","): offset += 1
-      case UInt8(ascii: "]"):
+    mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        guard depth <= JSONParser.maximumDepth else {
+            throw error("nesting deeper than \(JSONParser.maximumDepth)")
+        }
         offset += 1
-        return .array(elements)
-      case nil: throw error("unexpected end of input inside an array")
-      default: throw error("expected ',' or ']' in an array")
-      }
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if current == UInt8(ascii: "]") {
+            offset += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue(depth: depth))
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): offset += 1
+            case UInt8(ascii: "]"):
+                offset += 1
+                return .array(elements)
+            case nil: throw error("unexpected end of input inside an array")
+            default: throw error("expected ',' or ']' in an array")
+            }
+        }
     }
-  }
 
-  mutating func parseNumber() throws(JSONSyntaxError) -> String {
-    let start = offset
-    if current == UInt8(ascii: "-") { offset += 1 }
-    guard let first = current, isDigit(first) else { throw error("expected a digit") }
-    if first == UInt8(ascii: "0") {
-      offset += 1
-    } else {
-      skipDigits()
+    mutating func parseNumber() throws(JSONSyntaxError) -> String {
+        let start = offset
+        if current == UInt8(ascii: "-") { offset += 1 }
+        guard let first = current, isDigit(first) else { throw error("expected a digit") }
+        if first == UInt8(ascii: "0") {
+            offset += 1
+        } else {
+            skipDigits()
+        }
+        if current == UInt8(ascii: ".") {
+            offset += 1
+            guard let digit = current, isDigit(digit) else { throw error("expected a digit after '.'") }
+            skipDigits()
+        }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            offset += 1
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { offset += 1 }
+            guard let digit = current, isDigit(digit) else {
+                throw error("expected a digit in the exponent")
+            }
+            skipDigits()
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
     }
-    if current == UInt8(ascii: ".") {
-      offset += 1
-      guard let digit = current, isDigit(digit) else { throw error("expected a digit after '.'") }
-      skipDigits()
-    }
-    if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
-      offset += 1
-      if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { offset += 1 }
-      guard let digit = current, isDigit(digit) else {
-        throw error("expected a digit in the exponent")
-      }
-      skipDigits()
-    }
-    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
-  }
 
-  mutating func skipDigits() {
-    while offset < bytes.count, isDigit(bytes[offset]) { offset += 1 }
-  }
+    mutating func skipDigits() {
+        while offset < bytes.count, isDigit(bytes[offset]) { offset += 1 }
+    }
 
-  mutating func parseString() throws(JSONSyntaxError) -> String {
-    offset += 1
-    let start = offset
-    while offset < bytes.count {
-      let byte = bytes[offset]
-      if byte == UInt8(ascii: "\"") {
-        let text = try validatedUTF8(start..<offset)
+    mutating func parseString() throws(JSONSyntaxError) -> String {
         offset += 1
-        return text
-      }
-      if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }
-      if byte < 0x20 { throw error("control character in a string") }
-      offset += 1
+        let start = offset
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "\"") {
+                let text = try validatedUTF8(start..<offset)
+                offset += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }
+            if byte < 0x20 { throw error("control character in a string") }
+            offset += 1
+        }
+        throw error("unterminated string")
     }
-    throw error("unterminated string")
-  }
 
-  func validatedUTF8(_ range: Range<Int>) throws(JSONSyntaxError) -> String {
-    let slice = UnsafeBufferPointer(rebasing: bytes[range])
-    guard let text = String(validating: slice, as: UTF8.self) else {
-      throw JSONSyntaxError(offset: range.lowerBound, reason: "invalid UTF-8 in a string")
-    }
-    return text
-  }
-
-  /// The slow path, taken only by strings that contain a backslash.
-  mutating func parseEscapedString(from start: Int) throws(JSONSyntaxError) -> String {
-    var scalars: [UInt8] = Array(UnsafeBufferPointer(rebasing: bytes[start..<offset]))
-    while offset < bytes.count {
-      let byte = bytes[offset]
-      switch byte {
-      case UInt8(ascii: "\""):
-        offset += 1
-        guard let text = String(validating: scalars, as: UTF8.self) else {
-          throw error("invalid UTF-8 in a string")
+    func validatedUTF8(_ range: Range<Int>) throws(JSONSyntaxError) -> String {
+        let slice = UnsafeBufferPointer(rebasing: bytes[range])
+        guard let text = String(validating: slice, as: UTF8.self) else {
+            throw JSONSyntaxError(offset: range.lowerBound, reason: "invalid UTF-8 in a string")
         }
         return text
-      case UInt8(ascii: "\\"):
-        offset += 1
-        guard let escape = current else { throw error("unterminated escape") }
-        offset += 1
-        switch escape {
-        case UInt8(ascii: "\""): scalars.append(0x22)
-        case UInt8(ascii: "\\"): scalars.append(0x5C)
-        case UInt8(ascii: "/"): scalars.append(0x2F)
-        case UInt8(ascii: "b"): scalars.append(0x08)
-        case UInt8(ascii: "f"): scalars.append(0x0C)
-        case UInt8(ascii: "n"): scalars.append(0x0A)
-        case UInt8(ascii: "r"): scalars.append(0x0D)
-        case UInt8(ascii: "t"): scalars.append(0x09)
-        case UInt8(ascii: "u"):
-          let scalar = try parseUnicodeEscape()
-          scalars.append(contentsOf: Array(String(Character(scalar)).utf8))
-        default: throw error("invalid escape '\\\(printable(escape))'")
+    }
+
+    /// The slow path, taken only by strings that contain a backslash.
+    mutating func parseEscapedString(from start: Int) throws(JSONSyntaxError) -> String {
+        var scalars: [UInt8] = Array(UnsafeBufferPointer(rebasing: bytes[start..<offset]))
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            switch byte {
+            case UInt8(ascii: "\""):
+                offset += 1
+                guard let text = String(validating: scalars, as: UTF8.self) else {
+                    throw error("invalid UTF-8 in a string")
+                }
+                return text
+            case UInt8(ascii: "\\"):
+                offset += 1
+                guard let escape = current else { throw error("unterminated escape") }
+                offset += 1
+                switch escape {
+                case UInt8(ascii: "\""): scalars.append(0x22)
+                case UInt8(ascii: "\\"): scalars.append(0x5C)
+                case UInt8(ascii: "/"): scalars.append(0x2F)
+                case UInt8(ascii: "b"): scalars.append(0x08)
+                case UInt8(ascii: "f"): scalars.append(0x0C)
+                case UInt8(ascii: "n"): scalars.append(0x0A)
+                case UInt8(ascii: "r"): scalars.append(0x0D)
+                case UInt8(ascii: "t"): scalars.append(0x09)
+                case UInt8(ascii: "u"):
+                    let scalar = try parseUnicodeEscape()
+                    scalars.append(contentsOf: Array(String(Character(scalar)).utf8))
+                default: throw error("invalid escape '\\\(printable(escape))'")
+                }
+            default:
+                if byte < 0x20 { throw error("control character in a string") }
+                scalars.append(byte)
+                offset += 1
+            }
         }
-      default:
-        if byte < 0x20 { throw error("control character in a string") }
-        scalars.append(byte)
-        offset += 1
-      }
+        throw error("unterminated string")
     }
-    throw error("unterminated string")
-  }
 
-  mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
-    guard offset + 4 <= bytes.count else { throw error("truncated \\u escape") }
-    var value: UInt32 = 0
-    for _ in 0..<4 {
-      let byte = bytes[offset]
-      let digit: UInt32
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-      default: throw error("invalid hex digit in \\u escape")
-      }
-      value = value << 4 | digit
-      offset += 1
+    mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
+        guard offset + 4 <= bytes.count else { throw error("truncated \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[offset]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error("invalid hex digit in \\u escape")
+            }
+            value = value << 4 | digit
+            offset += 1
+        }
+        return value
     }
-    return value
-  }
 
-  mutating func parseUnicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
-    let first = try parseHex4()
-    if (0xD800...0xDBFF).contains(first) {
-      guard offset + 2 <= bytes.count, bytes[offset] == UInt8(ascii: "\\"),
-        bytes[offset + 1] == UInt8(ascii: "u")
-      else { throw error("unpaired surrogate in \\u escape") }
-      offset += 2
-      let second = try parseHex4()
-      guard (0xDC00...0xDFFF).contains(second) else {
-        throw error("unpaired surrogate in \\u escape")
-      }
-      let combined = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-      guard let scalar = Unicode.Scalar(combined) else { throw error("invalid \\u escape") }
-      return scalar
+    mutating func parseUnicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
+        let first = try parseHex4()
+        if (0xD800...0xDBFF).contains(first) {
+            guard offset + 2 <= bytes.count, bytes[offset] == UInt8(ascii: "\\"),
+                bytes[offset + 1] == UInt8(ascii: "u")
+            else { throw error("unpaired surrogate in \\u escape") }
+            offset += 2
+            let second = try parseHex4()
+            guard (0xDC00...0xDFFF).contains(second) else {
+                throw error("unpaired surrogate in \\u escape")
+            }
+            let combined = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
+            guard let scalar = Unicode.Scalar(combined) else { throw error("invalid \\u escape") }
+            return scalar
+        }
+        guard let scalar = Unicode.Scalar(first) else {
+            throw error("unpaired surrogate in \\u escape")
+        }
+        return scalar
     }
-    guard let scalar = Unicode.Scalar(first) else {
-      throw error("unpaired surrogate in \\u escape")
-    }
-    return scalar
-  }
 }
 
 @inline(__always)
 private func isDigit(_ byte: UInt8) -> Bool {
-  byte &- UInt8(ascii: "0") < 10
+    byte &- UInt8(ascii: "0") < 10
 }
 
 private func printable(_ byte: UInt8) -> String {
-  (0x20..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16)
+    (0x20..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16)
 }

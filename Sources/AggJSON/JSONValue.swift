@@ -4,25 +4,25 @@
 /// `Decimal` or an integer. Objects keep their members in document order, which also makes
 /// `JSONValue` a faithful tree for writing output whose key order is part of the interface.
 public enum JSONValue: Sendable, Equatable {
-  case null
-  case bool(Bool)
-  /// A JSON number, as the exact text that appeared in the document (`"80630000.0000"`).
-  case number(String)
-  case string(String)
-  case array([JSONValue])
-  case object(JSONObject)
+    case null
+    case bool(Bool)
+    /// A JSON number, as the exact text that appeared in the document (`"80630000.0000"`).
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
 
-  /// A short name for the kind of value, used in decoding errors ("a string", "an object").
-  public var kindDescription: String {
-    switch self {
-    case .null: "null"
-    case .bool: "a boolean"
-    case .number: "a number"
-    case .string: "a string"
-    case .array: "an array"
-    case .object: "an object"
+    /// A short name for the kind of value, used in decoding errors ("a string", "an object").
+    public var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
     }
-  }
 }
 
 /// The members of a JSON object in document order.
@@ -30,47 +30,47 @@ public enum JSONValue: Sendable, Equatable {
 /// Lookups are linear: venue objects have a dozen keys, where a scan beats hashing, and the
 /// large objects (Bithumb's ALL tickers) are iterated rather than searched.
 public struct JSONObject: Sendable, Equatable, Sequence {
-  /// One `"key": value` pair.
-  public struct Member: Sendable, Equatable {
-    public var key: String
-    public var value: JSONValue
+    /// One `"key": value` pair.
+    public struct Member: Sendable, Equatable {
+        public var key: String
+        public var value: JSONValue
 
-    public init(key: String, value: JSONValue) {
-      self.key = key
-      self.value = value
+        public init(key: String, value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
     }
-  }
 
-  public var members: [Member]
+    public var members: [Member]
 
-  public init(_ members: [Member] = []) {
-    self.members = members
-  }
-
-  /// The value of the first member named `key`, or `nil` when there is none.
-  public subscript(key: String) -> JSONValue? {
-    for member in members where member.key == key {
-      return member.value
+    public init(_ members: [Member] = []) {
+        self.members = members
     }
-    return nil
-  }
 
-  public var count: Int { members.count }
+    /// The value of the first member named `key`, or `nil` when there is none.
+    public subscript(key: String) -> JSONValue? {
+        for member in members where member.key == key {
+            return member.value
+        }
+        return nil
+    }
 
-  public func makeIterator() -> IndexingIterator<[Member]> {
-    members.makeIterator()
-  }
+    public var count: Int { members.count }
+
+    public func makeIterator() -> IndexingIterator<[Member]> {
+        members.makeIterator()
+    }
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral,
-  ExpressibleByNilLiteral,
-  ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+    ExpressibleByNilLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
-  public init(stringLiteral value: String) { self = .string(value) }
-  public init(booleanLiteral value: Bool) { self = .bool(value) }
-  public init(nilLiteral: ()) { self = .null }
-  public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-  public init(dictionaryLiteral elements: (String, JSONValue)...) {
-    self = .object(JSONObject(elements.map { JSONObject.Member(key: $0.0, value: $0.1) }))
-  }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(nilLiteral: ()) { self = .null }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(JSONObject(elements.map { JSONObject.Member(key: $0.0, value: $0.1) }))
+    }
 }

@@ -9,10 +9,10 @@ registry.register(BithumbAdapter.self)
 
 let environment = ProcessInfo.processInfo.environment
 let context = CLIContext(
-  registry: registry,
-  environment: environment,
-  console: Console.standard(environment: environment),
-  makeHTTPClient: { timeouts in makeTransport(timeouts: timeouts) }
+    registry: registry,
+    environment: environment,
+    console: Console.standard(environment: environment),
+    makeHTTPClient: { timeouts in makeTransport(timeouts: timeouts) }
 )
 let status = await CLI.run(Array(CommandLine.arguments.dropFirst()), context: context)
 exit(status)

@@ -3,14 +3,14 @@ import Foundation
 /// RFC 4180 CSV: a header row, then one row per record; fields with commas, quotes or line
 /// breaks are quoted.
 public enum CSVWriter {
-  public static func render(header: [String], rows: [[String]]) -> String {
-    ([header] + rows).map { $0.map(escape).joined(separator: ",") }.joined(separator: "\n")
-  }
-
-  static func escape(_ field: String) -> String {
-    guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
-      return field
+    public static func render(header: [String], rows: [[String]]) -> String {
+        ([header] + rows).map { $0.map(escape).joined(separator: ",") }.joined(separator: "\n")
     }
-    return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-  }
+
+    static func escape(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
+            return field
+        }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
 }

@@ -5,49 +5,49 @@ import Foundation
 /// The JSON shapes shared by commands. Decimals are strings holding the exact value, absent
 /// values are `null`, timestamps are ISO-8601 UTC with milliseconds.
 public enum JSONOutput {
-  public static func decimal(_ value: Decimal?) -> JSONValue {
-    value.map { .string($0.description) } ?? .null
-  }
+    public static func decimal(_ value: Decimal?) -> JSONValue {
+        value.map { .string($0.description) } ?? .null
+    }
 
-  public static func string(_ value: String?) -> JSONValue {
-    value.map { .string($0) } ?? .null
-  }
+    public static func string(_ value: String?) -> JSONValue {
+        value.map { .string($0) } ?? .null
+    }
 
-  public static func time(_ value: Timestamp?) -> JSONValue {
-    value.map { .string($0.description) } ?? .null
-  }
+    public static func time(_ value: Timestamp?) -> JSONValue {
+        value.map { .string($0.description) } ?? .null
+    }
 
-  /// `{"exchange","symbol","base","quote","last",...,"timestamp"}`.
-  public static func quote(_ quote: Quote) -> JSONValue {
-    [
-      "exchange": .string(quote.exchange),
-      "symbol": .string(quote.market.description),
-      "base": .string(quote.market.base),
-      "quote": .string(quote.market.quote),
-      "last": decimal(quote.last),
-      "open": decimal(quote.open),
-      "high": decimal(quote.high),
-      "low": decimal(quote.low),
-      "previousClose": decimal(quote.previousClose),
-      "change": decimal(quote.change),
-      "changePercent": decimal(quote.changePercent),
-      "baseVolume": decimal(quote.baseVolume),
-      "quoteVolume": decimal(quote.quoteVolume),
-      "timestamp": time(quote.timestamp),
-    ]
-  }
+    /// `{"exchange","symbol","base","quote","last",...,"timestamp"}`.
+    public static func quote(_ quote: Quote) -> JSONValue {
+        [
+            "exchange": .string(quote.exchange),
+            "symbol": .string(quote.market.description),
+            "base": .string(quote.market.base),
+            "quote": .string(quote.market.quote),
+            "last": decimal(quote.last),
+            "open": decimal(quote.open),
+            "high": decimal(quote.high),
+            "low": decimal(quote.low),
+            "previousClose": decimal(quote.previousClose),
+            "change": decimal(quote.change),
+            "changePercent": decimal(quote.changePercent),
+            "baseVolume": decimal(quote.baseVolume),
+            "quoteVolume": decimal(quote.quoteVolume),
+            "timestamp": time(quote.timestamp),
+        ]
+    }
 
-  /// `{"exchange","symbol","kind","code","message"}`; `symbol` is left out when `nil`.
-  public static func error(_ error: AggError, exchange: String?, symbol: String?) -> JSONValue {
-    var members: [JSONObject.Member] = [
-      .init(key: "exchange", value: string(exchange ?? error.venue))
-    ]
-    if let symbol { members.append(.init(key: "symbol", value: .string(symbol))) }
-    members += [
-      .init(key: "kind", value: .string(error.kind)),
-      .init(key: "code", value: string(error.code)),
-      .init(key: "message", value: .string(error.message)),
-    ]
-    return .object(JSONObject(members))
-  }
+    /// `{"exchange","symbol","kind","code","message"}`; `symbol` is left out when `nil`.
+    public static func error(_ error: AggError, exchange: String?, symbol: String?) -> JSONValue {
+        var members: [JSONObject.Member] = [
+            .init(key: "exchange", value: string(exchange ?? error.venue))
+        ]
+        if let symbol { members.append(.init(key: "symbol", value: .string(symbol))) }
+        members += [
+            .init(key: "kind", value: .string(error.kind)),
+            .init(key: "code", value: string(error.code)),
+            .init(key: "message", value: .string(error.message)),
+        ]
+        return .object(JSONObject(members))
+    }
 }

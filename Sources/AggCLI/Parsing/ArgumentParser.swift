@@ -3,149 +3,149 @@ import Foundation
 
 /// The arguments of one command after parsing: options by long name, then positionals.
 public struct ParsedArguments: Sendable, Equatable {
-  public var positionals: [String] = []
-  /// Every value given for each option, in order (flags record an empty string).
-  public var values: [String: [String]] = [:]
+    public var positionals: [String] = []
+    /// Every value given for each option, in order (flags record an empty string).
+    public var values: [String: [String]] = [:]
 
-  public init(positionals: [String] = [], values: [String: [String]] = [:]) {
-    self.positionals = positionals
-    self.values = values
-  }
-
-  /// Whether the flag or option `name` was given.
-  public func has(_ name: String) -> Bool { values[name] != nil }
-
-  /// The last value of `name`, if given.
-  public func value(_ name: String) -> String? { values[name]?.last }
-
-  /// Every value of `name`, split on commas: `--exchange a,b --exchange c` gives `[a, b, c]`.
-  public func list(_ name: String) -> [String] {
-    (values[name] ?? []).flatMap {
-      $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    public init(positionals: [String] = [], values: [String: [String]] = [:]) {
+        self.positionals = positionals
+        self.values = values
     }
-    .filter { !$0.isEmpty }
-  }
+
+    /// Whether the flag or option `name` was given.
+    public func has(_ name: String) -> Bool { values[name] != nil }
+
+    /// The last value of `name`, if given.
+    public func value(_ name: String) -> String? { values[name]?.last }
+
+    /// Every value of `name`, split on commas: `--exchange a,b --exchange c` gives `[a, b, c]`.
+    public func list(_ name: String) -> [String] {
+        (values[name] ?? []).flatMap {
+            $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        .filter { !$0.isEmpty }
+    }
 }
 
 /// Parses a command's arguments against its spec. Errors are usage errors (exit 64) with a
 /// suggestion for a mistyped option.
 public enum ArgumentParser {
-  public static func parse(_ arguments: [String], spec: CommandSpec) throws(AggError)
-    -> ParsedArguments
-  {
-    var parsed = ParsedArguments()
-    var index = 0
-    var onlyPositionals = false
-    while index < arguments.count {
-      let argument = arguments[index]
-      index += 1
-      if onlyPositionals || argument == "-" || !argument.hasPrefix("-")
-        || isNegativeNumber(argument)
-      {
-        parsed.positionals.append(argument)
-        continue
-      }
-      if argument == "--" {
-        onlyPositionals = true
-        continue
-      }
-      let option: OptionSpec
-      var inlineValue: String?
-      if argument.hasPrefix("--") {
-        let body = argument.dropFirst(2)
-        let name = body.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-        if let equals = body.firstIndex(of: "=") {
-          inlineValue = String(body[body.index(after: equals)...])
-        }
-        guard let found = spec.option(named: name) else {
-          throw .usage(unknownOption("--" + name, spec: spec))
-        }
-        option = found
-      } else {
-        let letters = Array(argument.dropFirst())
-        guard letters.count == 1, let found = spec.option(short: letters[0]) else {
-          throw .usage(unknownOption(argument, spec: spec))
-        }
-        option = found
-      }
-      if option.isFlag {
-        guard inlineValue == nil else { throw .usage("option --\(option.name) takes no value") }
-        parsed.values[option.name, default: []].append("")
-        continue
-      }
-      let value: String
-      if let inlineValue {
-        value = inlineValue
-      } else {
-        guard index < arguments.count else {
-          throw .usage("option --\(option.name) needs a value (\(option.valueName ?? "VALUE"))")
-        }
-        value = arguments[index]
-        index += 1
-      }
-      if let allowed = option.allowedValues, !allowed.contains(value) {
-        throw .usage(
-          "invalid value '\(value)' for --\(option.name); expected one of: \(allowed.joined(separator: ", "))"
-        )
-      }
-      parsed.values[option.name, default: []].append(value)
-    }
-    if parsed.has("help") { return parsed }
-    if parsed.positionals.count < spec.positionals.minimum {
-      throw .usage("'agg \(spec.name)' needs more arguments; usage: agg \(spec.usage)")
-    }
-    if let maximum = spec.positionals.maximum, parsed.positionals.count > maximum {
-      let extra = parsed.positionals[maximum]
-      throw .usage("unexpected argument '\(extra)'; usage: agg \(spec.usage)")
-    }
-    return parsed
-  }
-
-  private static func isNegativeNumber(_ text: String) -> Bool {
-    text.count > 1 && text.hasPrefix("-")
-      && text.dropFirst().allSatisfy { $0.isNumber || $0 == "." }
-  }
-
-  private static func unknownOption(_ text: String, spec: CommandSpec) -> String {
-    let names = spec.options.map { "--" + $0.name }
-    let base = "unknown option '\(text)' for 'agg \(spec.name)'"
-    if let suggestion = Suggestion.closest(
-      to: text.hasPrefix("--") ? text : "-" + text, among: names)
+    public static func parse(_ arguments: [String], spec: CommandSpec) throws(AggError)
+        -> ParsedArguments
     {
-      return base + "; did you mean '\(suggestion)'?"
+        var parsed = ParsedArguments()
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || argument == "-" || !argument.hasPrefix("-")
+                || isNegativeNumber(argument)
+            {
+                parsed.positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            let option: OptionSpec
+            var inlineValue: String?
+            if argument.hasPrefix("--") {
+                let body = argument.dropFirst(2)
+                let name = body.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+                if let equals = body.firstIndex(of: "=") {
+                    inlineValue = String(body[body.index(after: equals)...])
+                }
+                guard let found = spec.option(named: name) else {
+                    throw .usage(unknownOption("--" + name, spec: spec))
+                }
+                option = found
+            } else {
+                let letters = Array(argument.dropFirst())
+                guard letters.count == 1, let found = spec.option(short: letters[0]) else {
+                    throw .usage(unknownOption(argument, spec: spec))
+                }
+                option = found
+            }
+            if option.isFlag {
+                guard inlineValue == nil else { throw .usage("option --\(option.name) takes no value") }
+                parsed.values[option.name, default: []].append("")
+                continue
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else {
+                guard index < arguments.count else {
+                    throw .usage("option --\(option.name) needs a value (\(option.valueName ?? "VALUE"))")
+                }
+                value = arguments[index]
+                index += 1
+            }
+            if let allowed = option.allowedValues, !allowed.contains(value) {
+                throw .usage(
+                    "invalid value '\(value)' for --\(option.name); expected one of: \(allowed.joined(separator: ", "))"
+                )
+            }
+            parsed.values[option.name, default: []].append(value)
+        }
+        if parsed.has("help") { return parsed }
+        if parsed.positionals.count < spec.positionals.minimum {
+            throw .usage("'agg \(spec.name)' needs more arguments; usage: agg \(spec.usage)")
+        }
+        if let maximum = spec.positionals.maximum, parsed.positionals.count > maximum {
+            let extra = parsed.positionals[maximum]
+            throw .usage("unexpected argument '\(extra)'; usage: agg \(spec.usage)")
+        }
+        return parsed
     }
-    return base + "; see 'agg \(spec.name) --help'"
-  }
+
+    private static func isNegativeNumber(_ text: String) -> Bool {
+        text.count > 1 && text.hasPrefix("-")
+            && text.dropFirst().allSatisfy { $0.isNumber || $0 == "." }
+    }
+
+    private static func unknownOption(_ text: String, spec: CommandSpec) -> String {
+        let names = spec.options.map { "--" + $0.name }
+        let base = "unknown option '\(text)' for 'agg \(spec.name)'"
+        if let suggestion = Suggestion.closest(
+            to: text.hasPrefix("--") ? text : "-" + text, among: names)
+        {
+            return base + "; did you mean '\(suggestion)'?"
+        }
+        return base + "; see 'agg \(spec.name) --help'"
+    }
 }
 
 /// "Did you mean" suggestions by edit distance.
 public enum Suggestion {
-  /// The candidate closest to `text`, if it is close enough to be a likely typo.
-  public static func closest(to text: String, among candidates: [String]) -> String? {
-    let scored = candidates.map { ($0, distance(text.lowercased(), $0.lowercased())) }
-    guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
-    let limit = max(2, best.0.count / 3)
-    return best.1 <= limit ? best.0 : nil
-  }
-
-  /// Damerau-Levenshtein distance (adjacent transpositions count as one edit).
-  public static func distance(_ lhs: String, _ rhs: String) -> Int {
-    let a = Array(lhs)
-    let b = Array(rhs)
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
-    for i in 0...a.count { table[i][0] = i }
-    for j in 0...b.count { table[0][j] = j }
-    for i in 1...a.count {
-      for j in 1...b.count {
-        let cost = a[i - 1] == b[j - 1] ? 0 : 1
-        table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
-        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-          table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
-        }
-      }
+    /// The candidate closest to `text`, if it is close enough to be a likely typo.
+    public static func closest(to text: String, among candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, distance(text.lowercased(), $0.lowercased())) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+        let limit = max(2, best.0.count / 3)
+        return best.1 <= limit ? best.0 : nil
     }
-    return table[a.count][b.count]
-  }
+
+    /// Damerau-Levenshtein distance (adjacent transpositions count as one edit).
+    public static func distance(_ lhs: String, _ rhs: String) -> Int {
+        let a = Array(lhs)
+        let b = Array(rhs)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return table[a.count][b.count]
+    }
 }

@@ -5,132 +5,132 @@ import Foundation
 /// Everything a command needs from the outside world, passed in explicitly so that tests can
 /// substitute any part.
 public struct CLIContext: Sendable {
-  public var registry: AdapterRegistry
-  /// The process environment (or a test's).
-  public var environment: [String: String]
-  public var console: Console
-  /// Makes the HTTP client for one command run; the executable passes the libcurl transport.
-  public var makeHTTPClient: @Sendable (HTTPTimeouts) -> any HTTPClient
-  /// The current time.
-  public var now: @Sendable () -> Timestamp
+    public var registry: AdapterRegistry
+    /// The process environment (or a test's).
+    public var environment: [String: String]
+    public var console: Console
+    /// Makes the HTTP client for one command run; the executable passes the libcurl transport.
+    public var makeHTTPClient: @Sendable (HTTPTimeouts) -> any HTTPClient
+    /// The current time.
+    public var now: @Sendable () -> Timestamp
 
-  public init(
-    registry: AdapterRegistry, environment: [String: String], console: Console,
-    makeHTTPClient: @escaping @Sendable (HTTPTimeouts) -> any HTTPClient,
-    now: @escaping @Sendable () -> Timestamp = { Timestamp.now }
-  ) {
-    self.registry = registry
-    self.environment = environment
-    self.console = console
-    self.makeHTTPClient = makeHTTPClient
-    self.now = now
-  }
+    public init(
+        registry: AdapterRegistry, environment: [String: String], console: Console,
+        makeHTTPClient: @escaping @Sendable (HTTPTimeouts) -> any HTTPClient,
+        now: @escaping @Sendable () -> Timestamp = { Timestamp.now }
+    ) {
+        self.registry = registry
+        self.environment = environment
+        self.console = console
+        self.makeHTTPClient = makeHTTPClient
+        self.now = now
+    }
 }
 
 extension Timestamp {
-  /// The current time from the system clock.
-  public static var now: Timestamp {
-    Timestamp(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
-  }
+    /// The current time from the system clock.
+    public static var now: Timestamp {
+        Timestamp(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
+    }
 }
 
 /// The options shared by commands that reach venues, resolved once per run.
 public struct NetworkOptions: Sendable {
-  public var timeouts: HTTPTimeouts
-  public var offline: Bool
-  public var format: OutputFormat
-  public var style: TextStyle
+    public var timeouts: HTTPTimeouts
+    public var offline: Bool
+    public var format: OutputFormat
+    public var style: TextStyle
 
-  /// The longest `--timeout` accepted, in seconds.
-  public static let maximumTimeout: Double = 600
+    /// The longest `--timeout` accepted, in seconds.
+    public static let maximumTimeout: Double = 600
 
-  public init(_ arguments: ParsedArguments, context: CLIContext) throws(AggError) {
-    var timeouts = HTTPTimeouts.standard
-    if let text = arguments.value("timeout") {
-      guard let seconds = Double(text), seconds.isFinite, seconds > 0,
-        seconds <= Self.maximumTimeout
-      else {
-        throw .usage(
-          "invalid --timeout '\(text)': expected seconds between 0 and \(Int(Self.maximumTimeout))")
-      }
-      timeouts = HTTPTimeouts(connect: min(timeouts.connect, seconds), total: seconds)
+    public init(_ arguments: ParsedArguments, context: CLIContext) throws(AggError) {
+        var timeouts = HTTPTimeouts.standard
+        if let text = arguments.value("timeout") {
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0,
+                seconds <= Self.maximumTimeout
+            else {
+                throw .usage(
+                    "invalid --timeout '\(text)': expected seconds between 0 and \(Int(Self.maximumTimeout))")
+            }
+            timeouts = HTTPTimeouts(connect: min(timeouts.connect, seconds), total: seconds)
+        }
+        self.timeouts = timeouts
+        offline =
+            arguments.has("offline")
+            || ["1", "true", "yes"].contains(context.environment["AGG_OFFLINE"] ?? "")
+        format = OutputFormat.resolve(arguments.value("format"), console: context.console)
+        style = TextStyle(
+            enabled: TextStyle.decide(
+                flag: arguments.value("color"), noColor: arguments.has("no-color"),
+                environment: context.environment,
+                isTerminal: context.console.outputIsTerminal))
     }
-    self.timeouts = timeouts
-    offline =
-      arguments.has("offline")
-      || ["1", "true", "yes"].contains(context.environment["AGG_OFFLINE"] ?? "")
-    format = OutputFormat.resolve(arguments.value("format"), console: context.console)
-    style = TextStyle(
-      enabled: TextStyle.decide(
-        flag: arguments.value("color"), noColor: arguments.has("no-color"),
-        environment: context.environment,
-        isTerminal: context.console.outputIsTerminal))
-  }
 }
 
 /// The shape of standard output.
 public enum OutputFormat: String, Sendable {
-  case table, json, csv
+    case table, json, csv
 
-  /// The explicit choice, else a table on a terminal and JSON for pipes and scripts.
-  public static func resolve(_ flag: String?, console: Console) -> OutputFormat {
-    if let flag, let format = OutputFormat(rawValue: flag) { return format }
-    return console.outputIsTerminal ? .table : .json
-  }
+    /// The explicit choice, else a table on a terminal and JSON for pipes and scripts.
+    public static func resolve(_ flag: String?, console: Console) -> OutputFormat {
+        if let flag, let format = OutputFormat(rawValue: flag) { return format }
+        return console.outputIsTerminal ? .table : .json
+    }
 }
 
 /// Makes adapters for one command run, sharing one HTTP client.
 public struct AdapterFactory: Sendable {
-  public let context: CLIContext
-  public let options: NetworkOptions
-  private let http: any HTTPClient
+    public let context: CLIContext
+    public let options: NetworkOptions
+    private let http: any HTTPClient
 
-  public init(context: CLIContext, options: NetworkOptions) {
-    self.context = context
-    self.options = options
-    self.http = context.makeHTTPClient(options.timeouts)
-  }
-
-  /// The base URL for `descriptor`: `AGG_<ID>_URL` when set, else the default.
-  public func baseURL(for descriptor: AdapterDescriptor) -> String {
-    if let override = context.environment[descriptor.baseURLVariable], !override.isEmpty {
-      return override
+    public init(context: CLIContext, options: NetworkOptions) {
+        self.context = context
+        self.options = options
+        self.http = context.makeHTTPClient(options.timeouts)
     }
-    return descriptor.defaultBaseURL
-  }
 
-  /// A new adapter for `id`, live or offline as the options say.
-  public func adapter(id: String) throws(AggError) -> any ExchangeAdapter {
-    let descriptor = try context.registry.requireDescriptor(id: id)
-    let baseURL = baseURL(for: descriptor)
-    let client: any HTTPClient
-    if options.offline {
-      let routes = try offlineRoutes(for: descriptor)
-      client = OfflineHTTPClient(
-        routes: routes, baseURL: AdapterEnvironment(baseURL: baseURL, http: http).baseURL)
-    } else {
-      client = http
+    /// The base URL for `descriptor`: `AGG_<ID>_URL` when set, else the default.
+    public func baseURL(for descriptor: AdapterDescriptor) -> String {
+        if let override = context.environment[descriptor.baseURLVariable], !override.isEmpty {
+            return override
+        }
+        return descriptor.defaultBaseURL
     }
-    return try context.registry.makeAdapter(
-      id: descriptor.id, environment: AdapterEnvironment(baseURL: baseURL, http: client))
-  }
 
-  /// The recorded responses of `descriptor`'s venue.
-  public func offlineRoutes(for descriptor: AdapterDescriptor) throws(AggError) -> FixtureRoutes {
-    let directory = FixtureDirectory.locate(environment: context.environment)
-      .appendingPathComponent(descriptor.id)
-    return try FixtureRoutes(directory: directory)
-  }
-
-  /// Says on stderr that `venues` answer from recordings, and from when.
-  public func announceOffline(venues: [String]) {
-    guard options.offline else { return }
-    for venue in venues {
-      guard let descriptor = context.registry.descriptor(id: venue),
-        let routes = try? offlineRoutes(for: descriptor)
-      else { continue }
-      context.console.printError(
-        "agg: offline: \(venue) data is a recorded snapshot from \(routes.recorded)")
+    /// A new adapter for `id`, live or offline as the options say.
+    public func adapter(id: String) throws(AggError) -> any ExchangeAdapter {
+        let descriptor = try context.registry.requireDescriptor(id: id)
+        let baseURL = baseURL(for: descriptor)
+        let client: any HTTPClient
+        if options.offline {
+            let routes = try offlineRoutes(for: descriptor)
+            client = OfflineHTTPClient(
+                routes: routes, baseURL: AdapterEnvironment(baseURL: baseURL, http: http).baseURL)
+        } else {
+            client = http
+        }
+        return try context.registry.makeAdapter(
+            id: descriptor.id, environment: AdapterEnvironment(baseURL: baseURL, http: client))
     }
-  }
+
+    /// The recorded responses of `descriptor`'s venue.
+    public func offlineRoutes(for descriptor: AdapterDescriptor) throws(AggError) -> FixtureRoutes {
+        let directory = FixtureDirectory.locate(environment: context.environment)
+            .appendingPathComponent(descriptor.id)
+        return try FixtureRoutes(directory: directory)
+    }
+
+    /// Says on stderr that `venues` answer from recordings, and from when.
+    public func announceOffline(venues: [String]) {
+        guard options.offline else { return }
+        for venue in venues {
+            guard let descriptor = context.registry.descriptor(id: venue),
+                let routes = try? offlineRoutes(for: descriptor)
+            else { continue }
+            context.console.printError(
+                "agg: offline: \(venue) data is a recorded snapshot from \(routes.recorded)")
+        }
+    }
 }

@@ -1,11 +1,11 @@
 /// What `agg` returns to the shell.
 public enum ExitCode: Int32, Sendable {
-  /// Everything asked for was answered.
-  case success = 0
-  /// At least one source failed; what did answer was still printed.
-  case sourceFailed = 1
-  /// The command line was wrong (bad flag, bad symbol, unknown exchange).
-  case usage = 64
-  /// The local database or configuration could not be used.
-  case localFailure = 70
+    /// Everything asked for was answered.
+    case success = 0
+    /// At least one source failed; what did answer was still printed.
+    case sourceFailed = 1
+    /// The command line was wrong (bad flag, bad symbol, unknown exchange).
+    case usage = 64
+    /// The local database or configuration could not be used.
+    case localFailure = 70
 }

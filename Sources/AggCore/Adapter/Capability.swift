@@ -1,28 +1,28 @@
 /// Something a source can do. Capabilities are data: `agg exchanges` lists them and the CLI
 /// checks them before calling, so nothing is probed by trial and error.
 public enum Capability: String, Sendable, CaseIterable, Comparable {
-  case ticker
-  case allTickers
-  case markets
-  case candles
-  case trades
-  case orderBook
-  case fxRates
+    case ticker
+    case allTickers
+    case markets
+    case candles
+    case trades
+    case orderBook
+    case fxRates
 
-  /// Words for messages: "order book is not supported by coinbase".
-  public var title: String {
-    switch self {
-    case .ticker: "ticker"
-    case .allTickers: "all tickers in one request"
-    case .markets: "market list"
-    case .candles: "candles"
-    case .trades: "trades"
-    case .orderBook: "order book"
-    case .fxRates: "exchange rates"
+    /// Words for messages: "order book is not supported by coinbase".
+    public var title: String {
+        switch self {
+        case .ticker: "ticker"
+        case .allTickers: "all tickers in one request"
+        case .markets: "market list"
+        case .candles: "candles"
+        case .trades: "trades"
+        case .orderBook: "order book"
+        case .fxRates: "exchange rates"
+        }
     }
-  }
 
-  public static func < (lhs: Capability, rhs: Capability) -> Bool {
-    (allCases.firstIndex(of: lhs) ?? 0) < (allCases.firstIndex(of: rhs) ?? 0)
-  }
+    public static func < (lhs: Capability, rhs: Capability) -> Bool {
+        (allCases.firstIndex(of: lhs) ?? 0) < (allCases.firstIndex(of: rhs) ?? 0)
+    }
 }

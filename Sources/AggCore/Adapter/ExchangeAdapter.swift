@@ -1,13 +1,13 @@
 /// What an adapter is given when it is made: how to reach its venue.
 public struct AdapterEnvironment: Sendable {
-  /// The base URL to use: the descriptor's default or the `AGG_<ID>_URL` override.
-  public var baseURL: String
-  public var http: any HTTPClient
+    /// The base URL to use: the descriptor's default or the `AGG_<ID>_URL` override.
+    public var baseURL: String
+    public var http: any HTTPClient
 
-  public init(baseURL: String, http: any HTTPClient) {
-    self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-    self.http = http
-  }
+    public init(baseURL: String, http: any HTTPClient) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.http = http
+    }
 }
 
 /// The result for one market of a batch request.
@@ -19,110 +19,110 @@ public typealias QuoteResult = Result<Quote, AggError>
 /// capabilities; every other method has a default that throws `AggError.unsupported`, so the
 /// protocol can grow without breaking adapters.
 public protocol ExchangeAdapter: Sendable {
-  /// Identity, capabilities and defaults, as data.
-  static var descriptor: AdapterDescriptor { get }
+    /// Identity, capabilities and defaults, as data.
+    static var descriptor: AdapterDescriptor { get }
 
-  init(environment: AdapterEnvironment)
+    init(environment: AdapterEnvironment)
 
-  /// The ticker of one market.
-  func quote(for market: Market) async throws(AggError) -> Quote
+    /// The ticker of one market.
+    func quote(for market: Market) async throws(AggError) -> Quote
 
-  /// Tickers of several markets, in as few requests as the venue allows. Each market gets its
-  /// own result, so that one unlisted market does not hide the others.
-  func quotes(for markets: [Market]) async -> [Market: QuoteResult]
+    /// Tickers of several markets, in as few requests as the venue allows. Each market gets its
+    /// own result, so that one unlisted market does not hide the others.
+    func quotes(for markets: [Market]) async -> [Market: QuoteResult]
 
-  /// Every ticker quoted in `currency`, in one request.
-  func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote]
+    /// Every ticker quoted in `currency`, in one request.
+    func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote]
 
-  /// Every market the venue lists.
-  func markets() async throws(AggError) -> [MarketListing]
+    /// Every market the venue lists.
+    func markets() async throws(AggError) -> [MarketListing]
 
-  /// The most recent bars, oldest first.
-  func candles(for market: Market, interval: CandleInterval, limit: Int) async throws(AggError)
-    -> [Candle]
+    /// The most recent bars, oldest first.
+    func candles(for market: Market, interval: CandleInterval, limit: Int) async throws(AggError)
+        -> [Candle]
 
-  /// The most recent public trades, newest first.
-  func trades(for market: Market, limit: Int) async throws(AggError) -> [Trade]
+    /// The most recent public trades, newest first.
+    func trades(for market: Market, limit: Int) async throws(AggError) -> [Trade]
 
-  /// The order book to `depth` levels a side.
-  func orderBook(for market: Market, depth: Int) async throws(AggError) -> OrderBook
+    /// The order book to `depth` levels a side.
+    func orderBook(for market: Market, depth: Int) async throws(AggError) -> OrderBook
 
-  /// Exchange rates from `base` (FX sources).
-  func rates(base: String) async throws(AggError) -> RateTable
+    /// Exchange rates from `base` (FX sources).
+    func rates(base: String) async throws(AggError) -> RateTable
 
-  /// Whether `error` means the venue does not list the market asked for (its own not-found
-  /// answer), as opposed to a failure.
-  static func isNotListed(_ error: AggError) -> Bool
+    /// Whether `error` means the venue does not list the market asked for (its own not-found
+    /// answer), as opposed to a failure.
+    static func isNotListed(_ error: AggError) -> Bool
 }
 
 extension ExchangeAdapter {
-  /// The descriptor of this adapter's type.
-  public var descriptor: AdapterDescriptor { Self.descriptor }
+    /// The descriptor of this adapter's type.
+    public var descriptor: AdapterDescriptor { Self.descriptor }
 
-  public func quote(for market: Market) async throws(AggError) -> Quote {
-    throw .unsupported(venue: Self.descriptor.id, capability: .ticker)
-  }
-
-  /// Asks for each market concurrently with `quote(for:)`.
-  public func quotes(for markets: [Market]) async -> [Market: QuoteResult] {
-    await withTaskGroup(of: (Market, QuoteResult).self) { group in
-      for market in Set(markets) {
-        group.addTask {
-          do throws(AggError) {
-            return (market, .success(try await self.quote(for: market)))
-          } catch {
-            return (market, .failure(error))
-          }
-        }
-      }
-      var results: [Market: QuoteResult] = [:]
-      for await (market, result) in group { results[market] = result }
-      return results
+    public func quote(for market: Market) async throws(AggError) -> Quote {
+        throw .unsupported(venue: Self.descriptor.id, capability: .ticker)
     }
-  }
 
-  public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
-    throw .unsupported(venue: Self.descriptor.id, capability: .allTickers)
-  }
+    /// Asks for each market concurrently with `quote(for:)`.
+    public func quotes(for markets: [Market]) async -> [Market: QuoteResult] {
+        await withTaskGroup(of: (Market, QuoteResult).self) { group in
+            for market in Set(markets) {
+                group.addTask {
+                    do throws(AggError) {
+                        return (market, .success(try await self.quote(for: market)))
+                    } catch {
+                        return (market, .failure(error))
+                    }
+                }
+            }
+            var results: [Market: QuoteResult] = [:]
+            for await (market, result) in group { results[market] = result }
+            return results
+        }
+    }
 
-  public func markets() async throws(AggError) -> [MarketListing] {
-    throw .unsupported(venue: Self.descriptor.id, capability: .markets)
-  }
+    public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
+        throw .unsupported(venue: Self.descriptor.id, capability: .allTickers)
+    }
 
-  public func candles(for market: Market, interval: CandleInterval, limit: Int)
-    async throws(AggError) -> [Candle]
-  {
-    throw .unsupported(venue: Self.descriptor.id, capability: .candles)
-  }
+    public func markets() async throws(AggError) -> [MarketListing] {
+        throw .unsupported(venue: Self.descriptor.id, capability: .markets)
+    }
 
-  public func trades(for market: Market, limit: Int) async throws(AggError) -> [Trade] {
-    throw .unsupported(venue: Self.descriptor.id, capability: .trades)
-  }
+    public func candles(for market: Market, interval: CandleInterval, limit: Int)
+        async throws(AggError) -> [Candle]
+    {
+        throw .unsupported(venue: Self.descriptor.id, capability: .candles)
+    }
 
-  public func orderBook(for market: Market, depth: Int) async throws(AggError) -> OrderBook {
-    throw .unsupported(venue: Self.descriptor.id, capability: .orderBook)
-  }
+    public func trades(for market: Market, limit: Int) async throws(AggError) -> [Trade] {
+        throw .unsupported(venue: Self.descriptor.id, capability: .trades)
+    }
 
-  public func rates(base: String) async throws(AggError) -> RateTable {
-    throw .unsupported(venue: Self.descriptor.id, capability: .fxRates)
-  }
+    public func orderBook(for market: Market, depth: Int) async throws(AggError) -> OrderBook {
+        throw .unsupported(venue: Self.descriptor.id, capability: .orderBook)
+    }
 
-  public static func isNotListed(_ error: AggError) -> Bool {
-    error.isNotListed
-  }
+    public func rates(base: String) async throws(AggError) -> RateTable {
+        throw .unsupported(venue: Self.descriptor.id, capability: .fxRates)
+    }
+
+    public static func isNotListed(_ error: AggError) -> Bool {
+        error.isNotListed
+    }
 }
 
 extension ExchangeAdapter {
-  /// Whether `error` is this venue's way of saying it does not list a market.
-  public func isNotListed(_ error: AggError) -> Bool {
-    Self.isNotListed(error)
-  }
+    /// Whether `error` is this venue's way of saying it does not list a market.
+    public func isNotListed(_ error: AggError) -> Bool {
+        Self.isNotListed(error)
+    }
 }
 
 extension AggError {
-  /// Whether this is `.notListed`.
-  public var isNotListed: Bool {
-    if case .notListed = self { return true }
-    return false
-  }
+    /// Whether this is `.notListed`.
+    public var isNotListed: Bool {
+        if case .notListed = self { return true }
+        return false
+    }
 }

@@ -5,150 +5,150 @@ import AggJSON
 /// User-input cases (`invalidSymbol`, `invalidCurrency`, `unknownExchange`, `usage`) map to exit
 /// code 64; the rest describe a source that failed and map to exit code 1.
 public enum AggError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// A coin or market symbol typed by the user is not valid.
-  case invalidSymbol(String, reason: String)
-  /// A currency code typed by the user is not three letters A-Z.
-  case invalidCurrency(String)
-  /// No adapter has this id.
-  case unknownExchange(String, known: [String])
-  /// A command line that cannot be understood.
-  case usage(String)
-  /// The venue cannot do what was asked.
-  case unsupported(venue: String, capability: Capability)
-  /// The venue answered with its own error code and message, kept verbatim.
-  case venue(venue: String, code: String, message: String)
-  /// The venue says it does not list the market.
-  case notListed(venue: String, market: Market, code: String, message: String)
-  /// A non-2xx answer that carried no venue error.
-  case http(venue: String, status: Int, url: String)
-  /// The venue refuses the caller's location (HTTP 451).
-  case locationRestricted(venue: String, url: String)
-  /// The venue asks us to slow down (HTTP 429/418 or its own code).
-  case rateLimited(venue: String, retryAfterSeconds: Int?)
-  /// No complete answer within the time allowed.
-  case timeout(venue: String, url: String, seconds: Double)
-  /// The connection could not be made or broke off.
-  case connection(venue: String, url: String, detail: String)
-  /// The answer is not what the venue's API documents.
-  case decoding(venue: String, path: String, detail: String)
-  /// The local database failed.
-  case store(String)
-  /// Recorded responses for `--offline` are missing.
-  case offline(String)
+    /// A coin or market symbol typed by the user is not valid.
+    case invalidSymbol(String, reason: String)
+    /// A currency code typed by the user is not three letters A-Z.
+    case invalidCurrency(String)
+    /// No adapter has this id.
+    case unknownExchange(String, known: [String])
+    /// A command line that cannot be understood.
+    case usage(String)
+    /// The venue cannot do what was asked.
+    case unsupported(venue: String, capability: Capability)
+    /// The venue answered with its own error code and message, kept verbatim.
+    case venue(venue: String, code: String, message: String)
+    /// The venue says it does not list the market.
+    case notListed(venue: String, market: Market, code: String, message: String)
+    /// A non-2xx answer that carried no venue error.
+    case http(venue: String, status: Int, url: String)
+    /// The venue refuses the caller's location (HTTP 451).
+    case locationRestricted(venue: String, url: String)
+    /// The venue asks us to slow down (HTTP 429/418 or its own code).
+    case rateLimited(venue: String, retryAfterSeconds: Int?)
+    /// No complete answer within the time allowed.
+    case timeout(venue: String, url: String, seconds: Double)
+    /// The connection could not be made or broke off.
+    case connection(venue: String, url: String, detail: String)
+    /// The answer is not what the venue's API documents.
+    case decoding(venue: String, path: String, detail: String)
+    /// The local database failed.
+    case store(String)
+    /// Recorded responses for `--offline` are missing.
+    case offline(String)
 
-  /// The venue this error came from, if any.
-  public var venue: String? {
-    switch self {
-    case .unsupported(let venue, _), .venue(let venue, _, _), .notListed(let venue, _, _, _),
-      .http(let venue, _, _), .locationRestricted(let venue, _), .rateLimited(let venue, _),
-      .timeout(let venue, _, _), .connection(let venue, _, _), .decoding(let venue, _, _):
-      venue
-    default: nil
+    /// The venue this error came from, if any.
+    public var venue: String? {
+        switch self {
+        case .unsupported(let venue, _), .venue(let venue, _, _), .notListed(let venue, _, _, _),
+            .http(let venue, _, _), .locationRestricted(let venue, _), .rateLimited(let venue, _),
+            .timeout(let venue, _, _), .connection(let venue, _, _), .decoding(let venue, _, _):
+            venue
+        default: nil
+        }
     }
-  }
 
-  /// A stable machine-readable kind, used as `kind` in JSON output.
-  public var kind: String {
-    switch self {
-    case .invalidSymbol: "invalidSymbol"
-    case .invalidCurrency: "invalidCurrency"
-    case .unknownExchange: "unknownExchange"
-    case .usage: "usage"
-    case .unsupported: "unsupported"
-    case .venue: "venue"
-    case .notListed: "notListed"
-    case .http: "http"
-    case .locationRestricted: "locationRestricted"
-    case .rateLimited: "rateLimited"
-    case .timeout: "timeout"
-    case .connection: "connection"
-    case .decoding: "decoding"
-    case .store: "store"
-    case .offline: "offline"
+    /// A stable machine-readable kind, used as `kind` in JSON output.
+    public var kind: String {
+        switch self {
+        case .invalidSymbol: "invalidSymbol"
+        case .invalidCurrency: "invalidCurrency"
+        case .unknownExchange: "unknownExchange"
+        case .usage: "usage"
+        case .unsupported: "unsupported"
+        case .venue: "venue"
+        case .notListed: "notListed"
+        case .http: "http"
+        case .locationRestricted: "locationRestricted"
+        case .rateLimited: "rateLimited"
+        case .timeout: "timeout"
+        case .connection: "connection"
+        case .decoding: "decoding"
+        case .store: "store"
+        case .offline: "offline"
+        }
     }
-  }
 
-  /// Whether the user's input, not a source, is at fault (exit code 64).
-  public var isUsageError: Bool {
-    switch self {
-    case .invalidSymbol, .invalidCurrency, .unknownExchange, .usage: true
-    default: false
+    /// Whether the user's input, not a source, is at fault (exit code 64).
+    public var isUsageError: Bool {
+        switch self {
+        case .invalidSymbol, .invalidCurrency, .unknownExchange, .usage: true
+        default: false
+        }
     }
-  }
 
-  /// The venue's own code (or the HTTP status), for JSON output.
-  public var code: String? {
-    switch self {
-    case .venue(_, let code, _), .notListed(_, _, let code, _): code
-    case .http(_, let status, _): String(status)
-    case .locationRestricted: "451"
-    case .rateLimited: "429"
-    default: nil
+    /// The venue's own code (or the HTTP status), for JSON output.
+    public var code: String? {
+        switch self {
+        case .venue(_, let code, _), .notListed(_, _, let code, _): code
+        case .http(_, let status, _): String(status)
+        case .locationRestricted: "451"
+        case .rateLimited: "429"
+        default: nil
+        }
     }
-  }
 
-  /// The message for JSON output: the venue's own text, verbatim, for venue errors; otherwise
-  /// the same as `summary`.
-  public var message: String {
-    switch self {
-    case .venue(_, _, let message): message
-    case .notListed(_, let market, _, let message):
-      message.isEmpty ? "\(market) is not listed" : message
-    default: summary
+    /// The message for JSON output: the venue's own text, verbatim, for venue errors; otherwise
+    /// the same as `summary`.
+    public var message: String {
+        switch self {
+        case .venue(_, _, let message): message
+        case .notListed(_, let market, _, let message):
+            message.isEmpty ? "\(market) is not listed" : message
+        default: summary
+        }
     }
-  }
 
-  /// One line without the venue prefix: "error 5500: 잘못된 코인명입니다.".
-  public var summary: String {
-    switch self {
-    case .invalidSymbol(let text, let reason): "invalid symbol '\(text)': \(reason)"
-    case .invalidCurrency(let text):
-      "invalid currency code '\(text)': expected three letters A-Z, such as USD"
-    case .unknownExchange(let id, let known):
-      "unknown exchange '\(id)'; known: \(known.joined(separator: ", "))"
-    case .usage(let text): text
-    case .unsupported(let venue, let capability): "\(capability.title) is not supported by \(venue)"
-    case .venue(_, let code, let message): "error \(code): \(message)"
-    case .notListed(_, let market, let code, let message):
-      "\(market) is not listed"
-        + (message.isEmpty ? "" : code.isEmpty ? " (\(message))" : " (error \(code): \(message))")
-    case .http(_, let status, let url): "HTTP \(status) from \(url)"
-    case .locationRestricted:
-      "HTTP 451: the venue refuses requests from this location (restricted location)"
-    case .rateLimited(let venue, let seconds):
-      "rate limited by \(venue)" + (seconds.map { ", retry after \($0) s" } ?? "")
-    case .timeout(_, let url, let seconds):
-      "no answer within \(formatSeconds(seconds)) s from \(url)"
-    case .connection(_, let url, let detail): "connection to \(url) failed: \(detail)"
-    case .decoding(_, let path, let detail): "unexpected response at \(path): \(detail)"
-    case .store(let text): "database: \(text)"
-    case .offline(let text): "offline data: \(text)"
+    /// One line without the venue prefix: "error 5500: 잘못된 코인명입니다.".
+    public var summary: String {
+        switch self {
+        case .invalidSymbol(let text, let reason): "invalid symbol '\(text)': \(reason)"
+        case .invalidCurrency(let text):
+            "invalid currency code '\(text)': expected three letters A-Z, such as USD"
+        case .unknownExchange(let id, let known):
+            "unknown exchange '\(id)'; known: \(known.joined(separator: ", "))"
+        case .usage(let text): text
+        case .unsupported(let venue, let capability): "\(capability.title) is not supported by \(venue)"
+        case .venue(_, let code, let message): "error \(code): \(message)"
+        case .notListed(_, let market, let code, let message):
+            "\(market) is not listed"
+                + (message.isEmpty ? "" : code.isEmpty ? " (\(message))" : " (error \(code): \(message))")
+        case .http(_, let status, let url): "HTTP \(status) from \(url)"
+        case .locationRestricted:
+            "HTTP 451: the venue refuses requests from this location (restricted location)"
+        case .rateLimited(let venue, let seconds):
+            "rate limited by \(venue)" + (seconds.map { ", retry after \($0) s" } ?? "")
+        case .timeout(_, let url, let seconds):
+            "no answer within \(formatSeconds(seconds)) s from \(url)"
+        case .connection(_, let url, let detail): "connection to \(url) failed: \(detail)"
+        case .decoding(_, let path, let detail): "unexpected response at \(path): \(detail)"
+        case .store(let text): "database: \(text)"
+        case .offline(let text): "offline data: \(text)"
+        }
     }
-  }
 
-  /// The summary for a line that already names the venue and market: "not listed" rather than
-  /// "NOPE/KRW is not listed".
-  public var summaryNamingNoMarket: String {
-    guard case .notListed(_, let market, _, _) = self else { return summary }
-    let text = summary
-    let prefix = "\(market) is "
-    return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
-  }
+    /// The summary for a line that already names the venue and market: "not listed" rather than
+    /// "NOPE/KRW is not listed".
+    public var summaryNamingNoMarket: String {
+        guard case .notListed(_, let market, _, _) = self else { return summary }
+        let text = summary
+        let prefix = "\(market) is "
+        return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
+    }
 
-  /// One line a user can act on, naming the venue first when there is one.
-  public var description: String {
-    if let venue { return "\(venue): \(summary)" }
-    return summary
-  }
+    /// One line a user can act on, naming the venue first when there is one.
+    public var description: String {
+        if let venue { return "\(venue): \(summary)" }
+        return summary
+    }
 }
 
 private func formatSeconds(_ seconds: Double) -> String {
-  seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
 }
 
 extension AggError {
-  /// Wraps a JSON decoding failure as an error of `venue`.
-  public static func decoding(_ error: JSONDecodingError, venue: String) -> AggError {
-    .decoding(venue: venue, path: error.path, detail: error.reason)
-  }
+    /// Wraps a JSON decoding failure as an error of `venue`.
+    public static func decoding(_ error: JSONDecodingError, venue: String) -> AggError {
+        .decoding(venue: venue, path: error.path, detail: error.reason)
+    }
 }

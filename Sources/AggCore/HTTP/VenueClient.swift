@@ -5,105 +5,105 @@ import Foundation
 /// the venue: transport failures, HTTP statuses, the venue's own error envelope, and bodies that
 /// are not JSON.
 public struct VenueClient: Sendable {
-  /// The adapter id, used in every error.
-  public let venue: String
-  public let http: any HTTPClient
+    /// The adapter id, used in every error.
+    public let venue: String
+    public let http: any HTTPClient
 
-  public init(venue: String, http: any HTTPClient) {
-    self.venue = venue
-    self.http = http
-  }
+    public init(venue: String, http: any HTTPClient) {
+        self.venue = venue
+        self.http = http
+    }
 
-  /// GETs `url` and parses the body as JSON.
-  ///
-  /// `venueError` inspects the parsed body (whatever the HTTP status, since venues send errors
-  /// with 200) and returns the venue's error when the envelope says so. It runs before the
-  /// status is judged, so a 404 with a venue error body reports the venue's code and message.
-  public func getJSON(
-    _ url: String,
-    headers: [HTTPHeader] = [],
-    venueError: (JSONCursor, HTTPResponse) -> AggError?
-  ) async throws(AggError) -> (json: JSONCursor, response: HTTPResponse) {
-    let response = try await send(HTTPRequest(url: url, headers: headers))
-    if response.status == 451 { throw .locationRestricted(venue: venue, url: url) }
+    /// GETs `url` and parses the body as JSON.
+    ///
+    /// `venueError` inspects the parsed body (whatever the HTTP status, since venues send errors
+    /// with 200) and returns the venue's error when the envelope says so. It runs before the
+    /// status is judged, so a 404 with a venue error body reports the venue's code and message.
+    public func getJSON(
+        _ url: String,
+        headers: [HTTPHeader] = [],
+        venueError: (JSONCursor, HTTPResponse) -> AggError?
+    ) async throws(AggError) -> (json: JSONCursor, response: HTTPResponse) {
+        let response = try await send(HTTPRequest(url: url, headers: headers))
+        if response.status == 451 { throw .locationRestricted(venue: venue, url: url) }
 
-    let parsed: Result<JSONValue, JSONSyntaxError>
-    do throws(JSONSyntaxError) {
-      parsed = .success(try JSONParser.parse(response.body))
-    } catch {
-      parsed = .failure(error)
+        let parsed: Result<JSONValue, JSONSyntaxError>
+        do throws(JSONSyntaxError) {
+            parsed = .success(try JSONParser.parse(response.body))
+        } catch {
+            parsed = .failure(error)
+        }
+        if case .success(let value) = parsed, let error = venueError(JSONCursor(value), response) {
+            throw error
+        }
+        if response.status == 429 || response.status == 418 {
+            throw .rateLimited(
+                venue: venue, retryAfterSeconds: response.header("Retry-After").flatMap { Int($0) })
+        }
+        guard response.isSuccess else { throw .http(venue: venue, status: response.status, url: url) }
+        switch parsed {
+        case .success(let value):
+            return (JSONCursor(value), response)
+        case .failure(let error):
+            throw .decoding(
+                venue: venue, path: "$",
+                detail: "the body is not JSON (\(error.description))\(Self.preview(response.body))")
+        }
     }
-    if case .success(let value) = parsed, let error = venueError(JSONCursor(value), response) {
-      throw error
-    }
-    if response.status == 429 || response.status == 418 {
-      throw .rateLimited(
-        venue: venue, retryAfterSeconds: response.header("Retry-After").flatMap { Int($0) })
-    }
-    guard response.isSuccess else { throw .http(venue: venue, status: response.status, url: url) }
-    switch parsed {
-    case .success(let value):
-      return (JSONCursor(value), response)
-    case .failure(let error):
-      throw .decoding(
-        venue: venue, path: "$",
-        detail: "the body is not JSON (\(error.description))\(Self.preview(response.body))")
-    }
-  }
 
-  /// Sends `request`, mapping transport failures to errors of this venue.
-  public func send(_ request: HTTPRequest) async throws(AggError) -> HTTPResponse {
-    do {
-      return try await http.send(request)
-    } catch let error as TransportError {
-      throw map(error)
-    } catch is CancellationError {
-      throw .connection(venue: venue, url: request.url, detail: "cancelled")
-    } catch let error as AggError {
-      throw error
-    } catch {
-      throw .connection(venue: venue, url: request.url, detail: String(describing: error))
+    /// Sends `request`, mapping transport failures to errors of this venue.
+    public func send(_ request: HTTPRequest) async throws(AggError) -> HTTPResponse {
+        do {
+            return try await http.send(request)
+        } catch let error as TransportError {
+            throw map(error)
+        } catch is CancellationError {
+            throw .connection(venue: venue, url: request.url, detail: "cancelled")
+        } catch let error as AggError {
+            throw error
+        } catch {
+            throw .connection(venue: venue, url: request.url, detail: String(describing: error))
+        }
     }
-  }
 
-  /// The `AggError` for a transport failure of this venue.
-  public func map(_ error: TransportError) -> AggError {
-    switch error {
-    case .timeout(let url, let seconds): .timeout(venue: venue, url: url, seconds: seconds)
-    case .connection(let url, let detail): .connection(venue: venue, url: url, detail: detail)
-    case .malformedResponse(let url, let detail):
-      .connection(venue: venue, url: url, detail: detail)
-    case .invalidURL(let url): .connection(venue: venue, url: url, detail: "invalid URL")
+    /// The `AggError` for a transport failure of this venue.
+    public func map(_ error: TransportError) -> AggError {
+        switch error {
+        case .timeout(let url, let seconds): .timeout(venue: venue, url: url, seconds: seconds)
+        case .connection(let url, let detail): .connection(venue: venue, url: url, detail: detail)
+        case .malformedResponse(let url, let detail):
+            .connection(venue: venue, url: url, detail: detail)
+        case .invalidURL(let url): .connection(venue: venue, url: url, detail: "invalid URL")
+        }
     }
-  }
 
-  /// The start of a body that is not JSON, so that an HTML error page is recognisable.
-  private static func preview(_ body: [UInt8]) -> String {
-    guard !body.isEmpty else { return "; the body is empty" }
-    let text = String(decoding: body.prefix(60), as: UTF8.self)
-      .replacingOccurrences(of: "\n", with: " ")
-      .replacingOccurrences(of: "\r", with: " ")
-    return "; it starts with '\(text)'"
-  }
+    /// The start of a body that is not JSON, so that an HTML error page is recognisable.
+    private static func preview(_ body: [UInt8]) -> String {
+        guard !body.isEmpty else { return "; the body is empty" }
+        let text = String(decoding: body.prefix(60), as: UTF8.self)
+            .replacingOccurrences(of: "\n", with: " ")
+            .replacingOccurrences(of: "\r", with: " ")
+        return "; it starts with '\(text)'"
+    }
 }
 
 /// Percent-encoding for the few user-derived values that go into query strings.
 public enum URLText {
-  /// `text` with every byte outside `A-Z a-z 0-9 - . _ ~` percent-encoded (RFC 3986 unreserved).
-  public static func encode(_ text: String) -> String {
-    var output = ""
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-        UInt8(ascii: "_"),
-        UInt8(ascii: "~"):
-        output.unicodeScalars.append(Unicode.Scalar(byte))
-      default:
-        let hex = String(byte, radix: 16, uppercase: true)
-        output += "%" + (hex.count == 1 ? "0" + hex : hex)
-      }
+    /// `text` with every byte outside `A-Z a-z 0-9 - . _ ~` percent-encoded (RFC 3986 unreserved).
+    public static func encode(_ text: String) -> String {
+        var output = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                output.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                output += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return output
     }
-    return output
-  }
 }

@@ -3,73 +3,73 @@
 /// Codes are upper-case ASCII letters and digits, 1 to 15 of them. They are validated when a
 /// market is made from user text, so that nothing unchecked ever reaches a URL.
 public struct Market: Hashable, Sendable, Comparable, CustomStringConvertible {
-  public let base: String
-  public let quote: String
+    public let base: String
+    public let quote: String
 
-  /// A market from codes already known to be valid (from an adapter's own decoding).
-  public init(base: String, quote: String) {
-    self.base = base
-    self.quote = quote
-  }
-
-  /// `BASE/QUOTE`.
-  public var description: String { "\(base)/\(quote)" }
-
-  public static func < (lhs: Market, rhs: Market) -> Bool {
-    (lhs.base, lhs.quote) < (rhs.base, rhs.quote)
-  }
-
-  /// Parses user text: `BTC` (with `defaultQuote`) or `BTC/KRW`, any case.
-  ///
-  /// - Throws: `AggError.invalidSymbol` when a code is empty, too long, or holds anything but
-  ///   letters and digits (`../x`, `B%2FTC`, spaces).
-  public static func parse(_ text: String, defaultQuote: String?) throws(AggError) -> Market {
-    let parts = text.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
-    switch parts.count {
-    case 1:
-      guard let defaultQuote else {
-        throw .invalidSymbol(
-          text, reason: "name the quote currency, as in \(text.uppercased())/KRW")
-      }
-      return Market(base: try AssetCode.validate(String(parts[0]), in: text), quote: defaultQuote)
-    case 2:
-      return Market(
-        base: try AssetCode.validate(String(parts[0]), in: text),
-        quote: try AssetCode.validate(String(parts[1]), in: text)
-      )
-    default:
-      throw .invalidSymbol(text, reason: "a symbol is BASE or BASE/QUOTE")
+    /// A market from codes already known to be valid (from an adapter's own decoding).
+    public init(base: String, quote: String) {
+        self.base = base
+        self.quote = quote
     }
-  }
+
+    /// `BASE/QUOTE`.
+    public var description: String { "\(base)/\(quote)" }
+
+    public static func < (lhs: Market, rhs: Market) -> Bool {
+        (lhs.base, lhs.quote) < (rhs.base, rhs.quote)
+    }
+
+    /// Parses user text: `BTC` (with `defaultQuote`) or `BTC/KRW`, any case.
+    ///
+    /// - Throws: `AggError.invalidSymbol` when a code is empty, too long, or holds anything but
+    ///   letters and digits (`../x`, `B%2FTC`, spaces).
+    public static func parse(_ text: String, defaultQuote: String?) throws(AggError) -> Market {
+        let parts = text.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
+        switch parts.count {
+        case 1:
+            guard let defaultQuote else {
+                throw .invalidSymbol(
+                    text, reason: "name the quote currency, as in \(text.uppercased())/KRW")
+            }
+            return Market(base: try AssetCode.validate(String(parts[0]), in: text), quote: defaultQuote)
+        case 2:
+            return Market(
+                base: try AssetCode.validate(String(parts[0]), in: text),
+                quote: try AssetCode.validate(String(parts[1]), in: text)
+            )
+        default:
+            throw .invalidSymbol(text, reason: "a symbol is BASE or BASE/QUOTE")
+        }
+    }
 }
 
 /// Validation of asset and currency codes typed by users.
 public enum AssetCode {
-  /// The longest code accepted.
-  public static let maximumLength = 15
+    /// The longest code accepted.
+    public static let maximumLength = 15
 
-  /// The upper-cased code when `text` is 1 to 15 ASCII letters or digits.
-  public static func validate(_ text: String, in input: String? = nil) throws(AggError) -> String {
-    let upper = text.uppercased()
-    let shown = input ?? text
-    guard !upper.isEmpty else { throw .invalidSymbol(shown, reason: "the code is empty") }
-    guard upper.utf8.count <= maximumLength else {
-      throw .invalidSymbol(shown, reason: "codes are at most \(maximumLength) letters and digits")
+    /// The upper-cased code when `text` is 1 to 15 ASCII letters or digits.
+    public static func validate(_ text: String, in input: String? = nil) throws(AggError) -> String {
+        let upper = text.uppercased()
+        let shown = input ?? text
+        guard !upper.isEmpty else { throw .invalidSymbol(shown, reason: "the code is empty") }
+        guard upper.utf8.count <= maximumLength else {
+            throw .invalidSymbol(shown, reason: "codes are at most \(maximumLength) letters and digits")
+        }
+        guard upper.utf8.allSatisfy({ isASCIIDigit($0) || ($0 >= 0x41 && $0 <= 0x5A) }) else {
+            throw .invalidSymbol(shown, reason: "codes hold only letters A-Z and digits 0-9")
+        }
+        return upper
     }
-    guard upper.utf8.allSatisfy({ isASCIIDigit($0) || ($0 >= 0x41 && $0 <= 0x5A) }) else {
-      throw .invalidSymbol(shown, reason: "codes hold only letters A-Z and digits 0-9")
-    }
-    return upper
-  }
 
-  /// The upper-cased ISO-style currency code when `text` is exactly three letters A-Z.
-  public static func validateCurrency(_ text: String) throws(AggError) -> String {
-    let upper = text.uppercased()
-    guard upper.utf8.count == 3, upper.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
-      throw .invalidCurrency(text)
+    /// The upper-cased ISO-style currency code when `text` is exactly three letters A-Z.
+    public static func validateCurrency(_ text: String) throws(AggError) -> String {
+        let upper = text.uppercased()
+        guard upper.utf8.count == 3, upper.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
+            throw .invalidCurrency(text)
+        }
+        return upper
     }
-    return upper
-  }
 
-  private static func isASCIIDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+    private static func isASCIIDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 }

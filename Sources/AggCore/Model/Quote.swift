@@ -3,41 +3,41 @@ import Foundation
 /// One venue's ticker for one market, normalized. Every price and volume is an exact `Decimal`
 /// parsed from the text the venue sent; fields a venue does not publish are `nil`.
 public struct Quote: Sendable, Equatable {
-  /// The adapter id, such as `bithumb`.
-  public var exchange: String
-  public var market: Market
-  /// The last traded price.
-  public var last: Decimal
-  public var open: Decimal?
-  public var high: Decimal?
-  public var low: Decimal?
-  public var previousClose: Decimal?
-  /// The change over the venue's own window, in the quote currency.
-  public var change: Decimal?
-  /// The change as a percent (1.5 means 1.5 %).
-  public var changePercent: Decimal?
-  public var baseVolume: Decimal?
-  public var quoteVolume: Decimal?
-  /// When the venue produced the ticker.
-  public var timestamp: Timestamp?
+    /// The adapter id, such as `bithumb`.
+    public var exchange: String
+    public var market: Market
+    /// The last traded price.
+    public var last: Decimal
+    public var open: Decimal?
+    public var high: Decimal?
+    public var low: Decimal?
+    public var previousClose: Decimal?
+    /// The change over the venue's own window, in the quote currency.
+    public var change: Decimal?
+    /// The change as a percent (1.5 means 1.5 %).
+    public var changePercent: Decimal?
+    public var baseVolume: Decimal?
+    public var quoteVolume: Decimal?
+    /// When the venue produced the ticker.
+    public var timestamp: Timestamp?
 
-  public init(
-    exchange: String, market: Market, last: Decimal, open: Decimal? = nil, high: Decimal? = nil,
-    low: Decimal? = nil, previousClose: Decimal? = nil, change: Decimal? = nil,
-    changePercent: Decimal? = nil,
-    baseVolume: Decimal? = nil, quoteVolume: Decimal? = nil, timestamp: Timestamp? = nil
-  ) {
-    self.exchange = exchange
-    self.market = market
-    self.last = last
-    self.open = open
-    self.high = high
-    self.low = low
-    self.previousClose = previousClose
-    self.change = change
-    self.changePercent = changePercent
-    self.baseVolume = baseVolume
-    self.quoteVolume = quoteVolume
-    self.timestamp = timestamp
-  }
+    public init(
+        exchange: String, market: Market, last: Decimal, open: Decimal? = nil, high: Decimal? = nil,
+        low: Decimal? = nil, previousClose: Decimal? = nil, change: Decimal? = nil,
+        changePercent: Decimal? = nil,
+        baseVolume: Decimal? = nil, quoteVolume: Decimal? = nil, timestamp: Timestamp? = nil
+    ) {
+        self.exchange = exchange
+        self.market = market
+        self.last = last
+        self.open = open
+        self.high = high
+        self.low = low
+        self.previousClose = previousClose
+        self.change = change
+        self.changePercent = changePercent
+        self.baseVolume = baseVolume
+        self.quoteVolume = quoteVolume
+        self.timestamp = timestamp
+    }
 }
