@@ -1,37 +1,23 @@
 // swift-tools-version:6.0
 // The agg package: a core library, a libcurl transport, a SQLite store, one module per
 // source under Plugins/, and the `agg` executable that wires them together.
-//
-// Adapters are discovered: every folder in Plugins/ becomes a library target of the same
-// name that depends on AggCore only, and `Tests/<Name>Tests`, when present, becomes its test
-// target. Adding a source therefore needs no edit here.
-import Foundation
 import PackageDescription
 
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-
-/// The adapter modules: one per folder in Plugins/, sorted for a stable build graph.
-let adapterNames: [String] = {
-    let folder = packageRoot.appendingPathComponent("Plugins")
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    return names.filter { name in
-        var isDirectory: ObjCBool = false
-        let path = folder.appendingPathComponent(name).path
-        return !name.hasPrefix(".")
-            && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            && isDirectory.boolValue
-    }.sorted()
-}()
-
-func hasTests(_ name: String) -> Bool {
-    FileManager.default.fileExists(atPath: packageRoot.appendingPathComponent("Tests/\(name)Tests").path)
-}
+/// The adapter modules, one per folder in Plugins/. Each depends on AggCore only; its tests,
+/// in Tests/<Name>Tests, get the shared test kit. Adding a source adds its name here (the
+/// scaffold does it), its folder, and one registration line in Sources/agg/Adapters.swift.
+///
+/// The list is explicit rather than read from the file system because SwiftPM caches the
+/// evaluated manifest by its text: a discovered folder would go unseen until the cache expired.
+let adapterNames = [
+    "Bithumb",
+]
 
 let adapterTargets: [Target] = adapterNames.map { name in
     .target(name: name, dependencies: ["AggCore"], path: "Plugins/\(name)")
 }
 
-let adapterTestTargets: [Target] = adapterNames.filter(hasTests).map { name in
+let adapterTestTargets: [Target] = adapterNames.map { name in
     .testTarget(
         name: "\(name)Tests",
         dependencies: [.target(name: name), "AggCore", "AggJSON", "AggTestKit", "AggFixtures"],

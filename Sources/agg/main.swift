@@ -1,11 +1,10 @@
 // The agg executable: the one place that knows every adapter and the real transport.
 import AggCLI
 import AggCore
-import Bithumb
 import Foundation
 
 var registry = AdapterRegistry()
-registry.register(BithumbAdapter.self)
+registerAdapters(in: &registry)
 
 let environment = ProcessInfo.processInfo.environment
 let context = CLIContext(

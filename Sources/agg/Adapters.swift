@@ -1,0 +1,7 @@
+import AggCore
+import Bithumb
+
+/// Every source agg knows: one line per adapter. The only list of adapters in the program.
+func registerAdapters(in registry: inout AdapterRegistry) {
+    registry.register(BithumbAdapter.self)
+}

@@ -1,0 +1,225 @@
+import AggCore
+import AggJSON
+import AggTestKit
+import Bithumb
+import Foundation
+import Testing
+
+private let base = "https://api.bithumb.com"
+
+private func adapter(_ client: any HTTPClient) -> BithumbAdapter {
+    BithumbAdapter(environment: AdapterEnvironment(baseURL: base, http: client))
+}
+
+private func recorded() throws -> BithumbAdapter {
+    adapter(try Fixtures.client("bithumb", baseURL: base))
+}
+
+private func decimal(_ text: String) -> Decimal {
+    Decimal(string: text) ?? .nan
+}
+
+@Suite("Bithumb router")
+struct BithumbRouterTests {
+    static let btc = Market(base: "BTC", quote: "KRW")
+
+    @Test(
+        "every endpoint's URL",
+        arguments: [
+            (APIRouter.ticker(btc), "/public/ticker/BTC_KRW"),
+            (.ticker(Market(base: "ETH", quote: "BTC")), "/public/ticker/ETH_BTC"),
+            (.allTickers(payment: "KRW"), "/public/ticker/ALL_KRW"),
+            (.orderBook(btc, count: 30), "/public/orderbook/BTC_KRW?count=30"),
+            (.transactionHistory(btc, count: 20), "/public/transaction_history/BTC_KRW?count=20"),
+            (.candlestick(btc, interval: .oneMinute), "/public/candlestick/BTC_KRW/1m"),
+            (.candlestick(Market(base: "1INCH", quote: "KRW"), interval: .oneDay), "/public/candlestick/1INCH_KRW/24h"),
+        ])
+    func url(route: APIRouter, path: String) {
+        #expect(route.url(baseURL: base) == base + path)
+        #expect(route.url(baseURL: "http://127.0.0.1:8080/bithumb") == "http://127.0.0.1:8080/bithumb" + path)
+    }
+}
+
+@Suite("Bithumb decoding")
+struct BithumbDecodingTests {
+    @Test("the single-coin ticker maps every field exactly")
+    func singleTicker() async throws {
+        let quote = try await recorded().quote(for: Market(base: "BTC", quote: "KRW"))
+        #expect(
+            quote
+                == Quote(
+                    exchange: "bithumb", market: Market(base: "BTC", quote: "KRW"), last: 80_630_000, open: 79_934_000,
+                    high: 81_500_000, low: 77_734_000, previousClose: 79_999_000, change: -435_000,
+                    changePercent: decimal("-0.54"), baseVolume: decimal("1368.01423432"),
+                    quoteVolume: decimal("109282011238.50126"),
+                    timestamp: Timestamp(millisecondsSince1970: 1_723_104_735_027)))
+        #expect(quote.quoteVolume?.description == "109282011238.50126")
+        #expect(quote.timestamp?.description == "2024-08-08T08:12:15.027Z")
+    }
+
+    @Test("a BTC-quoted ticker keeps trailing-zero prices exact")
+    func btcQuoted() async throws {
+        let quote = try await recorded().quote(for: Market(base: "ETH", quote: "BTC"))
+        #expect(quote.last == decimal("0.04224"))
+        #expect(quote.last.description == "0.04224")
+        #expect(quote.change == decimal("-0.00007"))
+    }
+
+    @Test("ALL_KRW decodes every coin with the sibling date")
+    func allTickers() async throws {
+        let quotes = try await recorded().allQuotes(quotedIn: "KRW")
+        #expect(quotes.count == 480)
+        #expect(Set(quotes.map(\.market.quote)) == ["KRW"])
+        #expect(quotes.allSatisfy { $0.timestamp == Timestamp(millisecondsSince1970: 1_723_104_735_027) })
+        let btc = try #require(quotes.first { $0.market.base == "BTC" })
+        let single = try await recorded().quote(for: Market(base: "BTC", quote: "KRW"))
+        #expect(btc == single)
+        let shib = try #require(quotes.first { $0.market.base == "SHIB" })
+        #expect(shib.last == decimal("0.01897"))
+        #expect(shib.changePercent == decimal("-1.25"))
+        #expect(quotes.contains { $0.market.base == "1INCH" })
+    }
+
+    @Test("ALL skips entries that are not ticker objects and reads lenient numbers")
+    func allSkipsOddEntries() throws {
+        let json = JSONCursor(try JSONParser.parse(try Fixtures.bytes("bithumb/ticker_ALL_KRW_odd.json")))
+        let quotes = try BithumbDecoding.quotes(data: json["data"], shape: .all(payment: "KRW"))
+        #expect(quotes.map(\.market.base) == ["BTC", "XRP"])
+        #expect(quotes[1].last == decimal("0.5"))
+        #expect(quotes[1].baseVolume == decimal("130241587.45521309"))
+    }
+
+    @Test("several coins share one ALL request; one coin uses the single endpoint")
+    func batching() async throws {
+        let routes = try Fixtures.client("bithumb", baseURL: base)
+        let client = ScriptedHTTPClient { request in
+            let path = String(request.url.dropFirst(base.count))
+            guard let answer = try routes.routes.answer(path: path, query: "") else {
+                throw TransportError.invalidURL(request.url)
+            }
+            return HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body, url: request.url)
+        }
+        let markets = ["BTC", "ETH", "XRP", "NOPE"].map { Market(base: $0, quote: "KRW") }
+        let results = await adapter(client).quotes(for: markets)
+        #expect(client.requests.map(\.url) == [base + "/public/ticker/ALL_KRW"])
+        #expect(try results[markets[2]]?.get().last == decimal("790.4"))
+        guard case .failure(let error)? = results[markets[3]] else {
+            Issue.record("NOPE should fail")
+            return
+        }
+        #expect(error == .notListed(venue: "bithumb", market: markets[3], code: "", message: ""))
+
+        let single = await adapter(client).quotes(for: [markets[0]])
+        #expect(client.requests.last?.url == base + "/public/ticker/BTC_KRW")
+        #expect(try single[markets[0]]?.get().last == 80_630_000)
+    }
+
+    @Test("candles put close after high and low, oldest first")
+    func candles() async throws {
+        let candles = try await recorded().candles(
+            for: Market(base: "BTC", quote: "KRW"), interval: .oneMinute, limit: 3)
+        #expect(candles.count == 3)
+        let last = try #require(candles.last)
+        #expect(
+            last
+                == Candle(
+                    time: Timestamp(millisecondsSince1970: 1_723_014_780_000), open: 79_312_000, high: 79_351_000,
+                    low: 79_298_000, close: 79_335_000, volume: decimal("1.53240152")))
+        #expect(last.time.description == "2024-08-07T07:13:00.000Z")
+        #expect(candles[0].time < candles[1].time)
+    }
+
+    @Test("trades convert KST wall-clock to UTC and bid/ask to buy/sell, newest first")
+    func trades() async throws {
+        let trades = try await recorded().trades(for: Market(base: "BTC", quote: "KRW"), limit: 5)
+        #expect(trades.count == 5)
+        #expect(
+            trades[0]
+                == Trade(
+                    time: Timestamp(millisecondsSince1970: 1_723_104_873_000), side: .sell, price: 80_630_000,
+                    amount: decimal("0.0021"), cost: 169_323))
+        #expect(trades[0].time.description == "2024-08-08T08:14:33.000Z")
+        #expect(zip(trades, trades.dropFirst()).allSatisfy { $0.time >= $1.time })
+    }
+
+    @Test("order book levels in order, trimmed to the depth")
+    func orderBook() async throws {
+        let book = try await recorded().orderBook(for: Market(base: "BTC", quote: "KRW"), depth: 5)
+        #expect(book.bids.count == 5 && book.asks.count == 5)
+        #expect(book.bids[0] == BookLevel(price: 80_629_000, amount: decimal("0.0123")))
+        #expect(book.asks[0] == BookLevel(price: 80_630_000, amount: decimal("0.0456")))
+        #expect(book.bids[1].price < book.bids[0].price)
+        #expect(book.asks[1].price > book.asks[0].price)
+        #expect(book.timestamp == Timestamp(millisecondsSince1970: 1_723_104_736_112))
+    }
+}
+
+@Suite("Bithumb errors")
+struct BithumbErrorTests {
+    @Test(
+        "a status other than 0000 is a venue error with the message verbatim, whatever the HTTP status",
+        arguments: [
+            ("bithumb/error_5500_unlisted.json", 200, "5500", "잘못된 코인명입니다."),
+            ("bithumb/error_5600.json", 200, "5600", "입력값을 확인해주세요."),
+            ("bithumb/error_5600_too_many.json", 200, "5600", "요청 횟수가 너무 많습니다. 잠시 후 다시 시도해주세요."),
+            ("bithumb/error_5500_unlisted.json", 400, "5500", "잘못된 코인명입니다."),
+        ])
+    func venueErrors(file: String, status: Int, code: String, message: String) async throws {
+        let body = try Fixtures.bytes(file)
+        let client = ScriptedHTTPClient { request in
+            HTTPResponse(status: status, headers: [], body: body, url: request.url)
+        }
+        await #expect(throws: AggError.venue(venue: "bithumb", code: code, message: message)) {
+            try await adapter(client).quote(for: Market(base: "NOPE", quote: "KRW"))
+        }
+    }
+
+    @Test("5500 on a ticker counts as not listed; 5600 does not")
+    func notListed() {
+        #expect(BithumbAdapter.isNotListed(.venue(venue: "bithumb", code: "5500", message: "x")))
+        #expect(!BithumbAdapter.isNotListed(.venue(venue: "bithumb", code: "5600", message: "x")))
+    }
+
+    @Test(
+        "broken answers become typed errors naming the venue",
+        arguments: [
+            (200, "<html><body>Bad gateway</body></html>", "decoding"),
+            (502, "<html><body>Bad gateway</body></html>", "http"),
+            (200, "{\"status\":\"0000\",\"data\":{\"closing_price\":{}}}", "decoding"),
+            (200, "{}", "decoding"),
+            (200, "{\"status\":\"0000\",\"data\":{\"closing_price\":\"1e999999\",\"date\":\"1\"}}", "decoding"),
+            (429, "", "rateLimited"),
+            (451, "", "locationRestricted"),
+        ])
+    func brokenAnswers(status: Int, body: String, kind: String) async {
+        let client = ScriptedHTTPClient(status: status, body: body)
+        do {
+            _ = try await adapter(client).quote(for: Market(base: "BTC", quote: "KRW"))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.kind == kind)
+            #expect(error.venue == "bithumb")
+            #expect(!error.description.contains("\n"))
+        }
+    }
+
+    @Test("a decoding error names the JSON path that failed")
+    func decodingPath() async {
+        let client = ScriptedHTTPClient(body: "{\"status\":\"0000\",\"data\":{\"closing_price\":{},\"date\":\"1\"}}")
+        await #expect(
+            throws: AggError.decoding(
+                venue: "bithumb", path: "$.data.closing_price", detail: "expected a decimal, found an object")
+        ) {
+            try await adapter(client).quote(for: Market(base: "BTC", quote: "KRW"))
+        }
+    }
+
+    @Test("a quote currency Bithumb does not serve is not listed, with no request made")
+    func unsupportedPayment() async {
+        let client = ScriptedHTTPClient(body: "{}")
+        await #expect(throws: AggError.self) {
+            try await adapter(client).quote(for: Market(base: "BTC", quote: "USDT"))
+        }
+        #expect(client.requests.isEmpty)
+    }
+}
