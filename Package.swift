@@ -71,6 +71,7 @@ let package = Package(
         .testTarget(
             name: "AggCLITests",
             dependencies: ["AggCLI", "AggCore", "AggJSON", "AggTestKit", "AggFixtures", "agg"]
+                + adapterNames.map { .target(name: $0) }
         ),
     ] + adapterTargets + adapterTestTargets,
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import AggCore
 import AggFixtures
 import Foundation
+import Synchronization
 
 /// Access to the recorded responses in `Fixtures/`, for tests.
 public enum Fixtures {
@@ -59,8 +60,6 @@ public final class ScriptedHTTPClient: HTTPClient {
     /// The requests sent so far, in order.
     public var requests: [HTTPRequest] { log.all }
 }
-
-import Synchronization
 
 /// A thread-safe list of requests.
 final class RequestLog: Sendable {

@@ -1,0 +1,215 @@
+import AggCLI
+import AggCore
+import AggJSON
+import AggTestKit
+import Foundation
+import Testing
+
+@Suite("agg quote")
+struct QuoteCommandTests {
+    @Test("JSON output has exactly the documented shape and values")
+    func jsonShape() async throws {
+        let run = await runCLI(["quote", "BTC", "--exchange", "bithumb", "--offline", "--format", "json"])
+        #expect(run.status == 0)
+        #expect(
+            run.output == """
+                {"quotes":[{"exchange":"bithumb","symbol":"BTC/KRW","base":"BTC","quote":"KRW","last":"80630000",\
+                "open":"79934000","high":"81500000","low":"77734000","previousClose":"79999000","change":"-435000",\
+                "changePercent":"-0.54","baseVolume":"1368.01423432","quoteVolume":"109282011238.50126",\
+                "timestamp":"2024-08-08T08:12:15.027Z"}],"errors":[]}
+
+                """)
+        #expect(run.error == "agg: offline: bithumb data is a recorded snapshot from 2024-08-08T08:12:15Z\n")
+    }
+
+    @Test("one failing coin still prints the others, reports the venue's code and exits 1")
+    func partialFailure() async throws {
+        let run = await runCLI(["quote", "BTC", "NOPE", "--exchange", "bithumb", "--offline", "--format", "json"])
+        #expect(run.status == 1)
+        let json = try run.json()
+        #expect(try json["quotes"].elements().map { try $0["symbol"].string() } == ["BTC/KRW"])
+        #expect(try json["errors"][0]["symbol"].string() == "NOPE/KRW")
+        #expect(try json["errors"][0]["kind"].string() == "notListed")
+        #expect(run.errorLines.last == "agg: bithumb NOPE/KRW: not listed")
+    }
+
+    @Test("a single unlisted coin carries Bithumb's 5500 and Korean message verbatim")
+    func venueErrorJSON() async throws {
+        let run = await runCLI(["quote", "NOPE", "--exchange", "bithumb", "--offline", "--format", "json"])
+        #expect(run.status == 1)
+        #expect(
+            run.output
+                == "{\"quotes\":[],\"errors\":[{\"exchange\":\"bithumb\",\"symbol\":\"NOPE/KRW\",\"kind\":\"venue\","
+                + "\"code\":\"5500\",\"message\":\"잘못된 코인명입니다.\"}]}\n")
+        #expect(run.errorLines.last == "agg: bithumb NOPE/KRW: error 5500: 잘못된 코인명입니다.")
+    }
+
+    @Test("the table groups thousands and aligns columns")
+    func table() async throws {
+        let run = await runCLI(["quote", "BTC", "ETH", "--exchange", "bithumb", "--offline", "--format", "table"])
+        #expect(run.status == 0)
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines[0].hasPrefix("EXCHANGE  MARKET"))
+        #expect(lines[1].contains("80,630,000") && lines[1].contains("▼ -0.54%") && lines[1].contains("77,734,000"))
+        #expect(lines[2].contains("3,406,000") && lines[2].contains("▲ +0.47%"))
+        #expect(
+            lines[1].range(of: "80,630,000")?.upperBound.utf16Offset(in: lines[1])
+                == lines[2].range(of: "3,406,000")?.upperBound.utf16Offset(in: lines[2]))
+        #expect(!run.output.contains("\u{1B}["))
+    }
+
+    @Test("colour only when asked for or on a terminal without NO_COLOR")
+    func colour() async throws {
+        let forced = await runCLI(["quote", "BTC", "-e", "bithumb", "--offline", "-f", "table", "--color", "always"])
+        #expect(forced.output.contains("\u{1B}[31m▼ -0.54%\u{1B}[0m"))
+        let terminal = await runCLI(["quote", "BTC", "-e", "bithumb", "--offline", "-f", "table"], terminal: true)
+        #expect(terminal.output.contains("\u{1B}["))
+        let noColor = await runCLI(
+            ["quote", "BTC", "-e", "bithumb", "--offline", "-f", "table"], environment: ["NO_COLOR": "1"],
+            terminal: true)
+        #expect(!noColor.output.contains("\u{1B}["))
+        let dumb = await runCLI(
+            ["quote", "BTC", "-e", "bithumb", "--offline", "-f", "table"], environment: ["TERM": "dumb"],
+            terminal: true)
+        #expect(!dumb.output.contains("\u{1B}["))
+    }
+
+    @Test("a terminal defaults to a table, a pipe to JSON")
+    func defaultFormat() async throws {
+        let piped = await runCLI(["quote", "BTC", "-e", "bithumb", "--offline"])
+        #expect(piped.output.hasPrefix("{\"quotes\""))
+        let terminal = await runCLI(["quote", "BTC", "-e", "bithumb", "--offline", "--no-color"], terminal: true)
+        #expect(terminal.output.hasPrefix("EXCHANGE"))
+    }
+
+    @Test("CSV has a header row and exact values")
+    func csv() async throws {
+        let run = await runCLI(["quote", "BTC", "--exchange", "bithumb", "--offline", "--format", "csv"])
+        #expect(
+            run.output == """
+                exchange,symbol,base,quote,last,open,high,low,previousClose,change,changePercent,baseVolume,quoteVolume,timestamp
+                bithumb,BTC/KRW,BTC,KRW,80630000,79934000,81500000,77734000,79999000,-435000,-0.54,1368.01423432,109282011238.50126,2024-08-08T08:12:15.027Z
+
+                """)
+    }
+
+    @Test("--all lists every market of the venue")
+    func all() async throws {
+        let run = await runCLI(["quote", "--all", "--exchange", "bithumb", "--offline", "--format", "json"])
+        #expect(run.status == 0)
+        let quotes = try run.json()["quotes"].elements()
+        #expect(quotes.count == 480)
+        #expect(try quotes.map { try $0["symbol"].string() } == quotes.map { try $0["symbol"].string() }.sorted())
+    }
+
+    @Test("a BTC-quoted market through --quote and through BASE/QUOTE")
+    func btcMarket() async throws {
+        for arguments in [["ETH", "--quote", "btc"], ["eth/btc"]] {
+            let run = await runCLI(["quote"] + arguments + ["-e", "bithumb", "--offline", "-f", "json"])
+            #expect(run.status == 0)
+            #expect(try run.json()["quotes"][0]["last"].string() == "0.04224")
+        }
+    }
+
+    @Test(
+        "bad symbols are usage errors before any request",
+        arguments: ["../x", "B%2FTC", "B TC", "", "BTC/", "/KRW", "A/B/C", "ABCDEFGHIJKLMNOP", "비트코인", "BTC-KRW"])
+    func badSymbols(symbol: String) async throws {
+        let client = ScriptedHTTPClient(body: "{}")
+        let run = await runCLI(["quote", symbol, "--exchange", "bithumb"], http: client)
+        #expect(run.status == 64)
+        #expect(run.errorLines.count == 1)
+        #expect(run.error.contains("invalid symbol '\(symbol)'"))
+        #expect(run.output.isEmpty)
+        #expect(client.requests.isEmpty)
+    }
+
+    @Test(
+        "bad command lines exit 64 with one line naming the problem",
+        arguments: [
+            (["quote", "BTC", "--exchange", "nope"], "unknown exchange 'nope'; known: bithumb"),
+            (["quote", "BTC", "--exchnage", "bithumb"], "did you mean '--exchange'?"),
+            (["quote", "BTC", "--format", "xml"], "invalid value 'xml' for --format"),
+            (["quote", "BTC", "--timeout", "-1"], "invalid --timeout '-1'"),
+            (["quote", "BTC", "--timeout", "abc"], "invalid --timeout 'abc'"),
+            (["quote", "BTC", "--exchange"], "option --exchange needs a value"),
+            (["quote"], "name at least one SYMBOL"),
+            (["quote", "BTC", "--all"], "--all lists every market"),
+            (["qoute", "BTC"], "did you mean 'quote'?"),
+            (["quote", "BTC", "--quote", "USDT", "--exchange", "bithumb"], "bithumb does not quote in USDT"),
+            (["--bogus"], "unknown option '--bogus'"),
+        ])
+    func usageErrors(arguments: [String], message: String) async throws {
+        let run = await runCLI(arguments)
+        #expect(run.status == 64)
+        #expect(run.errorLines.count == 1)
+        #expect(run.error.contains(message))
+    }
+
+    @Test("a transport failure is exit 1 with a line naming the venue")
+    func transportFailure() async throws {
+        let client = ScriptedHTTPClient { request in
+            throw TransportError.timeout(url: request.url, seconds: 2)
+        }
+        let run = await runCLI(["quote", "BTC", "-e", "bithumb", "-f", "json", "--timeout", "2"], http: client)
+        #expect(run.status == 1)
+        #expect(
+            run.errorLines == [
+                "agg: bithumb BTC/KRW: no answer within 2 s from https://api.bithumb.com/public/ticker/BTC_KRW"
+            ])
+        #expect(try run.json()["errors"][0]["kind"].string() == "timeout")
+    }
+
+    @Test("AGG_BITHUMB_URL replaces the base URL and keeps its path prefix")
+    func baseURLOverride() async throws {
+        let body = try Fixtures.bytes("bithumb/ticker_BTC_KRW.json")
+        let client = ScriptedHTTPClient { request in
+            HTTPResponse(status: 200, headers: [], body: body, url: request.url)
+        }
+        let run = await runCLI(
+            ["quote", "BTC", "-e", "bithumb"], environment: ["AGG_BITHUMB_URL": "http://127.0.0.1:8080/bithumb"],
+            http: client)
+        #expect(run.status == 0)
+        #expect(client.requests.map(\.url) == ["http://127.0.0.1:8080/bithumb/public/ticker/BTC_KRW"])
+    }
+}
+
+@Suite("agg help, version and exchanges")
+struct HelpTests {
+    @Test("help is reachable four ways and names every command", arguments: [["--help"], ["help"], ["-h"], []])
+    func overview(arguments: [String]) async {
+        let run = await runCLI(arguments)
+        #expect(run.status == 0)
+        for command in CLI.commands {
+            #expect(run.output.contains("  " + command.spec.name))
+        }
+    }
+
+    @Test("command help shows usage, options and an example", arguments: [["help", "quote"], ["quote", "--help"]])
+    func commandHelp(arguments: [String]) async {
+        let run = await runCLI(arguments)
+        #expect(run.status == 0)
+        #expect(run.output.hasPrefix("USAGE: agg quote SYMBOL..."))
+        #expect(run.output.contains("--exchange ID[,ID...]"))
+        #expect(run.output.contains("EXAMPLES:\n  agg quote BTC --exchange bithumb"))
+    }
+
+    @Test("--version prints the version")
+    func version() async {
+        let run = await runCLI(["--version"])
+        #expect(run.output == "agg \(AggVersion.current)\n")
+    }
+
+    @Test("exchanges lists each adapter's capabilities as data")
+    func exchanges() async throws {
+        let run = await runCLI(["exchanges", "--format", "json"])
+        let entry = try run.json()["exchanges"][0]
+        #expect(try entry["id"].string() == "bithumb")
+        #expect(try entry["quoteCurrencies"].elements().map { try $0.string() } == ["KRW", "BTC"])
+        #expect(
+            try entry["capabilities"].elements().map { try $0.string() }
+                == ["ticker", "allTickers", "markets", "candles", "trades", "orderBook"])
+        #expect(try entry["baseURL"].string() == "https://api.bithumb.com")
+    }
+}
