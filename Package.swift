@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "AggJSON"),
         .target(name: "AggCore", dependencies: ["AggJSON"]),
         .target(name: "AggTransport", dependencies: ["AggCore", "CCurl"]),
-        .target(name: "AggStore", dependencies: ["AggCore", "CSQLite"]),
+        .target(name: "AggStore", dependencies: ["AggCore", "AggJSON", "CSQLite"]),
         .target(name: "AggFixtures", dependencies: ["AggCore", "AggJSON"]),
         .target(
             name: "AggCLI",

@@ -1,0 +1,136 @@
+import CSQLite
+
+/// Owns one `sqlite3*` handle: the only place the database pointer lives.
+///
+/// The handle is closed in `deinit`, including when opening or configuring failed, because
+/// `sqlite3_open_v2` hands back a handle that must be closed even on failure. The class is not
+/// `Sendable` and does no locking of its own (the handle is opened with `SQLITE_OPEN_NOMUTEX`):
+/// `Store` keeps it inside a `Mutex`, so one thread at a time uses it.
+final class SQLiteConnection {
+    /// How long a connection waits for another process's lock before giving up with `SQLITE_BUSY`.
+    static let busyTimeoutMilliseconds: Int32 = 5_000
+
+    private let handle: OpaquePointer
+
+    private init(handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit {
+        // close_v2 never fails on a valid handle; it defers the close while statements remain.
+        sqlite3_close_v2(handle)
+    }
+
+    /// Opens (creating if needed) the database at `path` and configures it: extended result
+    /// codes, a busy timeout, WAL journaling, `synchronous=NORMAL` and foreign keys.
+    static func open(path: String) throws(SQLiteError) -> SQLiteConnection {
+        var pointer: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let status = sqlite3_open_v2(path, &pointer, flags, nil)
+        guard let pointer else {
+            throw SQLiteError(code: status, message: errorString(status))
+        }
+        let connection = SQLiteConnection(handle: pointer)
+        guard status == SQLITE_OK else { throw connection.lastError(status) }
+        try connection.configure(path: path)
+        return connection
+    }
+
+    private func configure(path: String) throws(SQLiteError) {
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+        // The pragma answers with the mode actually in force: a file system without shared
+        // memory, or an in-memory database, silently keeps another one.
+        let mode = try query("PRAGMA journal_mode=WAL") { row in row.text(at: 0) }.first ?? nil
+        let expected = path == ":memory:" ? "memory" : "wal"
+        guard mode?.lowercased() == expected else {
+            throw SQLiteError(
+                invalidData: "cannot switch to WAL journaling (the journal mode is \(mode ?? "unknown"))"
+            )
+        }
+        try execute("PRAGMA synchronous=NORMAL")
+        try execute("PRAGMA foreign_keys=ON")
+    }
+
+    /// Runs one or more statements that take no parameters and return no rows.
+    func execute(_ sql: String) throws(SQLiteError) {
+        let status = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard status == SQLITE_OK else { throw lastError(status) }
+    }
+
+    /// Compiles one statement.
+    func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        var pointer: OpaquePointer?
+        let status = sqlite3_prepare_v2(handle, sql, -1, &pointer, nil)
+        guard status == SQLITE_OK, let pointer else {
+            sqlite3_finalize(pointer)
+            throw lastError(status)
+        }
+        return SQLiteStatement(handle: pointer, connection: self)
+    }
+
+    /// Runs a statement that returns no rows and answers how many rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> Int {
+        let statement = try prepare(sql)
+        try statement.bind(values)
+        return try statement.run()
+    }
+
+    /// Runs a query and maps every row.
+    func query<Row>(
+        _ sql: String, _ values: [SQLiteValue] = [], row: (SQLiteStatement) throws(SQLiteError) -> Row
+    ) throws(SQLiteError) -> [Row] {
+        let statement = try prepare(sql)
+        try statement.bind(values)
+        var rows: [Row] = []
+        while try statement.step() {
+            rows.append(try row(statement))
+        }
+        return rows
+    }
+
+    /// The kind of lock a transaction takes when it begins.
+    enum TransactionKind: String {
+        /// Takes the write lock at once, so that two writers queue on the busy timeout instead
+        /// of one failing with `SQLITE_BUSY_SNAPSHOT` when it upgrades a read lock.
+        case immediate = "BEGIN IMMEDIATE"
+        /// Reads a consistent snapshot without blocking writers.
+        case deferred = "BEGIN DEFERRED"
+    }
+
+    /// Runs `body` in a transaction: commits when it returns, rolls back when it or the commit throws.
+    func transaction<Result>(
+        _ kind: TransactionKind = .immediate, _ body: () throws(SQLiteError) -> Result
+    ) throws(SQLiteError) -> Result {
+        try execute(kind.rawValue)
+        do throws(SQLiteError) {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            // A failed COMMIT can leave the transaction open; some errors already rolled it back.
+            if sqlite3_get_autocommit(handle) == 0 {
+                sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            }
+            throw error
+        }
+    }
+
+    /// The rows changed by the most recent INSERT, UPDATE or DELETE.
+    var changes: Int {
+        Int(sqlite3_changes(handle))
+    }
+
+    /// The error SQLite recorded for the last failed call on this connection.
+    func lastError(_ status: Int32? = nil) -> SQLiteError {
+        let code = sqlite3_extended_errcode(handle)
+        let message = sqlite3_errmsg(handle).map { String(cString: $0) } ?? errorString(status ?? code)
+        return SQLiteError(code: code != SQLITE_OK ? code : (status ?? code), message: message)
+    }
+}
+
+/// SQLite's English text for a result code.
+private func errorString(_ code: Int32) -> String {
+    sqlite3_errstr(code).map { String(cString: $0) } ?? "SQLite error \(code)"
+}

@@ -1,0 +1,126 @@
+import AggJSON
+import CSQLite
+import Foundation
+
+/// Owns one prepared `sqlite3_stmt*`, finalized in `deinit`.
+///
+/// It keeps its connection alive, so that the statement is always finalized before the
+/// database is closed, and takes error text from it.
+final class SQLiteStatement {
+    private let handle: OpaquePointer
+    private let connection: SQLiteConnection
+
+    init(handle: OpaquePointer, connection: SQLiteConnection) {
+        self.handle = handle
+        self.connection = connection
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// Binds `values` to parameters 1, 2, … in order.
+    func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32
+            switch value {
+            case .text(let text):
+                status = sqlite3_bind_text(handle, index, text, -1, agg_sqlite_transient())
+            case .integer(let integer):
+                status = sqlite3_bind_int64(handle, index, integer)
+            case .null:
+                status = sqlite3_bind_null(handle, index)
+            }
+            guard status == SQLITE_OK else { throw connection.lastError(status) }
+        }
+    }
+
+    /// Clears the bindings and rewinds the statement so that it can run again.
+    func reset() {
+        // reset repeats the error of the last step, which was already thrown.
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Advances to the next row: `true` when there is one, `false` when the statement is done.
+    func step() throws(SQLiteError) -> Bool {
+        let status = sqlite3_step(handle)
+        switch status {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw connection.lastError(status)
+        }
+    }
+
+    /// Runs the statement to completion and answers how many rows it changed.
+    @discardableResult
+    func run() throws(SQLiteError) -> Int {
+        while try step() {}
+        return connection.changes
+    }
+
+    /// Whether the column of the current row is NULL.
+    func isNull(at column: Int32) -> Bool {
+        sqlite3_column_type(handle, column) == SQLITE_NULL
+    }
+
+    /// The column of the current row as text, `nil` when NULL.
+    func text(at column: Int32) -> String? {
+        guard !isNull(at: column), let bytes = sqlite3_column_text(handle, column) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// The column of the current row as an integer, `nil` when NULL.
+    func int64(at column: Int32) -> Int64? {
+        isNull(at: column) ? nil : sqlite3_column_int64(handle, column)
+    }
+
+    /// The column of the current row as text that must be present.
+    func requiredText(at column: Int32) throws(SQLiteError) -> String {
+        guard let text = text(at: column) else { throw missing(column) }
+        return text
+    }
+
+    /// The column of the current row as an integer that must be present.
+    func requiredInt64(at column: Int32) throws(SQLiteError) -> Int64 {
+        guard let value = int64(at: column) else { throw missing(column) }
+        return value
+    }
+
+    /// The column of the current row as an exact decimal stored as text, `nil` when NULL.
+    func decimal(at column: Int32) throws(SQLiteError) -> Decimal? {
+        guard let text = text(at: column) else { return nil }
+        do throws(DecimalText.Failure) {
+            return try DecimalText.parse(text)
+        } catch {
+            throw SQLiteError(invalidData: "column \(columnName(column)) holds \(error)")
+        }
+    }
+
+    /// The column of the current row as an exact decimal that must be present.
+    func requiredDecimal(at column: Int32) throws(SQLiteError) -> Decimal {
+        guard let value = try decimal(at: column) else { throw missing(column) }
+        return value
+    }
+
+    private func missing(_ column: Int32) -> SQLiteError {
+        SQLiteError(invalidData: "column \(columnName(column)) is unexpectedly NULL")
+    }
+
+    private func columnName(_ column: Int32) -> String {
+        sqlite3_column_name(handle, column).map { String(cString: $0) } ?? String(column)
+    }
+}
+
+extension SQLiteValue {
+    /// A decimal as its exact plain text, which `DecimalText.parse` reads back unchanged.
+    ///
+    /// - Throws: for NaN, which has no decimal text and could not be read back.
+    static func decimal(_ value: Decimal?) throws(SQLiteError) -> SQLiteValue {
+        guard let value else { return .null }
+        guard !value.isNaN else { throw SQLiteError(invalidData: "NaN is not a number that can be stored") }
+        return .text(DecimalText.format(value))
+    }
+}

@@ -1,0 +1,95 @@
+/// The database schema as an ordered list of migrations; the position of the last one applied
+/// is kept in `PRAGMA user_version`.
+///
+/// Migrations are only ever appended: a released one never changes, because databases out
+/// there already ran it. Every table is `STRICT`, so a value of the wrong type is an error
+/// instead of being stored silently.
+enum Schema {
+    /// One step from version `n - 1` to version `n`.
+    struct Migration: Sendable {
+        /// What the step does, for error messages.
+        var summary: String
+        /// The statements, run in the migration's transaction.
+        var sql: String
+    }
+
+    /// The migrations in order; migration `i` brings the database to version `i + 1`.
+    static let migrations: [Migration] = [
+        Migration(
+            summary: "create rate snapshots, favorites and the quote cache",
+            sql: """
+                CREATE TABLE rate_snapshot (
+                    id INTEGER PRIMARY KEY,
+                    source TEXT NOT NULL,
+                    base TEXT NOT NULL,
+                    as_of INTEGER NOT NULL,
+                    next_update INTEGER,
+                    UNIQUE (base, as_of)
+                ) STRICT;
+                CREATE TABLE rate (
+                    snapshot_id INTEGER NOT NULL REFERENCES rate_snapshot (id) ON DELETE CASCADE,
+                    currency TEXT NOT NULL,
+                    value TEXT NOT NULL,
+                    PRIMARY KEY (snapshot_id, currency)
+                ) STRICT, WITHOUT ROWID;
+                CREATE TABLE favorite (
+                    kind TEXT NOT NULL CHECK (kind IN ('currency', 'symbol')),
+                    code TEXT NOT NULL,
+                    PRIMARY KEY (kind, code)
+                ) STRICT, WITHOUT ROWID;
+                CREATE TABLE quote_cache (
+                    exchange TEXT NOT NULL,
+                    base TEXT NOT NULL,
+                    quote TEXT NOT NULL,
+                    last TEXT NOT NULL,
+                    open TEXT,
+                    high TEXT,
+                    low TEXT,
+                    previous_close TEXT,
+                    change TEXT,
+                    change_percent TEXT,
+                    base_volume TEXT,
+                    quote_volume TEXT,
+                    timestamp INTEGER,
+                    fetched_at INTEGER NOT NULL,
+                    PRIMARY KEY (exchange, base, quote)
+                ) STRICT, WITHOUT ROWID;
+                """
+        )
+    ]
+
+    /// The version a database has once every migration ran.
+    static var currentVersion: Int64 { Int64(migrations.count) }
+
+    /// Brings the database up to `currentVersion`.
+    ///
+    /// Reading the version and applying the missing steps happen in one `BEGIN IMMEDIATE`
+    /// transaction, so when two processes open a fresh file together the second waits for the
+    /// first and then finds nothing left to do.
+    static func migrate(_ connection: SQLiteConnection) throws(SQLiteError) {
+        try connection.transaction { () throws(SQLiteError) in
+            let version = try connection.query("PRAGMA user_version") { row in row.int64(at: 0) }.first ?? nil
+            let current = version ?? 0
+            guard current <= currentVersion else {
+                throw SQLiteError(
+                    invalidData:
+                        "the database has schema version \(current), newer than version \(currentVersion) "
+                        + "that this agg knows; use a newer agg"
+                )
+            }
+            guard current < currentVersion else { return }
+            for index in Int(current)..<migrations.count {
+                let migration = migrations[index]
+                do throws(SQLiteError) {
+                    try connection.execute(migration.sql)
+                } catch {
+                    var failure = error
+                    failure.message = "migration \(index + 1) (\(migration.summary)) failed: \(error.message)"
+                    throw failure
+                }
+            }
+            // PRAGMA takes no parameters; the value is our own integer.
+            try connection.execute("PRAGMA user_version = \(currentVersion)")
+        }
+    }
+}

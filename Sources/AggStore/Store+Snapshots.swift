@@ -1,0 +1,114 @@
+import AggCore
+import Foundation
+
+extension Store {
+    /// Stores a rate table as a snapshot keyed by its base and `asOf`, then keeps only the
+    /// newest `keep` snapshots of that base, dropping older ones with their rates.
+    ///
+    /// - Parameter keep: how many snapshots of the base to keep, at least 1. A table older
+    ///   than the `keep` newest ones is therefore dropped as soon as it is stored.
+    /// - Returns: `false`, changing nothing, when a snapshot of the same base and `asOf` is
+    ///   already stored; `true` when this one was new.
+    /// - Throws: `AggError.usage` when `keep` is less than 1; `AggError.store` when the database fails.
+    @discardableResult
+    public func saveSnapshot(_ table: RateTable, keep: Int = 2) throws(AggError) -> Bool {
+        guard keep >= 1 else { throw .usage("at least one rate snapshot must be kept (keep was \(keep))") }
+        return try withConnection("save the \(table.base) rate snapshot in") { connection throws(SQLiteError) in
+            try connection.transaction { () throws(SQLiteError) -> Bool in
+                let inserted = try connection.query(
+                    """
+                    INSERT INTO rate_snapshot (source, base, as_of, next_update) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (base, as_of) DO NOTHING RETURNING id
+                    """,
+                    [
+                        .text(table.source), .text(table.base), .integer(table.asOf.millisecondsSince1970),
+                        .integer(table.nextUpdate?.millisecondsSince1970),
+                    ]
+                ) { row throws(SQLiteError) in try row.requiredInt64(at: 0) }
+                guard let id = inserted.first else { return false }
+
+                let insertRate = try connection.prepare(
+                    "INSERT INTO rate (snapshot_id, currency, value) VALUES (?, ?, ?)"
+                )
+                for (currency, value) in table.rates {
+                    insertRate.reset()
+                    try insertRate.bind([.integer(id), .text(currency), try .decimal(value)])
+                    try insertRate.run()
+                }
+                // Rates go with their snapshot through ON DELETE CASCADE.
+                try connection.run(
+                    """
+                    DELETE FROM rate_snapshot WHERE base = ?1 AND id NOT IN (
+                        SELECT id FROM rate_snapshot WHERE base = ?1 ORDER BY as_of DESC LIMIT ?2
+                    )
+                    """,
+                    [.text(table.base), .integer(Int64(keep))]
+                )
+                return true
+            }
+        }
+    }
+
+    /// The newest snapshot of `base`, or `nil` when none is stored.
+    public func latestSnapshot(base: String) throws(AggError) -> RateTable? {
+        try withConnection("read the latest \(base) rate snapshot from") { connection throws(SQLiteError) in
+            try Self.readSnapshot(connection, where: "base = ?", [.text(base)])
+        }
+    }
+
+    /// The most recent snapshot of `base` strictly older than `asOf`, or `nil` when none is.
+    public func snapshot(base: String, olderThan asOf: Timestamp) throws(AggError) -> RateTable? {
+        try withConnection("read an earlier \(base) rate snapshot from") { connection throws(SQLiteError) in
+            try Self.readSnapshot(
+                connection, where: "base = ? AND as_of < ?",
+                [.text(base), .integer(asOf.millisecondsSince1970)]
+            )
+        }
+    }
+
+    /// How many snapshots of `base` are stored.
+    public func snapshotCount(base: String) throws(AggError) -> Int {
+        try withConnection("count the \(base) rate snapshots in") { connection throws(SQLiteError) in
+            let count = try connection.query(
+                "SELECT count(*) FROM rate_snapshot WHERE base = ?", [.text(base)]
+            ) { row throws(SQLiteError) in try row.requiredInt64(at: 0) }
+            return Int(count.first ?? 0)
+        }
+    }
+
+    /// The newest snapshot matching `condition`, read with its rates in one read transaction so
+    /// that a concurrent prune cannot separate the two.
+    private static func readSnapshot(
+        _ connection: SQLiteConnection, where condition: String, _ values: [SQLiteValue]
+    ) throws(SQLiteError) -> RateTable? {
+        try connection.transaction(.deferred) { () throws(SQLiteError) -> RateTable? in
+            let headers = try connection.query(
+                """
+                SELECT id, source, base, as_of, next_update FROM rate_snapshot
+                WHERE \(condition) ORDER BY as_of DESC LIMIT 1
+                """,
+                values
+            ) { row throws(SQLiteError) in
+                (
+                    id: try row.requiredInt64(at: 0),
+                    table: RateTable(
+                        source: try row.requiredText(at: 1),
+                        base: try row.requiredText(at: 2),
+                        rates: [:],
+                        asOf: Timestamp(millisecondsSince1970: try row.requiredInt64(at: 3)),
+                        nextUpdate: row.int64(at: 4).map(Timestamp.init(millisecondsSince1970:))
+                    )
+                )
+            }
+            guard let header = headers.first else { return nil }
+            var table = header.table
+            let rates = try connection.query(
+                "SELECT currency, value FROM rate WHERE snapshot_id = ?", [.integer(header.id)]
+            ) { row throws(SQLiteError) in
+                (try row.requiredText(at: 0), try row.requiredDecimal(at: 1))
+            }
+            table.rates = Dictionary(rates, uniquingKeysWith: { first, _ in first })
+            return table
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import AggCore
+import Foundation
+import Testing
+
+@testable import AggStore
+
+@Suite("Schema and opening")
+struct SchemaTests {
+    @Test("a fresh file is migrated to the current version with STRICT tables in WAL mode")
+    func freshFile() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try Store.open(path: folder + "/agg.sqlite")
+            #expect(try store.integer("PRAGMA user_version") == Int64(Store.schemaVersion))
+            #expect(Store.schemaVersion == Schema.migrations.count)
+            #expect(
+                try store.integer(
+                    "SELECT count(*) FROM pragma_table_list WHERE schema = 'main' AND strict = 0 AND name NOT LIKE 'sqlite_%'"
+                ) == 0)
+            #expect(
+                try store.integer("SELECT count(*) FROM pragma_table_list WHERE schema = 'main' AND strict = 1") == 4)
+            let mode = try store.withConnection("inspect") { connection throws(SQLiteError) in
+                try connection.query("PRAGMA journal_mode") { row in row.text(at: 0) }.first ?? nil
+            }
+            #expect(mode == "wal")
+            #expect(try store.integrityCheck() == "ok")
+        }
+    }
+
+    @Test("reopening a current database changes nothing")
+    func reopen() async throws {
+        try await withTemporaryDirectory { folder in
+            let path = folder + "/agg.sqlite"
+            do {
+                let store = try Store.open(path: path)
+                try store.addFavorites(["USD"], kind: .currency)
+                try store.saveSnapshot(try rateTable(asOfSeconds: 1_000))
+            }
+            let store = try Store.open(path: path)
+            #expect(try store.integer("PRAGMA user_version") == Int64(Store.schemaVersion))
+            #expect(try store.favorites(kind: .currency) == ["USD"])
+            #expect(try store.snapshotCount(base: "USD") == 1)
+        }
+    }
+
+    @Test("a database from a newer agg is refused, not damaged")
+    func newerVersion() async throws {
+        try await withTemporaryDirectory { folder in
+            let path = folder + "/agg.sqlite"
+            do {
+                let store = try Store.open(path: path)
+                try store.withConnection("prepare") { connection throws(SQLiteError) in
+                    try connection.execute("PRAGMA user_version = 99")
+                }
+            }
+            let message = storeErrorMessage { () throws(AggError) in _ = try Store.open(path: path) }
+            #expect(message?.contains(path) == true)
+            #expect(message?.contains("schema version 99") == true)
+        }
+    }
+
+    @Test("a file that is not SQLite gives an error naming the path")
+    func corruptFile() async throws {
+        try await withTemporaryDirectory { folder in
+            let path = folder + "/agg.sqlite"
+            var generator = SystemRandomNumberGenerator()
+            let bytes = (0..<8192).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let message = storeErrorMessage { () throws(AggError) in _ = try Store.open(path: path) }
+            #expect(message?.hasPrefix("cannot open \(path): ") == true)
+            #expect(message?.contains("file is not a database") == true)
+        }
+    }
+
+    @Test("a missing folder is reported with the path")
+    func missingFolder() async throws {
+        try await withTemporaryDirectory { folder in
+            let path = folder + "/absent/agg.sqlite"
+            let message = storeErrorMessage { () throws(AggError) in _ = try Store.open(path: path) }
+            #expect(message?.contains(path) == true)
+            #expect(message?.contains("unable to open database file") == true)
+        }
+    }
+
+    @Test("store errors read as database errors and are not usage errors")
+    func errorShape() async throws {
+        try await withTemporaryDirectory { folder in
+            do throws(AggError) {
+                _ = try Store.open(path: folder + "/absent/agg.sqlite")
+                Issue.record("opening under a missing folder succeeded")
+            } catch {
+                #expect(error.kind == "store")
+                #expect(!error.isUsageError)
+                #expect(error.description.hasPrefix("database: cannot open \(folder)/absent/agg.sqlite"))
+            }
+        }
+    }
+}

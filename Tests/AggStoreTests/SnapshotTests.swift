@@ -1,0 +1,120 @@
+import AggCore
+import Foundation
+import Testing
+
+@testable import AggStore
+
+@Suite("Rate snapshots")
+struct SnapshotTests {
+    @Test("a table round-trips with every field")
+    func roundTrip() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try Store.open(path: folder + "/agg.sqlite")
+            let table = try rateTable(
+                asOfSeconds: 1_723_075_201, rates: ["KRW": "1350.003043", "JPY": "146.55", "USD": "1"],
+                nextUpdateSeconds: 1_723_161_601
+            )
+            #expect(try store.saveSnapshot(table))
+            #expect(try store.latestSnapshot(base: "USD") == table)
+            let withoutNext = try rateTable(base: "EUR", asOfSeconds: 5)
+            try store.saveSnapshot(withoutNext)
+            #expect(try store.latestSnapshot(base: "EUR") == withoutNext)
+            #expect(try store.latestSnapshot(base: "GBP") == nil)
+            #expect(try store.snapshotCount(base: "GBP") == 0)
+        }
+    }
+
+    static let exactTexts = [
+        "1350.003043", "0.000712345678901234", "1", "0", "-0.25", "80630000",
+        "12345678901234567890123456789012345678", "0.00000000000000000000000000000000000001",
+        "1000000000000000000000000000000",
+    ]
+
+    @Test("rates round-trip exactly", arguments: exactTexts)
+    func exactDecimal(_ text: String) async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try Store.open(path: folder + "/agg.sqlite")
+            try store.saveSnapshot(try rateTable(asOfSeconds: 1, rates: ["XYZ": text]))
+            let rate = try #require(try store.latestSnapshot(base: "USD")?.rates["XYZ"])
+            #expect(rate == (try decimal(text)))
+            #expect(rate.description == text)
+        }
+    }
+
+    @Test("a snapshot with the same base and time is stored once")
+    func dedupe() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try Store.open(path: folder + "/agg.sqlite")
+            let first = try rateTable(asOfSeconds: 100, rates: ["KRW": "1300"])
+            #expect(try store.saveSnapshot(first))
+            #expect(
+                try store.saveSnapshot(try rateTable(asOfSeconds: 100, rates: ["KRW": "9999", "JPY": "1"])) == false)
+            #expect(try store.snapshotCount(base: "USD") == 1)
+            #expect(try store.latestSnapshot(base: "USD") == first)
+            #expect(try store.integer("SELECT count(*) FROM rate") == 1)
+            // The same time under another base is a different snapshot.
+            #expect(try store.saveSnapshot(try rateTable(base: "EUR", asOfSeconds: 100)))
+        }
+    }
+
+    @Test("only the newest two are kept, and the dropped one's rates go with it")
+    func retention() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try Store.open(path: folder + "/agg.sqlite")
+            let oldest = try rateTable(asOfSeconds: 100, rates: ["KRW": "1300", "JPY": "140"])
+            let middle = try rateTable(asOfSeconds: 200, rates: ["KRW": "1310"])
+            let newest = try rateTable(asOfSeconds: 300, rates: ["KRW": "1320"])
+            let other = try rateTable(base: "EUR", asOfSeconds: 50, rates: ["KRW": "1450"])
+            try store.saveSnapshot(other)
+            for table in [oldest, middle, newest] { #expect(try store.saveSnapshot(table, keep: 2)) }
+
+            #expect(try store.snapshotCount(base: "USD") == 2)
+            #expect(try store.latestSnapshot(base: "USD") == newest)
+            #expect(try store.snapshot(base: "USD", olderThan: newest.asOf) == middle)
+            #expect(try store.snapshot(base: "USD", olderThan: middle.asOf) == nil)
+            // Two kept USD rates plus EUR's one: the oldest snapshot's two rates are gone.
+            #expect(try store.integer("SELECT count(*) FROM rate") == 3)
+            #expect(try store.latestSnapshot(base: "EUR") == other)
+        }
+    }
+
+    @Test("a table older than the kept ones is dropped at once")
+    func olderThanKept() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try Store.open(path: folder + "/agg.sqlite")
+            try store.saveSnapshot(try rateTable(asOfSeconds: 200))
+            try store.saveSnapshot(try rateTable(asOfSeconds: 300))
+            #expect(try store.saveSnapshot(try rateTable(asOfSeconds: 100), keep: 2))
+            #expect(try store.snapshot(base: "USD", olderThan: Timestamp(secondsSince1970: 200)) == nil)
+            #expect(try store.integer("SELECT count(*) FROM rate") == 2)
+        }
+    }
+
+    @Test("olderThan picks the most recent snapshot strictly before the time")
+    func olderThan() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try Store.open(path: folder + "/agg.sqlite")
+            for seconds: Int64 in [10, 20, 30, 40] {
+                try store.saveSnapshot(try rateTable(asOfSeconds: seconds, rates: ["KRW": "\(seconds)"]), keep: 10)
+            }
+            let cases: [(Int64, Int64?)] = [(40, 30), (35, 30), (30, 20), (11, 10), (10, nil), (1_000, 40)]
+            for (before, expected) in cases {
+                let found = try store.snapshot(base: "USD", olderThan: Timestamp(secondsSince1970: before))
+                #expect(found?.asOf == expected.map(Timestamp.init(secondsSince1970:)), "older than \(before)")
+            }
+        }
+    }
+}
+
+extension SnapshotTests {
+    @Test("keeping fewer than one snapshot is refused as a usage error")
+    func keepZero() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try Store.open(path: folder + "/agg.sqlite")
+            #expect(throws: AggError.usage("at least one rate snapshot must be kept (keep was 0)")) {
+                try store.saveSnapshot(try rateTable(asOfSeconds: 1), keep: 0)
+            }
+            #expect(try store.snapshotCount(base: "USD") == 0)
+        }
+    }
+}
