@@ -70,6 +70,7 @@ public enum DecimalText {
         var sawPoint = false
         var lastWasDigit = false
         var groupLength = -1  // digits since the last thousands separator, -1 when none seen
+        var leadingDigits = 0  // integer digits before any separator: the first group holds 1 to 3
 
         while index < end {
             let byte = bytes[index]
@@ -77,13 +78,13 @@ public enum DecimalText {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 sawDigit = true
                 lastWasDigit = true
-                if groupLength >= 0 { groupLength += 1 }
+                if groupLength >= 0 { groupLength += 1 } else if !sawPoint { leadingDigits += 1 }
                 if sawPoint { exponent -= 1 }
                 if !(digits.isEmpty && byte == UInt8(ascii: "0")) {
                     digits.append(byte - UInt8(ascii: "0"))
                 }
             case UInt8(ascii: ","):
-                guard !sawPoint, lastWasDigit, groupLength == -1 || groupLength == 3 else {
+                guard !sawPoint, lastWasDigit, groupLength == 3 || (groupLength == -1 && leadingDigits <= 3) else {
                     return .invalid
                 }
                 groupLength = 0
