@@ -226,10 +226,17 @@ private struct Reader {
     mutating func parseString() throws(JSONSyntaxError) -> String {
         offset += 1
         let start = offset
+        var highBits: UInt8 = 0
         while offset < bytes.count {
             let byte = bytes[offset]
+            highBits |= byte
             if byte == UInt8(ascii: "\"") {
-                let text = try validatedUTF8(start..<offset)
+                // ASCII needs no validation; the generic validating initialiser costs more than
+                // the rest of the parse for the short strings venues send.
+                let text =
+                    highBits < 0x80
+                    ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+                    : try validatedUTF8(start..<offset)
                 offset += 1
                 return text
             }

@@ -64,6 +64,17 @@ public enum AssetCode {
         return text.uppercased()
     }
 
+    /// Whether `code` is already a valid upper-case code (1 to 15 of A-Z and 0-9), checked
+    /// without allocating: for codes that come from a venue's own data.
+    public static func isNormalized(_ code: String) -> Bool {
+        var count = 0
+        for byte in code.utf8 {
+            guard (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) else { return false }
+            count += 1
+        }
+        return count >= 1 && count <= maximumLength
+    }
+
     /// The upper-cased ISO-style currency code when `text` is exactly three letters A-Z.
     public static func validateCurrency(_ text: String) throws(AggError) -> String {
         guard text.utf8.count == 3, text.utf8.allSatisfy(isASCIILetter) else {
