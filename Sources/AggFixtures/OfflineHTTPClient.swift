@@ -1,5 +1,5 @@
 import AggCore
-import Foundation
+import FoundationEssentials
 
 /// Answers requests from recorded responses instead of the network, through the same decoding
 /// code as live data (`--offline`).

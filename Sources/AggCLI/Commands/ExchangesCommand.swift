@@ -1,6 +1,6 @@
 import AggCore
 import AggJSON
-import Foundation
+import FoundationEssentials
 
 /// `agg exchanges`: the registered sources and what each can do.
 public enum ExchangesCommand: Command {
@@ -32,7 +32,7 @@ public enum ExchangesCommand: Command {
                     "homeCurrency": .string(descriptor.homeCurrency),
                     "quoteCurrencies": .array(descriptor.quoteCurrencies.map { .string($0) }),
                     "capabilities": .array(descriptor.capabilities.sorted().map { .string($0.rawValue) }),
-                    "requestsPerSecond": .string(String(format: "%g", descriptor.requestsPerSecond)),
+                    "requestsPerSecond": .string(RateText.format(descriptor.requestsPerSecond)),
                     "baseURL": .string(factory(descriptor)),
                     "attribution": JSONOutput.string(descriptor.attribution),
                 ]
@@ -52,7 +52,7 @@ public enum ExchangesCommand: Command {
                             descriptor.id, descriptor.displayName, descriptor.country, descriptor.homeCurrency,
                             descriptor.quoteCurrencies.joined(separator: " "),
                             descriptor.capabilities.sorted().map(\.rawValue).joined(separator: " "),
-                            String(format: "%g", descriptor.requestsPerSecond), factory(descriptor),
+                            RateText.format(descriptor.requestsPerSecond), factory(descriptor),
                         ]
                     }))
         case .table:
@@ -66,7 +66,7 @@ public enum ExchangesCommand: Command {
                     descriptor.id, descriptor.displayName, descriptor.country,
                     descriptor.quoteCurrencies.joined(separator: ","),
                     descriptor.capabilities.sorted().map(\.rawValue).joined(separator: ","),
-                    String(format: "%g", descriptor.requestsPerSecond), factory(descriptor),
+                    RateText.format(descriptor.requestsPerSecond), factory(descriptor),
                 ])
             }
             let style = TextStyle(
@@ -76,5 +76,12 @@ public enum ExchangesCommand: Command {
             context.console.print(table.render(width: context.console.width, style: style))
         }
         return .success
+    }
+}
+
+/// A request rate for people: `150`, `0.5`.
+enum RateText {
+    static func format(_ rate: Double) -> String {
+        rate == rate.rounded() && abs(rate) < 1e15 ? String(Int(rate)) : String(rate)
     }
 }

@@ -1,6 +1,6 @@
 import AggCore
 import AggJSON
-import Foundation
+import FoundationEssentials
 
 /// `agg quote`: tickers of one or more coins on one or more venues, fetched concurrently.
 public enum QuoteCommand: Command {
@@ -274,6 +274,6 @@ struct QuoteRendering {
 enum TableTime {
     static func text(_ timestamp: Timestamp) -> String {
         let iso = timestamp.iso8601Seconds
-        return iso.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: "")
+        return iso.replacing("T", with: " ").replacing("Z", with: "")
     }
 }

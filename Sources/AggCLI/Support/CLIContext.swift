@@ -1,6 +1,6 @@
 import AggCore
 import AggFixtures
-import Foundation
+import FoundationEssentials
 
 /// Everything a command needs from the outside world, passed in explicitly so that tests can
 /// substitute any part.
