@@ -7,6 +7,7 @@ public enum CLI {
     public static let commands: [any Command.Type] = [
         QuoteCommand.self,
         ExchangesCommand.self,
+        ConfigCommand.self,
     ]
 
     /// Runs `agg` with `arguments` (without the program name) and returns the exit code.
@@ -44,6 +45,15 @@ public enum CLI {
                 console.print(Help.command(command.spec))
                 return ExitCode.success.rawValue
             }
+            var context = context
+            do throws(ConfigurationError) {
+                context.configuration = try ConfigurationLoader.load(
+                    environment: context.environment, registry: context.registry)
+            } catch {
+                console.printError("agg: \(error.description)")
+                return ExitCode.configuration.rawValue
+            }
+            for warning in context.configuration.warnings { console.printError("agg: warning: \(warning)") }
             return try await command.run(parsed, context: context).rawValue
         } catch {
             if error.isUsageError { return usageError(error.description, console: console) }
