@@ -6,8 +6,14 @@ public enum CLI {
     /// Every command, in the order `agg --help` lists them.
     public static let commands: [any Command.Type] = [
         QuoteCommand.self,
+        SearchCommand.self,
+        CandlesCommand.self,
+        TradesCommand.self,
+        BookCommand.self,
+        WatchCommand.self,
         ExchangesCommand.self,
         ConfigCommand.self,
+        CompletionCommand.self,
     ]
 
     /// Runs `agg` with `arguments` (without the program name) and returns the exit code.

@@ -24,13 +24,21 @@ enum Help {
             EXAMPLES:
               agg quote BTC --exchange bithumb
               agg quote BTC ETH --offline --format json
+              agg search 비트코인
+              agg candles BTC --exchange bithumb --chart
+              agg watch BTC ETH --exchange bithumb
 
             ENVIRONMENT:
               AGG_<ID>_URL   Replace a venue's base URL (AGG_BITHUMB_URL=http://127.0.0.1:8080/bithumb).
               AGG_OFFLINE=1  Answer from recorded responses, as --offline does.
+              AGG_CONFIG     The config file (default $XDG_CONFIG_HOME/agg/config.json or
+                             ~/.config/agg/config.json); see 'agg config --help'.
               NO_COLOR       Turn colour off.
 
-            EXIT CODES: 0 all answered, 1 a source failed, 64 usage error, 70 local database error.
+            PRECEDENCE: flags, then the environment, then the config file, then built-in defaults.
+
+            EXIT CODES: 0 all answered, 1 a source failed, 64 usage error, 70 local database error,
+            78 malformed config file.
             """
     }
 
