@@ -44,8 +44,10 @@ public enum WatchCommand: Command {
     static let maximumInterval: Double = 86_400
     /// Hides the cursor while the table is redrawn in place.
     static let hideCursor = "\u{1B}[?25l"
-    /// Shows the cursor again and resets colours: written on every way out.
-    static let restoreTerminal = "\u{1B}[0m\u{1B}[?25h"
+    /// Shows the cursor again: written on every way out after `hideCursor`.
+    static let showCursor = "\u{1B}[?25h"
+    /// Resets colours and attributes, written on the way out when colour is on.
+    static let resetAttributes = "\u{1B}[0m"
 
     public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
         -> ExitCode
@@ -77,7 +79,7 @@ public enum WatchCommand: Command {
             context: context, options: options, requests: requests, factory: factory, interval: interval,
             count: count)
 
-        let terminal = context.console.outputIsTerminal
+        let terminal = session.redraws
         if terminal { context.console.standardOutput.write(hideCursor) }
         let interrupts = context.interrupts()
         let result = await withTaskGroup(of: Event.self) { group in
@@ -98,7 +100,9 @@ public enum WatchCommand: Command {
             }
             return result
         }
-        if terminal { context.console.standardOutput.write(restoreTerminal) }
+        if terminal {
+            context.console.standardOutput.write((options.style.enabled ? resetAttributes : "") + showCursor)
+        }
         return try result.get()
     }
 
@@ -109,8 +113,8 @@ public enum WatchCommand: Command {
     }
 
     /// The shortest interval that keeps every venue within its rate limit, counting one request
-    /// per market (the most a refresh can make), and never below `minimumInterval`; with the
-    /// reason, naming the venue that sets it.
+    /// per market (the most a refresh can make), rounded up to a tenth of a second and never
+    /// below `minimumInterval`; with the reason, naming the venue that sets it.
     static func shortestInterval(_ requests: [QuoteCommand.VenueRequest], registry: AdapterRegistry) -> (
         Double, String
     ) {
@@ -120,7 +124,7 @@ public enum WatchCommand: Command {
             guard let descriptor = registry.descriptor(id: request.venue), descriptor.requestsPerSecond > 0 else {
                 continue
             }
-            let needed = Double(request.markets.count) / descriptor.requestsPerSecond
+            let needed = (Double(request.markets.count) / descriptor.requestsPerSecond * 10).rounded(.up) / 10
             if needed > floor {
                 floor = needed
                 reason =
@@ -131,7 +135,7 @@ public enum WatchCommand: Command {
     }
 
     static func formatSeconds(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
+        String(format: "%g", value)
     }
 
     /// One run of the refresh loop.
@@ -142,6 +146,12 @@ public enum WatchCommand: Command {
         var factory: AdapterFactory
         var interval: Double
         var count: Int?
+
+        /// Whether the table is redrawn in place: standard output is a terminal that can move
+        /// its cursor (not `TERM=dumb`).
+        var redraws: Bool {
+            context.console.outputIsTerminal && context.environment["TERM"] != "dumb"
+        }
 
         /// Fetches and draws until `count` refreshes are done or the task is cancelled.
         func loop() async -> Result<ExitCode, AggError> {
@@ -167,7 +177,7 @@ public enum WatchCommand: Command {
                 lastFailed = !failures.isEmpty
                 var rendering = QuoteRendering(outcomes: outcomes, options: options, width: console.width)
                 let now = context.now()
-                if console.outputIsTerminal {
+                if redraws {
                     rendering.previous = previous
                     var block = [
                         options.style.dim(

@@ -115,7 +115,7 @@ public enum CompletionScript {
     static func zsh(specs: [CommandSpec], exchangeIDs: [String]) -> String {
         let names = specs.map(\.name)
         let described = (specs + [helpSpec]).map { spec in
-            "        " + zshQuoted(spec.name + ":" + spec.summary.replacingOccurrences(of: ":", with: "\\:"))
+            "        " + zshQuoted(spec.name + ":" + spec.summary)
         }
         var cases: [String] = []
         for spec in specs + [helpSpec] {

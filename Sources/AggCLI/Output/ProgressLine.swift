@@ -33,7 +33,7 @@ public enum ProgressLine {
     }
 
     /// Starts drawing on `sink` after `delay`, every 80 ms, until the returned task is
-    /// cancelled; the task erases what it drew before it finishes.
+    /// cancelled; the task erases what it drew, if anything, before it finishes.
     static func start(_ message: String, sink: any TextSink, delay: Duration) -> Task<Void, Never> {
         Task {
             do {
@@ -42,6 +42,7 @@ public enum ProgressLine {
                 return
             }
             var frame = 0
+            defer { if frame > 0 { sink.write(erase) } }
             while !Task.isCancelled {
                 sink.write("\r" + frames[frame % frames.count] + " " + message + "…")
                 frame += 1
@@ -51,7 +52,6 @@ public enum ProgressLine {
                     break
                 }
             }
-            sink.write(erase)
         }
     }
 }

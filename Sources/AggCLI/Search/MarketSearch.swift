@@ -15,6 +15,8 @@ public enum MarketSearch {
     public enum MatchKind: Int, Sendable, Comparable, CaseIterable {
         /// The symbol is the query (`eth` → ETH).
         case exactSymbol
+        /// A name is the query (`비트코인` → BTC, before 비트코인캐시).
+        case exactName
         /// The symbol starts with the query (`et` → ETC, ETH).
         case symbolPrefix
         /// A name starts with the query (`bitcoin` → Bitcoin, Bitcoin Cash).
@@ -76,7 +78,6 @@ public enum MarketSearch {
         let folded = fold(query)
         let symbol = fold(folded.contains("/") ? listing.market.description : listing.market.base)
         if symbol == folded { return .exactSymbol }
-        if symbol.hasPrefix(folded) { return .symbolPrefix }
         let names = [listing.koreanName, listing.englishName].compactMap { $0 }.map(fold)
         let spaceless = folded.filter { !$0.isWhitespace }
         func nameMatches(_ test: (String, String) -> Bool) -> Bool {
@@ -84,6 +85,8 @@ public enum MarketSearch {
                 test(name, folded) || (!spaceless.isEmpty && test(name.filter { !$0.isWhitespace }, spaceless))
             }
         }
+        if nameMatches({ $0 == $1 }) { return .exactName }
+        if symbol.hasPrefix(folded) { return .symbolPrefix }
         if nameMatches({ $0.hasPrefix($1) }) { return .namePrefix }
         if symbol.contains(folded) { return .symbolSubstring }
         if nameMatches({ $0.contains($1) }) { return .nameSubstring }
