@@ -18,19 +18,29 @@ private let offlineRuns: [[String]] = [
 
 @Suite("colour, palette and help across commands")
 struct CLIBehaviourTests {
-    @Test("no escape codes when colour is off: --no-color, NO_COLOR, TERM=dumb, or a pipe", arguments: offlineRuns)
+    @Test("no escape codes when colour is off: --no-color on a terminal, or a pipe", arguments: offlineRuns)
     func noColour(arguments: [String]) async throws {
-        let base = arguments + ["--offline", "-f", "table"]
-        for (extra, environment, terminal) in [
-            (["--no-color"], [String: String](), true), ([], ["NO_COLOR": "1"], true), ([], ["TERM": "dumb"], true),
-            ([], [:], false), (["--color", "never"], [:], true),
-        ] {
-            let run = await runCLI(base + extra, environment: environment, terminal: terminal)
+        let flagged = await runCLI(arguments + ["--offline", "-f", "table", "--no-color"], terminal: true)
+        #expect(flagged.status == 0)
+        // On a terminal, watch moves the cursor (ESC [ ... A/J, ?25l/h); colour codes end in m.
+        #expect(flagged.output.range(of: "\u{1B}\\[[0-9;]*m", options: .regularExpression) == nil)
+        let piped = await runCLI(arguments + ["--offline", "-f", "table"])
+        #expect(piped.status == 0)
+        #expect(!piped.output.contains("\u{1B}["))
+    }
+
+    @Test(
+        "NO_COLOR, TERM=dumb and --color never turn colour off on a terminal; TERM=dumb also stops redrawing",
+        arguments: [
+            (["--color", "never"], [String: String]()), ([], ["NO_COLOR": "1"]), ([], ["TERM": "dumb"]),
+        ])
+    func colourOff(extra: [String], environment: [String: String]) async throws {
+        for arguments in [offlineRuns[2], offlineRuns[5]] {
+            let run = await runCLI(
+                arguments + ["--offline", "-f", "table"] + extra, environment: environment, terminal: true)
             #expect(run.status == 0)
-            // On a terminal, watch moves the cursor (ESC [ ... A/J, ?25l/h); colour codes end in m.
-            let colour = run.output.range(of: "\u{1B}\\[[0-9;]*m", options: .regularExpression)
-            #expect(colour == nil, "\(arguments) \(extra) \(environment)")
-            if !terminal || environment["TERM"] == "dumb" { #expect(!run.output.contains("\u{1B}[")) }
+            #expect(run.output.range(of: "\u{1B}\\[[0-9;]*m", options: .regularExpression) == nil)
+            if environment["TERM"] == "dumb" { #expect(!run.output.contains("\u{1B}[")) }
         }
     }
 

@@ -39,15 +39,9 @@ struct CompletionTests {
             complete_words agg completion ''
             complete_words agg help bo
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", probe]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let run = try await runProcess("/bin/bash", ["-c", probe])
+        let output = run.output
+        #expect(run.status == 0)
         #expect(
             output.split(separator: "\n", omittingEmptySubsequences: false) == [
                 "candles", "--interval", "1m 10m 1h 12h", "bithumb,testbare bithumb,testnames",

@@ -115,3 +115,29 @@ func recordedBithumb(edit: @escaping @Sendable (_ body: String, _ call: Int) -> 
         return HTTPResponse(status: answer.status, headers: answer.headers, body: Array(body.utf8), url: request.url)
     }
 }
+
+/// What a child process printed and returned.
+struct ProcessRun: Sendable {
+    var status: Int32
+    var output: String
+}
+
+/// Runs `executable` with `arguments` to completion on a thread of its own, so that waiting for
+/// it never blocks the cooperative pool that the other tests share.
+func runProcess(_ executable: String, _ arguments: [String]) async throws -> ProcessRun {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    return await withCheckedContinuation { continuation in
+        Thread.detachNewThread {
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            continuation.resume(
+                returning: ProcessRun(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self)))
+        }
+    }
+}
