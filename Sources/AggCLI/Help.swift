@@ -3,10 +3,11 @@ import AggCore
 /// The text of `agg --help` and `agg COMMAND --help`.
 enum Help {
     static func overview(commands: [any Command.Type]) -> String {
-        let width = commands.map { $0.spec.name.count }.max() ?? 0
-        let lines = commands.map { command in
-            "  " + command.spec.name + String(repeating: " ", count: width - command.spec.name.count + 2)
-                + command.spec.summary
+        let entries =
+            commands.map { ($0.spec.name, $0.spec.summary) } + [("help", "Show help for a command: agg help quote")]
+        let width = entries.map(\.0.count).max() ?? 0
+        let lines = entries.map { name, summary in
+            "  " + name + String(repeating: " ", count: width - name.count + 2) + summary
         }
         return """
             agg \(AggVersion.current): crypto prices and FX rates from many venues, in one normalized view.
@@ -15,7 +16,6 @@ enum Help {
 
             COMMANDS:
             \(lines.joined(separator: "\n"))
-              help      Show help for a command: agg help quote
 
             OPTIONS:
               -h, --help     Show help.
