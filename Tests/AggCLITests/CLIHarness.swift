@@ -27,10 +27,12 @@ func testRegistry() -> AdapterRegistry {
     return registry
 }
 
-/// Runs the CLI in this process with `http` standing in for the network.
+/// Runs the CLI in this process with `http` standing in for the network. `interrupts` stands in
+/// for Ctrl-C (by default it never comes).
 func runCLI(
     _ arguments: [String], environment: [String: String] = [:], http: (any HTTPClient)? = nil,
-    terminal: Bool = false, width: Int = 200
+    terminal: Bool = false, width: Int = 200, registry: AdapterRegistry = testRegistry(),
+    interrupts: AsyncStream<Void> = AsyncStream { _ in }
 ) async -> CLIRun {
     let output = BufferSink()
     let error = BufferSink()
@@ -45,11 +47,11 @@ func runCLI(
         ?? FileManager.default.temporaryDirectory
         .appendingPathComponent("agg-cli-tests-\(UUID().uuidString)").path
     let context = CLIContext(
-        registry: testRegistry(), environment: environment,
+        registry: registry, environment: environment,
         console: Console(
             standardOutput: output, standardError: error, outputIsTerminal: terminal, errorIsTerminal: false,
             width: width),
-        makeHTTPClient: { _ in client })
+        makeHTTPClient: { _ in client }, interrupts: { interrupts })
     let status = await CLI.run(arguments, context: context)
     return CLIRun(status: status, output: output.text, error: error.text)
 }

@@ -16,11 +16,11 @@ public enum ExchangesCommand: Command {
     public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
         -> ExitCode
     {
-        let format = OutputFormat.resolve(arguments.value("format"), console: context.console)
+        let format = OutputFormat.resolve(
+            arguments.value("format"), configured: context.configuration.format, console: context.console)
         let descriptors = context.registry.descriptors
         let factory = { (descriptor: AdapterDescriptor) -> String in
-            let override = context.environment[descriptor.baseURLVariable] ?? ""
-            return override.isEmpty ? descriptor.defaultBaseURL : override
+            context.configuration.baseURL(for: descriptor, environment: context.environment)
         }
         switch format {
         case .json:
@@ -69,10 +69,7 @@ public enum ExchangesCommand: Command {
                     RateText.format(descriptor.requestsPerSecond), factory(descriptor),
                 ])
             }
-            let style = TextStyle(
-                enabled: TextStyle.decide(
-                    flag: arguments.value("color"), noColor: arguments.has("no-color"),
-                    environment: context.environment, isTerminal: context.console.outputIsTerminal))
+            let style = TextStyle.resolve(arguments, context: context)
             context.console.print(table.render(width: context.console.width, style: style))
         }
         return .success
