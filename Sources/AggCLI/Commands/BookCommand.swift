@@ -1,6 +1,6 @@
 import AggCore
 import AggJSON
-import Foundation
+import FoundationEssentials
 
 /// `agg book`: the order book of one market on one venue, asks above bids with the spread
 /// between them.

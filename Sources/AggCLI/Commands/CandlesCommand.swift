@@ -1,6 +1,6 @@
 import AggCore
 import AggJSON
-import Foundation
+import FoundationEssentials
 
 /// `agg candles`: OHLCV bars of one market on one venue, as a table or a chart of the closes.
 public enum CandlesCommand: Command {

@@ -1,6 +1,6 @@
 import AggCore
 import AggJSON
-import Foundation
+import FoundationEssentials
 
 /// `agg config`: where the config file is, and the settings in effect.
 public enum ConfigCommand: Command {

@@ -1,6 +1,6 @@
 import AggCore
 import AggJSON
-import Foundation
+import FoundationEssentials
 
 /// `agg search`: markets whose symbol or published name matches what was typed, across venues.
 public enum SearchCommand: Command {

@@ -1,6 +1,6 @@
 import AggCore
 import AggJSON
-import Foundation
+import FoundationEssentials
 
 /// `agg trades`: the latest public trades of one market on one venue.
 public enum TradesCommand: Command {

@@ -1,6 +1,6 @@
 import AggCore
 import AggJSON
-import Foundation
+import FoundationEssentials
 
 /// `agg watch`: the quote table, refreshed until Ctrl-C (or `--count` refreshes).
 ///
@@ -135,7 +135,7 @@ public enum WatchCommand: Command {
     }
 
     static func formatSeconds(_ value: Double) -> String {
-        String(format: "%g", value)
+        RateText.format(value)
     }
 
     /// One run of the refresh loop.

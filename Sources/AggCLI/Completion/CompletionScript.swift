@@ -103,13 +103,13 @@ public enum CompletionScript {
 
     /// Text inside a zsh single-quoted word.
     static func zshQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + text.replacing("'", with: "'\\''") + "'"
     }
 
     /// A description inside `_arguments`' brackets.
     static func zshDescription(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "[", with: "\\[")
-            .replacingOccurrences(of: "]", with: "\\]").replacingOccurrences(of: ":", with: "\\:")
+        text.replacing("\\", with: "\\\\").replacing("[", with: "\\[")
+            .replacing("]", with: "\\]").replacing(":", with: "\\:")
     }
 
     static func zsh(specs: [CommandSpec], exchangeIDs: [String]) -> String {
@@ -180,7 +180,7 @@ public enum CompletionScript {
 
     /// A fish single-quoted word.
     static func fishQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
     }
 
     static func fish(specs: [CommandSpec], exchangeIDs: [String]) -> String {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A line chart for the terminal, drawn with braille characters (two dots across and four down
 /// per character cell), so that it needs no colour and no graphics protocol.
@@ -83,7 +83,7 @@ public enum LineChart {
         let range = maximum - minimum
         func y(_ value: Decimal) -> Double {
             guard range > 0 else { return Double(dotsDown / 2) }
-            let fraction = NSDecimalNumber(decimal: (value - minimum) / range).doubleValue
+            let fraction = Double(((value - minimum) / range).description) ?? 0
             return fraction * Double(dotsDown - 1)
         }
         func fill(_ column: Int, from low: Double, to high: Double) {

@@ -1,5 +1,5 @@
 import AggCore
-import Foundation
+import FoundationEssentials
 
 /// Finding markets by what a person types: a symbol (`ET`, `btc`, `BTC/KRW`) or, where the venue
 /// publishes them, a Korean or English name (`비트코인`, `bitcoin`).
@@ -43,7 +43,7 @@ public enum MarketSearch {
     /// The query with surrounding white space removed, after checking that it is not empty, not
     /// longer than `maximumQueryLength` characters and free of control characters.
     public static func validate(_ query: String) throws(AggError) -> String {
-        let trimmed = query.trimmingCharacters(in: .whitespaces)
+        let trimmed = ASCIIText.trimmed(query)
         guard !trimmed.isEmpty else { throw .usage("the search query is empty") }
         if let control = trimmed.unicodeScalars.first(where: isControl) {
             let code = String(control.value, radix: 16, uppercase: true)
@@ -65,9 +65,10 @@ public enum MarketSearch {
         }
     }
 
-    /// Case- and normalization-folded text for comparison.
+    /// Case-folded text for comparison. Normalization needs no step of its own: Swift compares
+    /// `Character`s by canonical equivalence, so decomposed Hangul matches precomposed.
     static func fold(_ text: String) -> String {
-        text.precomposedStringWithCanonicalMapping.lowercased()
+        text.lowercased()
     }
 
     /// How `listing` matches `query` (already validated), or `nil`.

@@ -1,6 +1,6 @@
 import AggCore
 import AggJSON
-import Foundation
+import FoundationEssentials
 
 /// The user's settings from the config file: defaults that flags override.
 ///
