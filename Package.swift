@@ -11,6 +11,9 @@ import PackageDescription
 /// evaluated manifest by its text: a discovered folder would go unseen until the cache expired.
 let adapterNames = [
     "Bithumb",
+    "Upbit",
+    "Binance",
+    "Coinbase",
 ]
 
 let adapterTargets: [Target] = adapterNames.map { name in

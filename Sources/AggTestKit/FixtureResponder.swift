@@ -1,0 +1,80 @@
+import AggCore
+import AggFixtures
+import Foundation
+
+/// Answers requests for one or more venues from their recorded responses in `Fixtures/`,
+/// choosing the venue by the base URL the request starts with. Unlike `--offline`, it can sit
+/// behind a scripted client, so a test can record, delay or fail requests and still get the
+/// recorded bodies.
+public struct FixtureResponder: Sendable {
+    private let venues: [(baseURL: String, routes: FixtureRoutes)]
+
+    /// Answers for `venues`, by venue id, each under its base URL.
+    public init(venues: [String: String]) throws {
+        self.venues = try venues.map { id, baseURL in
+            (baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL, try Fixtures.routes(id))
+        }
+        .sorted { $0.baseURL.count > $1.baseURL.count }
+    }
+
+    /// Answers for one venue under `baseURL`.
+    public init(venue: String, baseURL: String) throws {
+        try self.init(venues: [venue: baseURL])
+    }
+
+    /// The recorded answer to `request`.
+    ///
+    /// - Throws: `TransportError.invalidURL` when no venue's base URL starts the request, and
+    ///   `AggError.offline` when the venue has no route for it.
+    public func respond(to request: HTTPRequest) throws -> HTTPResponse {
+        guard let venue = venues.first(where: { request.url.hasPrefix($0.baseURL) }) else {
+            throw TransportError.invalidURL(request.url)
+        }
+        let rest = String(request.url.dropFirst(venue.baseURL.count))
+        let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        guard
+            let answer = try venue.routes.answer(path: String(parts[0]), query: parts.count > 1 ? String(parts[1]) : "")
+        else {
+            throw AggError.offline("no recorded \(venue.routes.venue) response for \(rest)")
+        }
+        return HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body, url: request.url)
+    }
+}
+
+extension Fixtures {
+    /// A client answering from `venue`'s recorded responses that records every request, so a
+    /// test can assert which requests an adapter made.
+    public static func recordingClient(_ venue: String, baseURL: String) throws -> ScriptedHTTPClient {
+        let responder = try FixtureResponder(venue: venue, baseURL: baseURL)
+        return ScriptedHTTPClient { request in try responder.respond(to: request) }
+    }
+}
+
+/// An HTTP client whose script is asynchronous (it may sleep, to stand for a slow network),
+/// recording every request it is sent.
+public final class AsyncScriptedHTTPClient: HTTPClient {
+    public typealias Script = @Sendable (HTTPRequest) async throws -> HTTPResponse
+
+    private let script: Script
+    private let log = RequestLog()
+
+    public init(_ script: @escaping Script) {
+        self.script = script
+    }
+
+    /// Answers every request from `responder` after `delay`.
+    public convenience init(delay: Duration, responder: FixtureResponder) {
+        self.init { request in
+            try await Task.sleep(for: delay)
+            return try responder.respond(to: request)
+        }
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        log.append(request)
+        return try await script(request)
+    }
+
+    /// The requests sent so far, in order.
+    public var requests: [HTTPRequest] { log.all }
+}
