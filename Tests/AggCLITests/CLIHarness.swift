@@ -36,7 +36,7 @@ func testRegistry() -> AdapterRegistry {
 /// Runs the CLI in this process with `http` standing in for the network.
 func runCLI(
     _ arguments: [String], environment: [String: String] = [:], http: (any HTTPClient)? = nil,
-    terminal: Bool = false, width: Int = 200
+    terminal: Bool = false, width: Int = 200, registry: AdapterRegistry = testRegistry()
 ) async -> CLIRun {
     let output = BufferSink()
     let error = BufferSink()
@@ -51,7 +51,7 @@ func runCLI(
         ?? FileManager.default.temporaryDirectory
         .appendingPathComponent("agg-cli-tests-\(UUID().uuidString)").path
     let context = CLIContext(
-        registry: testRegistry(), environment: environment,
+        registry: registry, environment: environment,
         console: Console(
             standardOutput: output, standardError: error, outputIsTerminal: terminal, errorIsTerminal: false,
             width: width),
