@@ -1,6 +1,7 @@
 import AggCore
 import AggFixtures
 import Foundation
+import Synchronization
 
 /// Answers requests for one or more venues from their recorded responses in `Fixtures/`,
 /// choosing the venue by the base URL the request starts with. Unlike `--offline`, it can sit
@@ -51,12 +52,13 @@ extension Fixtures {
 }
 
 /// An HTTP client whose script is asynchronous (it may sleep, to stand for a slow network),
-/// recording every request it is sent.
+/// recording every request it is sent and the most requests it had in flight at once.
 public final class AsyncScriptedHTTPClient: HTTPClient {
     public typealias Script = @Sendable (HTTPRequest) async throws -> HTTPResponse
 
     private let script: Script
     private let log = RequestLog()
+    private let inFlight = Mutex((current: 0, peak: 0))
 
     public init(_ script: @escaping Script) {
         self.script = script
@@ -72,9 +74,18 @@ public final class AsyncScriptedHTTPClient: HTTPClient {
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         log.append(request)
+        inFlight.withLock { counts in
+            counts.current += 1
+            counts.peak = max(counts.peak, counts.current)
+        }
+        defer { inFlight.withLock { $0.current -= 1 } }
         return try await script(request)
     }
 
     /// The requests sent so far, in order.
     public var requests: [HTTPRequest] { log.all }
+
+    /// The most requests that were waiting for an answer at the same time: with slow answers,
+    /// it shows which requests were sent together without measuring time.
+    public var peakConcurrentRequests: Int { inFlight.withLock { $0.peak } }
 }

@@ -3,7 +3,6 @@ import AggCore
 import AggJSON
 import AggTestKit
 import Foundation
-import Synchronization
 import Testing
 
 /// Every venue's base URL, for answering from its recordings.
@@ -33,24 +32,6 @@ private func compare(_ arguments: [String], http: (any HTTPClient)? = nil, regis
     async throws -> CLIRun
 {
     await runCLI(["compare"] + arguments, http: try http ?? network(), registry: registry)
-}
-
-/// Counts requests in flight and remembers the most at once.
-private final class InFlightCounter: Sendable {
-    private let counts = Mutex((current: 0, peak: 0))
-
-    func enter() {
-        counts.withLock { counts in
-            counts.current += 1
-            counts.peak = max(counts.peak, counts.current)
-        }
-    }
-
-    func leave() {
-        counts.withLock { $0.current -= 1 }
-    }
-
-    var peak: Int { counts.withLock { $0.peak } }
 }
 
 extension JSONCursor {
@@ -283,21 +264,14 @@ struct CompareCommandTests {
     @Test("every venue, the FX source and USDT/KRW are asked at once: slow answers take one round trip")
     func concurrent() async throws {
         let delay = Duration.seconds(1)
-        let inFlight = InFlightCounter()
-        let answers = try network()
-        let http = AsyncScriptedHTTPClient { request in
-            inFlight.enter()
-            defer { inFlight.leave() }
-            try await Task.sleep(for: delay)
-            return try await answers.send(request)
-        }
+        let http = try network(delay: delay)
         let clock = ContinuousClock()
         let start = clock.now
         let run = try await compare(["BTC", "--usdt", "market", "-f", "json"], http: http)
         let elapsed = clock.now - start
         #expect(run.status == 0)
         #expect(http.requests.count == 8)
-        #expect(inFlight.peak == 8)
+        #expect(http.peakConcurrentRequests == 8)
         #expect(elapsed < delay * 2, "took \(elapsed)")
     }
 
