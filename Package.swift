@@ -71,6 +71,7 @@ let package = Package(
         .testTarget(name: "AggCoreTests", dependencies: ["AggCore", "AggJSON"]),
         .testTarget(name: "AggTransportTests", dependencies: ["AggTransport", "AggCore", "AggTestKit"]),
         .testTarget(name: "AggStoreTests", dependencies: ["AggStore", "AggCore"]),
+        .testTarget(name: "ScaffoldTests", path: "Tests/ScaffoldTests"),
         .testTarget(
             name: "AggCLITests",
             dependencies: ["AggCLI", "AggCore", "AggJSON", "AggTestKit", "AggFixtures", "agg"]
