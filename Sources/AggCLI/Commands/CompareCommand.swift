@@ -9,7 +9,8 @@ public enum CompareCommand: Command {
         name: "compare",
         summary: "Compare one coin across venues in one currency, with each venue's premium.",
         usage:
-            "compare SYMBOL [--in CUR] [--exchange ID[,ID...]] [--usdt assume|market] [--format table|json|csv]",
+            "compare SYMBOL [--in CUR] [--exchange ID[,ID...]] [--usdt assume|market] [--format table|json|csv]"
+            + " [--timeout S] [--offline]",
         options: [
             OptionSpec("in", short: "i", value: "CUR", help: "Convert into this currency (default KRW)."),
             CommonOptions.exchange,
