@@ -131,15 +131,11 @@ public enum __NAME__Decoding {
     /// The code __NAME__ gives a market it does not list.
     public static let notFoundCode = "not_found"
 
-    /// The venue error in an answer, if any, with the code and message kept verbatim.
+    /// The venue error in an answer, if any, with the code and message kept verbatim. (Rate
+    /// limits, 429 and 418, are reported by `VenueClient` whatever the body says.)
     public static func venueError(in json: JSONCursor, response: HTTPResponse) -> AggError? {
         let error = json["error"]
         guard error.isPresent else { return nil }
-        if response.status == 429 {
-            return .rateLimited(
-                venue: __NAME__Adapter.descriptor.id,
-                retryAfterSeconds: response.header("Retry-After").flatMap { Int($0) })
-        }
         return .venue(
             venue: __NAME__Adapter.descriptor.id, code: (try? error["code"].text()) ?? String(response.status),
             message: (try? error["message"].text()) ?? "")

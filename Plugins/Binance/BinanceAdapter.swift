@@ -27,8 +27,8 @@ public struct BinanceAdapter: ExchangeAdapter {
     }
 
     private func get(_ route: APIRouter) async throws(AggError) -> JSONCursor {
-        try await client.getJSON(route.url(baseURL: baseURL)) { json, response in
-            BinanceDecoding.venueError(in: json, response: response)
+        try await client.getJSON(route.url(baseURL: baseURL)) { json, _ in
+            BinanceDecoding.venueError(in: json)
         }.json
     }
 

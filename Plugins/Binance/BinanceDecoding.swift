@@ -9,15 +9,10 @@ public enum BinanceDecoding {
 
     /// The venue error in a Binance answer, if any: `{"code":-1121,"msg":"Invalid symbol."}`.
     ///
-    /// The code and message are kept verbatim. A 429 or 418 is a rate limit whatever the body
-    /// says (Binance bans an address that keeps going after a 429).
-    public static func venueError(in json: JSONCursor, response: HTTPResponse) -> AggError? {
+    /// The code and message are kept verbatim. (Its 429 and 418 answers carry an envelope too;
+    /// `VenueClient` reports them as rate limits.)
+    public static func venueError(in json: JSONCursor) -> AggError? {
         guard json["code"].isPresent, json["msg"].isPresent, !json["symbol"].isPresent else { return nil }
-        if response.status == 429 || response.status == 418 {
-            return .rateLimited(
-                venue: BinanceAdapter.descriptor.id,
-                retryAfterSeconds: response.header("Retry-After").flatMap { Int($0) })
-        }
         return .venue(
             venue: BinanceAdapter.descriptor.id, code: (try? json["code"].text()) ?? "",
             message: (try? json["msg"].text()) ?? "")

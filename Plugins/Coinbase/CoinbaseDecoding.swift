@@ -13,15 +13,9 @@ public enum CoinbaseDecoding {
     /// The venue error in a Coinbase answer, if any: `{"message":"NotFound"}`.
     ///
     /// Coinbase sends no code of its own, so the HTTP status stands in as the code; the message
-    /// is kept verbatim. Successful answers never carry a top-level `message`. A 429 is a rate
-    /// limit whatever the body says.
+    /// is kept verbatim. Successful answers never carry a top-level `message`.
     public static func venueError(in json: JSONCursor, response: HTTPResponse) -> AggError? {
         guard case .string(let message)? = json["message"].value else { return nil }
-        if response.status == 429 {
-            return .rateLimited(
-                venue: CoinbaseAdapter.descriptor.id,
-                retryAfterSeconds: response.header("Retry-After").flatMap { Int($0) })
-        }
         return .venue(venue: CoinbaseAdapter.descriptor.id, code: String(response.status), message: message)
     }
 

@@ -7,16 +7,10 @@ public enum UpbitDecoding {
     /// The venue error in an Upbit answer, if any: `{"error":{"name":404,"message":"Code not
     /// found"}}`, where `name` is a number or a string (`too_many_requests`).
     ///
-    /// The name becomes the code and the message is kept verbatim. A 429 or 418 is a rate limit
-    /// whatever the body says, so that callers can back off.
+    /// The name becomes the code and the message is kept verbatim.
     public static func venueError(in json: JSONCursor, response: HTTPResponse) -> AggError? {
         let error = json["error"]
         guard case .object? = error.value else { return nil }
-        if response.status == 429 || response.status == 418 {
-            return .rateLimited(
-                venue: UpbitAdapter.descriptor.id,
-                retryAfterSeconds: response.header("Retry-After").flatMap { Int($0) })
-        }
         return .venue(
             venue: UpbitAdapter.descriptor.id,
             code: (try? error["name"].text()) ?? String(response.status),
