@@ -204,15 +204,9 @@ public struct __NAME__Adapter: ExchangeAdapter {
         do throws(AggError) {
             json = try await get(.ticker(market))
         } catch {
-            guard Self.isNotListed(error), case .venue(_, let code, let message) = error else { throw error }
-            throw .notListed(venue: Self.descriptor.id, market: market, code: code, message: message)
+            throw Self.isNotListed(error) ? error.notListed(market) : error
         }
-        let quote: Quote
-        do throws(JSONDecodingError) {
-            quote = try __NAME__Decoding.quote(json)
-        } catch {
-            throw .decoding(error, venue: Self.descriptor.id)
-        }
+        let quote = try client.decode { () throws(JSONDecodingError) in try __NAME__Decoding.quote(json) }
         guard quote.market == market else {
             throw .decoding(
                 venue: Self.descriptor.id, path: "$.symbol", detail: "asked for \(market), got \(quote.market)")

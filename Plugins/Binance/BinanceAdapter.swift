@@ -32,14 +32,6 @@ public struct BinanceAdapter: ExchangeAdapter {
         }.json
     }
 
-    private func decode<T>(_ body: () throws(JSONDecodingError) -> T) throws(AggError) -> T {
-        do throws(JSONDecodingError) {
-            return try body()
-        } catch {
-            throw .decoding(error, venue: Self.descriptor.id)
-        }
-    }
-
     public func quote(for market: Market) async throws(AggError) -> Quote {
         guard APIRouter.venueSymbol(for: market) != nil else {
             throw .notListed(
@@ -50,10 +42,9 @@ public struct BinanceAdapter: ExchangeAdapter {
         do throws(AggError) {
             json = try await get(.ticker24h(market))
         } catch {
-            guard Self.isNotListed(error), case .venue(_, let code, let message) = error else { throw error }
-            throw .notListed(venue: Self.descriptor.id, market: market, code: code, message: message)
+            throw Self.isNotListed(error) ? error.notListed(market) : error
         }
-        let quote = try decode { () throws(JSONDecodingError) in try BinanceDecoding.quote(json) }
+        let quote = try client.decode { () throws(JSONDecodingError) in try BinanceDecoding.quote(json) }
         guard quote.market == market else {
             throw .decoding(
                 venue: Self.descriptor.id, path: "$.symbol", detail: "asked for \(market), got \(quote.market)")
@@ -63,7 +54,7 @@ public struct BinanceAdapter: ExchangeAdapter {
 
     public func markets() async throws(AggError) -> [MarketListing] {
         let json = try await get(.exchangeInfo)
-        return try decode { () throws(JSONDecodingError) in try BinanceDecoding.markets(json) }
+        return try client.decode { () throws(JSONDecodingError) in try BinanceDecoding.markets(json) }
     }
 }
 

@@ -34,16 +34,7 @@ public struct CoinbaseAdapter: ExchangeAdapter {
         do throws(AggError) {
             return try await get(route)
         } catch {
-            guard Self.isNotListed(error), case .venue(_, let code, let message) = error else { throw error }
-            throw .notListed(venue: Self.descriptor.id, market: market, code: code, message: message)
-        }
-    }
-
-    private func decode<T>(_ body: () throws(JSONDecodingError) -> T) throws(AggError) -> T {
-        do throws(JSONDecodingError) {
-            return try body()
-        } catch {
-            throw .decoding(error, venue: Self.descriptor.id)
+            throw Self.isNotListed(error) ? error.notListed(market) : error
         }
     }
 
@@ -58,14 +49,14 @@ public struct CoinbaseAdapter: ExchangeAdapter {
         async let statsAnswer = result { () async throws(AggError) in try await get(.stats(market), for: market) }
         let ticker = try await tickerAnswer.get()
         let stats = try await statsAnswer.get()
-        return try decode { () throws(JSONDecodingError) in
+        return try client.decode { () throws(JSONDecodingError) in
             try CoinbaseDecoding.quote(market: market, ticker: ticker, stats: stats)
         }
     }
 
     public func markets() async throws(AggError) -> [MarketListing] {
         let json = try await get(.products)
-        return try decode { () throws(JSONDecodingError) in try CoinbaseDecoding.markets(json) }
+        return try client.decode { () throws(JSONDecodingError) in try CoinbaseDecoding.markets(json) }
     }
 }
 

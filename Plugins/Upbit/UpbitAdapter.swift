@@ -44,14 +44,6 @@ public struct UpbitAdapter: ExchangeAdapter {
         }.json
     }
 
-    private func decode<T>(_ body: () throws(JSONDecodingError) -> T) throws(AggError) -> T {
-        do throws(JSONDecodingError) {
-            return try body()
-        } catch {
-            throw .decoding(error, venue: Self.descriptor.id)
-        }
-    }
-
     private static func quoteNotServed(_ market: Market) -> AggError {
         .notListed(
             venue: descriptor.id, market: market, code: "",
@@ -64,9 +56,9 @@ public struct UpbitAdapter: ExchangeAdapter {
         do throws(AggError) {
             json = try await get(.ticker([market]))
         } catch {
-            throw Self.isNotListed(error) ? Self.notListed(market, by: error) : error
+            throw Self.isNotListed(error) ? error.notListed(market) : error
         }
-        let quotes = try decode { () throws(JSONDecodingError) in try UpbitDecoding.quotes(json) }
+        let quotes = try client.decode { () throws(JSONDecodingError) in try UpbitDecoding.quotes(json) }
         guard let quote = quotes.first(where: { $0.market == market }) else {
             throw .decoding(venue: Self.descriptor.id, path: "$", detail: "no ticker for \(market) in the answer")
         }
@@ -84,14 +76,8 @@ public struct UpbitAdapter: ExchangeAdapter {
                 wanted.append(market)
             }
         }
-        guard wanted.count > 1 else {
-            for market in wanted {
-                do throws(AggError) {
-                    results[market] = .success(try await quote(for: market))
-                } catch {
-                    results[market] = .failure(error)
-                }
-            }
+        if wanted.count == 1, let market = wanted.first {
+            results[market] = await quoteResult(market)
             return results
         }
         switch await batch(wanted) {
@@ -105,11 +91,20 @@ public struct UpbitAdapter: ExchangeAdapter {
         return results
     }
 
+    /// `quote(for:)`'s outcome as a value.
+    private func quoteResult(_ market: Market) async -> QuoteResult {
+        do throws(AggError) {
+            return .success(try await quote(for: market))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// One `/v1/ticker` request for `markets`; a market missing from the answer is not listed.
     private func batch(_ markets: [Market]) async -> Result<[Market: QuoteResult], AggError> {
         do throws(AggError) {
             let json = try await get(.ticker(markets))
-            let quotes = try decode { () throws(JSONDecodingError) in try UpbitDecoding.quotes(json) }
+            let quotes = try client.decode { () throws(JSONDecodingError) in try UpbitDecoding.quotes(json) }
             let byMarket = Dictionary(quotes.map { ($0.market, $0) }) { first, _ in first }
             return .success(
                 Dictionary(
@@ -135,13 +130,7 @@ public struct UpbitAdapter: ExchangeAdapter {
         } catch {
             return await withTaskGroup(of: (Market, QuoteResult).self) { group in
                 for market in markets {
-                    group.addTask {
-                        do throws(AggError) {
-                            return (market, .success(try await quote(for: market)))
-                        } catch {
-                            return (market, .failure(error))
-                        }
-                    }
+                    group.addTask { (market, await quoteResult(market)) }
                 }
                 var results: [Market: QuoteResult] = [:]
                 for await (market, result) in group { results[market] = result }
@@ -151,14 +140,10 @@ public struct UpbitAdapter: ExchangeAdapter {
         var results: [Market: QuoteResult] = [:]
         let remaining = markets.filter { listed.contains($0) }
         for market in markets where !listed.contains(market) {
-            results[market] = .failure(Self.notListed(market, by: error))
+            results[market] = .failure(error.notListed(market))
         }
         if remaining.count == 1, let market = remaining.first {
-            do throws(AggError) {
-                results[market] = .success(try await quote(for: market))
-            } catch {
-                results[market] = .failure(error)
-            }
+            results[market] = await quoteResult(market)
         } else if !remaining.isEmpty {
             switch await batch(remaining) {
             case .success(let answered): results.merge(answered) { first, _ in first }
@@ -170,13 +155,7 @@ public struct UpbitAdapter: ExchangeAdapter {
 
     public func markets() async throws(AggError) -> [MarketListing] {
         let json = try await get(.marketAll)
-        return try decode { () throws(JSONDecodingError) in try UpbitDecoding.markets(json) }
-    }
-
-    /// `market` not listed, with the venue's code and message from `error`.
-    private static func notListed(_ market: Market, by error: AggError) -> AggError {
-        if case .notListed = error { return error }
-        return .notListed(venue: descriptor.id, market: market, code: error.code ?? "", message: error.message)
+        return try client.decode { () throws(JSONDecodingError) in try UpbitDecoding.markets(json) }
     }
 }
 

@@ -184,7 +184,11 @@ struct ComparePlan: Sendable {
         let (values, unavailable) = rateValues(
             fx: fxResults.compactMap { $0 }, usdt: usdtResults.compactMap { $0 })
         return CompareReport(
-            plan: self, results: venueResults.map { $0 ?? .failure(.offline("no answer")) }, values: values,
+            plan: self,
+            results: zip(venues, venueResults).map { venue, result in
+                result ?? .failure(.decoding(venue: venue.venue, path: "$", detail: "no answer for \(venue.market)"))
+            },
+            values: values,
             unavailable: unavailable,
             fxFailures: values.keys.contains { if case .fx = $0 { true } else { false } }
                 ? []
@@ -204,9 +208,7 @@ struct ComparePlan: Sendable {
         do throws(AggError) {
             return .success(try await adapter.quote(for: market))
         } catch {
-            guard adapter.isNotListed(error), !error.isNotListed else { return .failure(error) }
-            return .failure(
-                .notListed(venue: venue, market: market, code: error.code ?? "", message: error.message))
+            return .failure(adapter.isNotListed(error) ? error.notListed(market) : error)
         }
     }
 
@@ -294,7 +296,9 @@ struct CompareReport: Sendable {
         outcomes = zip(plan.venues, results).map { venue, result in
             switch result {
             case .success:
-                guard let row = rows.next() else { return (venue, .failed(.offline("no row"))) }
+                guard let row = rows.next() else {
+                    return (venue, .failed(.decoding(venue: venue.venue, path: "$", detail: "no price")))
+                }
                 return (venue, .compared(row))
             case .failure(let error):
                 return (venue, error.isNotListed ? .notListed(error) : .failed(error))
