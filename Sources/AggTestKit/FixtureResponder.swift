@@ -8,12 +8,13 @@ import Synchronization
 /// behind a scripted client, so a test can record, delay or fail requests and still get the
 /// recorded bodies.
 public struct FixtureResponder: Sendable {
-    private let venues: [(baseURL: String, routes: FixtureRoutes)]
+    /// One offline client per venue, the longest base URL first so that a prefix never wins.
+    private let venues: [OfflineHTTPClient]
 
     /// Answers for `venues`, by venue id, each under its base URL.
     public init(venues: [String: String]) throws {
         self.venues = try venues.map { id, baseURL in
-            (baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL, try Fixtures.routes(id))
+            try Fixtures.client(id, baseURL: baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL)
         }
         .sorted { $0.baseURL.count > $1.baseURL.count }
     }
@@ -31,14 +32,7 @@ public struct FixtureResponder: Sendable {
         guard let venue = venues.first(where: { request.url.hasPrefix($0.baseURL) }) else {
             throw TransportError.invalidURL(request.url)
         }
-        let rest = String(request.url.dropFirst(venue.baseURL.count))
-        let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        guard
-            let answer = try venue.routes.answer(path: String(parts[0]), query: parts.count > 1 ? String(parts[1]) : "")
-        else {
-            throw AggError.offline("no recorded \(venue.routes.venue) response for \(rest)")
-        }
-        return HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body, url: request.url)
+        return try venue.response(to: request)
     }
 }
 
