@@ -32,10 +32,7 @@ public enum CoinbaseDecoding {
         let change = open.map { last - $0 }
         var changePercent: Decimal?
         if let open, let change, open != 0 {
-            var exact = change / open * 100
-            var rounded = Decimal()
-            NSDecimalRound(&rounded, &exact, percentScale, .plain)
-            changePercent = rounded
+            changePercent = DecimalRounding.rounded(change / open * 100, places: percentScale)
         }
         let timeField = ticker["time"]
         var timestamp: Timestamp?

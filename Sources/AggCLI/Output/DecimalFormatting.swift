@@ -1,3 +1,4 @@
+import AggCore
 import Foundation
 
 /// Decimal text for people: thousands separators, rounding to a currency's minor unit. All
@@ -15,10 +16,7 @@ public enum DecimalFormatting {
 
     /// `value` rounded half away from zero to `places` decimals.
     public static func rounded(_ value: Decimal, places: Int) -> Decimal {
-        var input = value
-        var output = Decimal()
-        NSDecimalRound(&output, &input, places, .plain)
-        return output
+        DecimalRounding.rounded(value, places: places)
     }
 
     /// The exact value with thousands separators: `109,282,011,238.50126`.

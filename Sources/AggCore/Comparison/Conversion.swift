@@ -140,13 +140,3 @@ public struct Conversion: Sendable, Equatable {
         return DecimalRounding.rounded(result / divisor, places: Self.quotientScale)
     }
 }
-
-/// Half-away-from-zero rounding of `Decimal`s.
-enum DecimalRounding {
-    static func rounded(_ value: Decimal, places: Int) -> Decimal {
-        var input = value
-        var output = Decimal()
-        NSDecimalRound(&output, &input, places, .plain)
-        return output
-    }
-}
