@@ -11,6 +11,9 @@ import PackageDescription
 /// evaluated manifest by its text: a discovered folder would go unseen until the cache expired.
 let adapterNames = [
     "Bithumb",
+    "Upbit",
+    "Binance",
+    "Coinbase",
 ]
 
 let adapterTargets: [Target] = adapterNames.map { name in
@@ -68,6 +71,7 @@ let package = Package(
         .testTarget(name: "AggCoreTests", dependencies: ["AggCore", "AggJSON"]),
         .testTarget(name: "AggTransportTests", dependencies: ["AggTransport", "AggCore", "AggTestKit"]),
         .testTarget(name: "AggStoreTests", dependencies: ["AggStore", "AggCore"]),
+        .testTarget(name: "ScaffoldTests", path: "Tests/ScaffoldTests"),
         .testTarget(
             name: "AggCLITests",
             dependencies: ["AggCLI", "AggCore", "AggJSON", "AggTestKit", "AggFixtures", "agg"]

@@ -6,6 +6,7 @@ public enum CLI {
     /// Every command, in the order `agg --help` lists them.
     public static let commands: [any Command.Type] = [
         QuoteCommand.self,
+        CompareCommand.self,
         SearchCommand.self,
         CandlesCommand.self,
         TradesCommand.self,

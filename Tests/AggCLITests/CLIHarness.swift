@@ -2,8 +2,11 @@ import AggCLI
 import AggCore
 import AggJSON
 import AggTestKit
+import Binance
 import Bithumb
+import Coinbase
 import Foundation
+import Upbit
 
 /// What one in-process run of the CLI printed and returned.
 struct CLIRun {
@@ -24,6 +27,9 @@ struct CLIRun {
 func testRegistry() -> AdapterRegistry {
     var registry = AdapterRegistry()
     registry.register(BithumbAdapter.self)
+    registry.register(UpbitAdapter.self)
+    registry.register(BinanceAdapter.self)
+    registry.register(CoinbaseAdapter.self)
     return registry
 }
 

@@ -22,9 +22,9 @@ struct ConfigurationTests {
     @Test("no home and no override: no file, built-in defaults")
     func noHome() async throws {
         #expect(ConfigurationLoader.path(environment: [:]) == nil)
-        let run = await runCLI(["config", "path"])
+        let run = await runBithumbCLI(["config", "path"])
         #expect(run.status == 64)
-        let show = await runCLI(["config", "show"])
+        let show = await runBithumbCLI(["config", "show"])
         #expect(show.status == 0)
         #expect(
             show.output == """
@@ -50,7 +50,7 @@ struct ConfigurationTests {
         let path = try configFile(
             #"{"exchanges":["bithumb"],"quote":"krw","palette":"kr","timeout":2.5,"baseURLs":{"bithumb":"http://127.0.0.1:9/b"},"format":"csv"}"#
         )
-        let run = await runCLI(["config", "show"], environment: ["AGG_CONFIG": path])
+        let run = await runBithumbCLI(["config", "show"], environment: ["AGG_CONFIG": path])
         #expect(run.status == 0)
         #expect(run.error.isEmpty)
         let json = try run.json()
@@ -60,10 +60,10 @@ struct ConfigurationTests {
         #expect(json["timeout"].value == .number("2.5"))
         #expect(try json["baseURLs"]["bithumb"].string() == "http://127.0.0.1:9/b")
         #expect(try json["format"].string() == "csv")
-        let overridden = await runCLI(
+        let overridden = await runBithumbCLI(
             ["config", "show"], environment: ["AGG_CONFIG": path, "AGG_BITHUMB_URL": "http://127.0.0.1:7/env"])
         #expect(try overridden.json()["baseURLs"]["bithumb"].string() == "http://127.0.0.1:7/env")
-        let where_ = await runCLI(["config", "path"], environment: ["AGG_CONFIG": path])
+        let where_ = await runBithumbCLI(["config", "path"], environment: ["AGG_CONFIG": path])
         #expect(where_.output == path + "\n")
         #expect(where_.error.isEmpty)
     }
@@ -72,31 +72,32 @@ struct ConfigurationTests {
     func baseURLPrecedence() async throws {
         let path = try configFile(#"{"baseURLs":{"bithumb":"http://127.0.0.1:9/config"}}"#)
         let fromConfig = try recordedBithumbAt("http://127.0.0.1:9/config")
-        let run = await runCLI(["quote", "BTC", "-e", "bithumb"], environment: ["AGG_CONFIG": path], http: fromConfig)
+        let run = await runBithumbCLI(
+            ["quote", "BTC", "-e", "bithumb"], environment: ["AGG_CONFIG": path], http: fromConfig)
         #expect(run.status == 0)
         #expect(fromConfig.requests.map(\.url) == ["http://127.0.0.1:9/config/public/ticker/BTC_KRW"])
 
         let fromEnvironment = try recordedBithumbAt("http://127.0.0.1:9/env")
-        let both = await runCLI(
+        let both = await runBithumbCLI(
             ["quote", "BTC", "-e", "bithumb"],
             environment: ["AGG_CONFIG": path, "AGG_BITHUMB_URL": "http://127.0.0.1:9/env"], http: fromEnvironment)
         #expect(both.status == 0)
         #expect(fromEnvironment.requests.map(\.url) == ["http://127.0.0.1:9/env/public/ticker/BTC_KRW"])
 
-        let exchanges = await runCLI(["exchanges", "-f", "json"], environment: ["AGG_CONFIG": path])
+        let exchanges = await runBithumbCLI(["exchanges", "-f", "json"], environment: ["AGG_CONFIG": path])
         #expect(try exchanges.json()["exchanges"][0]["baseURL"].string() == "http://127.0.0.1:9/config")
     }
 
     @Test("format: the flag over the file over the default (JSON off a terminal)")
     func formatPrecedence() async throws {
         let path = try configFile(#"{"format":"csv"}"#)
-        let configured = await runCLI(
+        let configured = await runBithumbCLI(
             ["quote", "BTC", "-e", "bithumb", "--offline"], environment: ["AGG_CONFIG": path])
         #expect(configured.output.hasPrefix("exchange,symbol,"))
-        let flagged = await runCLI(
+        let flagged = await runBithumbCLI(
             ["quote", "BTC", "-e", "bithumb", "--offline", "-f", "json"], environment: ["AGG_CONFIG": path])
         #expect(flagged.output.hasPrefix("{\"quotes\""))
-        let neither = await runCLI(["quote", "BTC", "-e", "bithumb", "--offline"])
+        let neither = await runBithumbCLI(["quote", "BTC", "-e", "bithumb", "--offline"])
         #expect(neither.output.hasPrefix("{\"quotes\""))
     }
 
@@ -104,13 +105,13 @@ struct ConfigurationTests {
     func palettePrecedence() async throws {
         let path = try configFile(#"{"palette":"kr"}"#)
         let arguments = ["quote", "BTC", "ETH", "-e", "bithumb", "--offline", "-f", "table", "--color", "always"]
-        let configured = await runCLI(arguments, environment: ["AGG_CONFIG": path])
+        let configured = await runBithumbCLI(arguments, environment: ["AGG_CONFIG": path])
         #expect(configured.output.contains("\u{1B}[34m▼ -0.54%\u{1B}[0m"))
         #expect(configured.output.contains("\u{1B}[31m▲ +0.47%\u{1B}[0m"))
-        let flagged = await runCLI(arguments + ["--palette", "standard"], environment: ["AGG_CONFIG": path])
+        let flagged = await runBithumbCLI(arguments + ["--palette", "standard"], environment: ["AGG_CONFIG": path])
         #expect(flagged.output.contains("\u{1B}[31m▼ -0.54%\u{1B}[0m"))
         #expect(flagged.output.contains("\u{1B}[32m▲ +0.47%\u{1B}[0m"))
-        let neither = await runCLI(arguments)
+        let neither = await runBithumbCLI(arguments)
         #expect(neither.output.contains("\u{1B}[32m▲ +0.47%\u{1B}[0m"))
     }
 
@@ -136,7 +137,7 @@ struct ConfigurationTests {
     @Test("unknown keys: one warning line naming them, and the command still runs")
     func unknownKeys() async throws {
         let path = try configFile(#"{"exchange":["bithumb"],"colour":"always","quote":"KRW"}"#)
-        let run = await runCLI(
+        let run = await runBithumbCLI(
             ["quote", "BTC", "-e", "bithumb", "--offline", "-f", "json"], environment: ["AGG_CONFIG": path])
         #expect(run.status == 0)
         #expect(
@@ -167,7 +168,8 @@ struct ConfigurationTests {
     func malformed(text: String, problem: String) async throws {
         let path = try configFile(text)
         let client = ScriptedHTTPClient(body: "{}")
-        let run = await runCLI(["quote", "BTC", "-e", "bithumb"], environment: ["AGG_CONFIG": path], http: client)
+        let run = await runBithumbCLI(
+            ["quote", "BTC", "-e", "bithumb"], environment: ["AGG_CONFIG": path], http: client)
         #expect(run.status == 78)
         #expect(run.errorLines.count == 1)
         #expect(run.error.hasPrefix("agg: config file \(path): \(problem)"))
@@ -178,14 +180,14 @@ struct ConfigurationTests {
     @Test("a file named by AGG_CONFIG must exist; a missing default file is fine")
     func missing() async throws {
         let directory = try temporaryDirectory()
-        let named = await runCLI(
+        let named = await runBithumbCLI(
             ["exchanges"], environment: ["AGG_CONFIG": directory.appendingPathComponent("none.json").path])
         #expect(named.status == 78)
         #expect(named.error.contains("cannot read the file named by AGG_CONFIG"))
-        let unnamed = await runCLI(["exchanges", "-f", "json"], environment: ["HOME": directory.path])
+        let unnamed = await runBithumbCLI(["exchanges", "-f", "json"], environment: ["HOME": directory.path])
         #expect(unnamed.status == 0)
         #expect(unnamed.error.isEmpty)
-        let located = await runCLI(["config", "path"], environment: ["XDG_CONFIG_HOME": directory.path])
+        let located = await runBithumbCLI(["config", "path"], environment: ["XDG_CONFIG_HOME": directory.path])
         #expect(located.output == directory.appendingPathComponent("agg/config.json").path + "\n")
         #expect(located.errorLines == ["agg: no file there yet; built-in defaults are in effect"])
     }
@@ -193,9 +195,9 @@ struct ConfigurationTests {
     @Test("help and version never read the config file")
     func helpIgnoresConfig() async throws {
         let path = try configFile("{")
-        #expect(await runCLI(["--help"], environment: ["AGG_CONFIG": path]).status == 0)
-        #expect(await runCLI(["quote", "--help"], environment: ["AGG_CONFIG": path]).status == 0)
-        #expect(await runCLI(["--version"], environment: ["AGG_CONFIG": path]).status == 0)
+        #expect(await runBithumbCLI(["--help"], environment: ["AGG_CONFIG": path]).status == 0)
+        #expect(await runBithumbCLI(["quote", "--help"], environment: ["AGG_CONFIG": path]).status == 0)
+        #expect(await runBithumbCLI(["--version"], environment: ["AGG_CONFIG": path]).status == 0)
     }
 }
 

@@ -18,7 +18,9 @@ public struct VenueClient: Sendable {
     ///
     /// `venueError` inspects the parsed body (whatever the HTTP status, since venues send errors
     /// with 200) and returns the venue's error when the envelope says so. It runs before the
-    /// status is judged, so a 404 with a venue error body reports the venue's code and message.
+    /// status is judged, so a 404 with a venue error body reports the venue's code and message;
+    /// but a 429 or 418 is a rate limit whatever the body says (so that callers can back off),
+    /// and a 451 a restricted location.
     public func getJSON(
         _ url: String,
         headers: [HTTPHeader] = [],
@@ -33,13 +35,13 @@ public struct VenueClient: Sendable {
         } catch {
             parsed = .failure(error)
         }
-        if case .success(let value) = parsed, let error = venueError(JSONCursor(value), response) {
-            throw error
-        }
+        var error: AggError?
+        if case .success(let value) = parsed { error = venueError(JSONCursor(value), response) }
         if response.status == 429 || response.status == 418 {
             let wait = RetryAfter.seconds(response.header("Retry-After"), now: Date())
             throw .rateLimited(venue: venue, retryAfterSeconds: wait.map { Int($0.rounded(.up)) })
         }
+        if let error { throw error }
         guard response.isSuccess else { throw .http(venue: venue, status: response.status, url: url) }
         switch parsed {
         case .success(let value):

@@ -62,7 +62,7 @@ struct TickerOnlyAdapter: ExchangeAdapter {
 
 /// The executable's registry plus the test-only venues.
 func extendedRegistry() -> AdapterRegistry {
-    var registry = testRegistry()
+    var registry = bithumbRegistry()
     registry.register(NamedListingsAdapter.self)
     registry.register(TickerOnlyAdapter.self)
     return registry
@@ -140,4 +140,18 @@ func runProcess(_ executable: String, _ arguments: [String]) async throws -> Pro
                 returning: ProcessRun(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self)))
         }
     }
+}
+
+/// Bithumb alone: for tests whose expectations name every registered venue.
+func bithumbRegistry() -> AdapterRegistry {
+    var registry = AdapterRegistry()
+    registry.register(BithumbAdapter.self)
+    return registry
+}
+
+/// `runCLI` with Bithumb as the only venue.
+func runBithumbCLI(
+    _ arguments: [String], environment: [String: String] = [:], http: (any HTTPClient)? = nil
+) async -> CLIRun {
+    await runCLI(arguments, environment: environment, http: http, registry: bithumbRegistry())
 }
