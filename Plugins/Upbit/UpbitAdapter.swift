@@ -183,3 +183,14 @@ final class RemainingRequestsRecord: Sendable {
 
     var latest: UpbitRemainingRequests? { value.withLock { $0 } }
 }
+
+extension UpbitAdapter {
+    /// Upbit counts requests per group and second and reports what is left in
+    /// `Remaining-Req`; when nothing is left this second, the next request waits a second.
+    public static func pauseAfter(_ response: HTTPResponse) -> Double? {
+        guard let header = response.header("Remaining-Req"),
+            let remaining = UpbitRemainingRequests(header: header)
+        else { return nil }
+        return remaining.perSecond == 0 ? 1 : nil
+    }
+}

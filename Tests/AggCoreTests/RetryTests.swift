@@ -196,3 +196,19 @@ struct TokenBucketTests {
         #expect(abs(clock.sleeps[0] - 1.1) < 1e-9)
     }
 }
+
+@Suite("Rate-limited client")
+struct RateLimitedClientTests {
+    @Test("a venue's 'quota spent' answer holds the next request")
+    func pausesAfterQuota() async throws {
+        let clock = VirtualClock()
+        let bucket = TokenBucket(rate: 10, capacity: 10, clock: clock.clock)
+        let client = RateLimitedHTTPClient(
+            base: SequenceClient([]), bucket: bucket, pauseAfter: { _ in 1 })
+        _ = try await client.send(HTTPRequest(url: "https://venue.test/a"))
+        #expect(clock.sleeps.isEmpty)
+        _ = try await client.send(HTTPRequest(url: "https://venue.test/b"))
+        #expect(clock.sleeps.count == 1)
+        #expect(abs(clock.sleeps[0] - 1.1) < 1e-9)
+    }
+}

@@ -168,7 +168,10 @@ public struct AdapterFactory: Sendable {
             client = OfflineHTTPClient(
                 routes: routes, baseURL: AdapterEnvironment(baseURL: baseURL, http: http).baseURL)
         } else {
-            let limited = buckets[descriptor.id].map { RateLimitedHTTPClient(base: http, bucket: $0) }
+            let limited = buckets[descriptor.id].map {
+                RateLimitedHTTPClient(
+                    base: http, bucket: $0, pauseAfter: context.registry.pauseAfter(id: descriptor.id))
+            }
             client = RetryingHTTPClient(base: limited ?? http, timeouts: options.timeouts)
         }
         return try context.registry.makeAdapter(

@@ -42,6 +42,12 @@ public struct AdapterRegistry: Sendable {
         return type.init(environment: environment)
     }
 
+    /// The quota reader of the adapter with `id` (see `ExchangeAdapter.pauseAfter`).
+    public func pauseAfter(id: String) -> @Sendable (HTTPResponse) -> Double? {
+        guard let type = types.first(where: { $0.descriptor.id == id }) else { return { _ in nil } }
+        return { response in type.pauseAfter(response) }
+    }
+
     /// The descriptors that can do `capability`, and, when `quote` is given, can ask for
     /// markets quoted in it.
     public func descriptors(supporting capability: Capability, quotedIn quote: String? = nil)

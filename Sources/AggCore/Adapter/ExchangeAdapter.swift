@@ -53,6 +53,10 @@ public protocol ExchangeAdapter: Sendable {
     /// Whether `error` means the venue does not list the market asked for (its own not-found
     /// answer), as opposed to a failure.
     static func isNotListed(_ error: AggError) -> Bool
+
+    /// How long to hold this venue's next request after `response`, when the venue reports
+    /// its quota spent (Upbit's `Remaining-Req: ...; sec=0`); `nil` to go on at the usual rate.
+    static func pauseAfter(_ response: HTTPResponse) -> Double?
 }
 
 extension ExchangeAdapter {
@@ -109,6 +113,10 @@ extension ExchangeAdapter {
 
     public static func isNotListed(_ error: AggError) -> Bool {
         error.isNotListed
+    }
+
+    public static func pauseAfter(_ response: HTTPResponse) -> Double? {
+        nil
     }
 }
 

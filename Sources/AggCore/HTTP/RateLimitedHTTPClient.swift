@@ -45,18 +45,27 @@ public final class TokenBucket: Sendable {
     }
 }
 
-/// Sends requests through a venue's token bucket.
+/// Sends requests through a venue's token bucket, and pauses the bucket when the venue's
+/// answer says its quota is spent.
 public struct RateLimitedHTTPClient: HTTPClient {
     public let base: any HTTPClient
     public let bucket: TokenBucket
+    /// Reads a venue's quota header: seconds to hold the next request, or `nil`.
+    public let pauseAfter: @Sendable (HTTPResponse) -> Double?
 
-    public init(base: any HTTPClient, bucket: TokenBucket) {
+    public init(
+        base: any HTTPClient, bucket: TokenBucket,
+        pauseAfter: @escaping @Sendable (HTTPResponse) -> Double? = { _ in nil }
+    ) {
         self.base = base
         self.bucket = bucket
+        self.pauseAfter = pauseAfter
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await bucket.acquire()
-        return try await base.send(request)
+        let response = try await base.send(request)
+        if let pause = pauseAfter(response), pause > 0 { bucket.pause(for: pause) }
+        return response
     }
 }
