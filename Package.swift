@@ -11,6 +11,7 @@ import PackageDescription
 /// evaluated manifest by its text: a discovered folder would go unseen until the cache expired.
 let adapterNames = [
     "Bithumb",
+    "ExchangeRate",
 ]
 
 let adapterTargets: [Target] = adapterNames.map { name in

@@ -3,6 +3,7 @@ import AggCore
 import AggJSON
 import AggTestKit
 import Bithumb
+import ExchangeRate
 import Foundation
 
 /// What one in-process run of the CLI printed and returned.
@@ -24,6 +25,7 @@ struct CLIRun {
 func testRegistry() -> AdapterRegistry {
     var registry = AdapterRegistry()
     registry.register(BithumbAdapter.self)
+    registry.register(ExchangeRateAdapter.self)
     return registry
 }
 
