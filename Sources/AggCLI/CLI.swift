@@ -7,6 +7,7 @@ public enum CLI {
     public static let commands: [any Command.Type] = [
         QuoteCommand.self,
         ExchangesCommand.self,
+        RatesCommand.self,
     ]
 
     /// Runs `agg` with `arguments` (without the program name) and returns the exit code.
