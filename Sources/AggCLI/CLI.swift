@@ -8,6 +8,7 @@ public enum CLI {
         QuoteCommand.self,
         ExchangesCommand.self,
         RatesCommand.self,
+        FavoritesCommand.self,
     ]
 
     /// Runs `agg` with `arguments` (without the program name) and returns the exit code.
