@@ -26,6 +26,7 @@ public enum QuoteCommand: Command {
         discussion: """
             SYMBOL is a coin (BTC) or a market (BTC/KRW): 1 to 15 letters or digits per code.
             Several coins of one venue are fetched in one request where the venue allows it.
+            Favorite coins (agg favorites add BTC) are listed first.
             """
     )
 
@@ -55,8 +56,12 @@ public enum QuoteCommand: Command {
         let factory = AdapterFactory(context: context, options: options)
         factory.announceOffline(venues: requests.map(\.venue))
 
-        let outcomes = try await fetch(
-            requests, all: all, quoteCurrency: quoteCurrency, factory: factory)
+        // Favorite coins first; without a readable database, the usual order.
+        let favorites = LocalStore.existingFavorites(kind: .symbol, environment: context.environment)
+        let outcomes = FavoritesFirst.order(
+            try await fetch(requests, all: all, quoteCurrency: quoteCurrency, factory: factory),
+            favorites: favorites
+        ) { $0.market.base }
         let rendered = QuoteRendering(
             outcomes: outcomes, options: options, width: context.console.width)
         context.console.print(rendered.output())
