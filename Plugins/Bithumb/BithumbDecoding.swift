@@ -46,7 +46,7 @@ public enum BithumbDecoding {
             payment = currency
             entries = try data.members().filter { member in
                 guard member.key != "date", case .object? = member.value.value else { return false }
-                return (try? AssetCode.validate(member.key)) == member.key
+                return AssetCode.isNormalized(member.key)
             }.map { ($0.key, $0.value) }
         }
         var quotes: [Quote] = []

@@ -62,14 +62,19 @@ public enum DecimalText {
             index += 1
         }
 
-        // Significant digits go into two 19-digit halves; leading zeros are skipped.
-        var digits: [UInt8] = []
-        digits.reserveCapacity(24)
+        // Significant digits accumulate into a 128-bit integer without any allocation. Leading
+        // zeros are skipped and zeros are held back until a non-zero digit follows, so trailing
+        // zeros ("80630000.00000000") fold into the exponent instead of using up the 38 digits.
+        var significand: UInt128 = 0
+        var digitCount = 0
+        var pendingZeros = 0
+        var tooManyDigits = false
         var exponent = 0
         var sawDigit = false
         var sawPoint = false
         var lastWasDigit = false
         var groupLength = -1  // digits since the last thousands separator, -1 when none seen
+        var leadingDigits = 0  // integer digits before any separator: the first group holds 1 to 3
 
         while index < end {
             let byte = bytes[index]
@@ -77,13 +82,21 @@ public enum DecimalText {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 sawDigit = true
                 lastWasDigit = true
-                if groupLength >= 0 { groupLength += 1 }
+                if groupLength >= 0 { groupLength += 1 } else if !sawPoint { leadingDigits += 1 }
                 if sawPoint { exponent -= 1 }
-                if !(digits.isEmpty && byte == UInt8(ascii: "0")) {
-                    digits.append(byte - UInt8(ascii: "0"))
+                let digit = byte - UInt8(ascii: "0")
+                if digit == 0 {
+                    if digitCount > 0 { pendingZeros += 1 }
+                } else if digitCount + pendingZeros + 1 > maximumDigits {
+                    tooManyDigits = true
+                } else {
+                    for _ in 0..<pendingZeros { significand *= 10 }
+                    significand = significand * 10 + UInt128(digit)
+                    digitCount += pendingZeros + 1
+                    pendingZeros = 0
                 }
             case UInt8(ascii: ","):
-                guard !sawPoint, lastWasDigit, groupLength == -1 || groupLength == 3 else {
+                guard !sawPoint, lastWasDigit, groupLength == 3 || (groupLength == -1 && leadingDigits <= 3) else {
                     return .invalid
                 }
                 groupLength = 0
@@ -109,27 +122,20 @@ public enum DecimalText {
             return .invalid
         }
 
-        // Trailing zeros carry no value; folding them into the exponent keeps numbers like
-        // "80630000.00000000" within 38 digits.
-        while let last = digits.last, last == 0 {
-            digits.removeLast()
-            exponent += 1
-        }
-        if digits.isEmpty { return .value(Decimal(0)) }
-        guard digits.count <= maximumDigits else { return .outOfRange }
-        guard (-128...127).contains(exponent) else { return .outOfRange }
+        exponent += pendingZeros
+        if digitCount == 0 && !tooManyDigits { return .value(Decimal(0)) }
+        guard !tooManyDigits, (-128...127).contains(exponent) else { return .outOfRange }
 
-        var high: UInt64 = 0
-        var low: UInt64 = 0
-        let split = max(0, digits.count - 19)
-        for digit in digits[..<split] { high = high * 10 + UInt64(digit) }
-        for digit in digits[split...] { low = low * 10 + UInt64(digit) }
-        var significand = Decimal(low)
-        if split > 0 {
-            significand += Decimal(high) * Decimal(sign: .plus, exponent: 19, significand: 1)
+        let value: Decimal
+        if significand <= UInt128(UInt64.max) {
+            value = Decimal(UInt64(significand))
+        } else {
+            let split: UInt128 = 10_000_000_000_000_000_000
+            value =
+                Decimal(UInt64(significand / split)) * Decimal(sign: .plus, exponent: 19, significand: 1)
+                + Decimal(UInt64(significand % split))
         }
-        return .value(
-            Decimal(sign: negative ? .minus : .plus, exponent: exponent, significand: significand))
+        return .value(Decimal(sign: negative ? .minus : .plus, exponent: exponent, significand: value))
     }
 
     private static func parseExponent(

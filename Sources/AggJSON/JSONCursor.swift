@@ -24,35 +24,66 @@ public struct JSONDecodingError: Error, Sendable, Equatable, CustomStringConvert
 public struct JSONCursor: Sendable {
     /// The value here; `nil` when the member does not exist.
     public let value: JSONValue?
-    /// The path to this value.
-    public let path: String
+    /// The path is kept in pieces and written out only when asked for (usually for an error):
+    /// the folded ancestors, then up to two trailing steps held inline, so that reading the
+    /// fields of a ticker allocates nothing.
+    private let ancestors: JSONPathTrail
+    private let parentStep: JSONPathStep?
+    private let lastStep: JSONPathStep?
 
-    /// A cursor at the root of `value`.
+    /// A cursor at the root of `value`; `path` names the root in messages.
     public init(_ value: JSONValue, path: String = "$") {
         self.value = value
-        self.path = path
+        self.ancestors = JSONPathTrail(root: path)
+        self.parentStep = nil
+        self.lastStep = nil
     }
 
-    init(value: JSONValue?, path: String) {
+    private init(value: JSONValue?, ancestors: JSONPathTrail, parentStep: JSONPathStep?, lastStep: JSONPathStep?) {
         self.value = value
-        self.path = path
+        self.ancestors = ancestors
+        self.parentStep = parentStep
+        self.lastStep = lastStep
+    }
+
+    /// The path to this value, such as `$.data.BTC.closing_price`.
+    public var path: String {
+        var text = ancestors.path
+        parentStep?.append(to: &text)
+        lastStep?.append(to: &text)
+        return text
+    }
+
+    /// A child one step below: inline when there is room, else after folding this cursor's own
+    /// steps into the trail.
+    private func child(_ value: JSONValue?, _ step: JSONPathStep) -> JSONCursor {
+        if parentStep == nil {
+            return JSONCursor(value: value, ancestors: ancestors, parentStep: lastStep, lastStep: step)
+        }
+        return JSONCursor(value: value, ancestors: folded(), parentStep: nil, lastStep: step)
+    }
+
+    /// This cursor's whole path as a trail, for children that share it.
+    private func folded() -> JSONPathTrail {
+        var trail = ancestors
+        if let parentStep { trail = JSONPathTrail(parent: trail, step: parentStep) }
+        if let lastStep { trail = JSONPathTrail(parent: trail, step: lastStep) }
+        return trail
     }
 
     /// The member `key` of this object; a missing member or a non-object gives an absent cursor
     /// that fails when read.
     public subscript(key: String) -> JSONCursor {
-        let childPath = path + "." + key
-        guard case .object(let object)? = value else { return JSONCursor(value: nil, path: childPath) }
-        return JSONCursor(value: object[key], path: childPath)
+        guard case .object(let object)? = value else { return child(nil, .key(key)) }
+        return child(object[key], .key(key))
     }
 
     /// The element at `index` of this array.
     public subscript(index: Int) -> JSONCursor {
-        let childPath = path + "[\(index)]"
         guard case .array(let elements)? = value, elements.indices.contains(index) else {
-            return JSONCursor(value: nil, path: childPath)
+            return child(nil, .index(index))
         }
-        return JSONCursor(value: elements[index], path: childPath)
+        return child(elements[index], .index(index))
     }
 
     /// Whether a value is present and not `null`.
@@ -74,16 +105,18 @@ public struct JSONCursor: Sendable {
     /// The elements of this array.
     public func elements() throws(JSONDecodingError) -> [JSONCursor] {
         guard case .array(let elements)? = value else { throw mismatch("an array") }
+        let trail = folded()
         return elements.enumerated().map {
-            JSONCursor(value: $0.element, path: path + "[\($0.offset)]")
+            JSONCursor(value: $0.element, ancestors: trail, parentStep: nil, lastStep: .index($0.offset))
         }
     }
 
     /// The members of this object, in document order.
     public func members() throws(JSONDecodingError) -> [(key: String, value: JSONCursor)] {
         guard case .object(let object)? = value else { throw mismatch("an object") }
+        let trail = folded()
         return object.members.map {
-            (key: $0.key, value: JSONCursor(value: $0.value, path: path + "." + $0.key))
+            (key: $0.key, value: JSONCursor(value: $0.value, ancestors: trail, parentStep: nil, lastStep: .key($0.key)))
         }
     }
 
@@ -146,5 +179,50 @@ public struct JSONCursor: Sendable {
     /// A whole number, or `nil` when absent or `null`.
     public func optionalInt64() throws(JSONDecodingError) -> Int64? {
         isPresent ? try int64() : nil
+    }
+}
+
+/// One step of a path: a member name or an array index.
+enum JSONPathStep: Sendable {
+    case key(String)
+    case index(Int)
+
+    func append(to text: inout String) {
+        switch self {
+        case .key(let key): text += "." + key
+        case .index(let index): text += "[\(index)]"
+        }
+    }
+}
+
+/// The folded part of a path: a root name and the steps below it, shared by reference among
+/// sibling cursors.
+final class JSONPathTrail: Sendable {
+    let parent: JSONPathTrail?
+    let step: JSONPathStep?
+    let root: String
+
+    init(root: String) {
+        self.parent = nil
+        self.step = nil
+        self.root = root
+    }
+
+    init(parent: JSONPathTrail, step: JSONPathStep) {
+        self.parent = parent
+        self.step = step
+        self.root = parent.root
+    }
+
+    var path: String {
+        var steps: [JSONPathStep] = []
+        var node: JSONPathTrail? = self
+        while let current = node, let step = current.step {
+            steps.append(step)
+            node = current.parent
+        }
+        var text = root
+        for step in steps.reversed() { step.append(to: &text) }
+        return text
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Why a body is not JSON, with the byte offset where parsing stopped.
 public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     public var offset: Int
@@ -39,6 +45,16 @@ public enum JSONParser {
 private struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
     var offset = 0
+    /// Members of the objects being parsed, as a stack: each object appends its members and
+    /// takes them off when it ends, so an object costs one exact-size allocation, not a
+    /// doubling series.
+    var memberStack: [JSONObject.Member] = []
+    /// Elements of the arrays being parsed, likewise.
+    var elementStack: [JSONValue] = []
+    /// The key last seen at each member position. Venue objects in a list share their key order,
+    /// so a key usually equals the one at the same position of the previous object and its
+    /// String (often longer than the 15 bytes stored inline) is reused instead of allocated.
+    var recentKeys: [String] = Array(repeating: "", count: 64)
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -91,32 +107,63 @@ private struct Reader {
             throw error("nesting deeper than \(JSONParser.maximumDepth)")
         }
         offset += 1
-        var members: [JSONObject.Member] = []
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             offset += 1
-            return .object(JSONObject(members))
+            return .object(JSONObject())
         }
+        let start = memberStack.count
+        defer { memberStack.removeSubrange(start...) }
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw error("expected a member name") }
-            let key = try parseString()
+            let key = try parseKey(position: memberStack.count - start)
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
             offset += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            members.append(JSONObject.Member(key: key, value: value))
+            memberStack.append(JSONObject.Member(key: key, value: value))
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): offset += 1
             case UInt8(ascii: "}"):
                 offset += 1
-                return .object(JSONObject(members))
+                return .object(JSONObject(Array(memberStack[start...])))
             case nil: throw error("unexpected end of input inside an object")
             default: throw error("expected ',' or '}' in an object")
             }
         }
+    }
+
+    /// A member name, reusing the String of the key seen at the same position before when the
+    /// bytes are equal.
+    mutating func parseKey(position: Int) throws(JSONSyntaxError) -> String {
+        let start = offset + 1
+        var end = start
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            end += 1
+        }
+        guard position < recentKeys.count, end < bytes.count, bytes[end] == UInt8(ascii: "\"") else {
+            return try parseString()
+        }
+        let candidate = recentKeys[position]
+        let length = end - start
+        let same =
+            candidate.utf8.count == length
+            && candidate.utf8.withContiguousStorageIfAvailable { stored -> Bool in
+                guard let storedBase = stored.baseAddress, let input = bytes.baseAddress else { return false }
+                return memcmp(storedBase, input + start, length) == 0
+            } == true
+        if same {
+            offset = end + 1
+            return candidate
+        }
+        let key = try parseString()
+        recentKeys[position] = key
+        return key
     }
 
     mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
@@ -124,21 +171,23 @@ private struct Reader {
             throw error("nesting deeper than \(JSONParser.maximumDepth)")
         }
         offset += 1
-        var elements: [JSONValue] = []
         skipWhitespace()
         if current == UInt8(ascii: "]") {
             offset += 1
-            return .array(elements)
+            return .array([])
         }
+        let start = elementStack.count
+        defer { elementStack.removeSubrange(start...) }
         while true {
             skipWhitespace()
-            elements.append(try parseValue(depth: depth))
+            let element = try parseValue(depth: depth)
+            elementStack.append(element)
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): offset += 1
             case UInt8(ascii: "]"):
                 offset += 1
-                return .array(elements)
+                return .array(Array(elementStack[start...]))
             case nil: throw error("unexpected end of input inside an array")
             default: throw error("expected ',' or ']' in an array")
             }
@@ -177,10 +226,17 @@ private struct Reader {
     mutating func parseString() throws(JSONSyntaxError) -> String {
         offset += 1
         let start = offset
+        var highBits: UInt8 = 0
         while offset < bytes.count {
             let byte = bytes[offset]
+            highBits |= byte
             if byte == UInt8(ascii: "\"") {
-                let text = try validatedUTF8(start..<offset)
+                // ASCII needs no validation; the generic validating initialiser costs more than
+                // the rest of the parse for the short strings venues send.
+                let text =
+                    highBits < 0x80
+                    ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+                    : try validatedUTF8(start..<offset)
                 offset += 1
                 return text
             }

@@ -84,11 +84,18 @@ public struct AdapterFactory: Sendable {
     public let context: CLIContext
     public let options: NetworkOptions
     private let http: any HTTPClient
+    /// One token bucket per venue for the whole run, so that repeated or concurrent requests
+    /// (watch, bulk commands) stay inside each venue's published rate.
+    private let buckets: [String: TokenBucket]
 
     public init(context: CLIContext, options: NetworkOptions) {
         self.context = context
         self.options = options
         self.http = context.makeHTTPClient(options.timeouts)
+        self.buckets = Dictionary(
+            uniqueKeysWithValues: context.registry.descriptors.map { descriptor in
+                (descriptor.id, TokenBucket(rate: descriptor.requestsPerSecond))
+            })
     }
 
     /// The base URL for `descriptor`: `AGG_<ID>_URL` when set, else the default.
@@ -109,7 +116,8 @@ public struct AdapterFactory: Sendable {
             client = OfflineHTTPClient(
                 routes: routes, baseURL: AdapterEnvironment(baseURL: baseURL, http: http).baseURL)
         } else {
-            client = http
+            let limited = buckets[descriptor.id].map { RateLimitedHTTPClient(base: http, bucket: $0) }
+            client = RetryingHTTPClient(base: limited ?? http, timeouts: options.timeouts)
         }
         return try context.registry.makeAdapter(
             id: descriptor.id, environment: AdapterEnvironment(baseURL: baseURL, http: client))

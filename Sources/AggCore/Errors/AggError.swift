@@ -136,14 +136,18 @@ public enum AggError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// One line a user can act on, naming the venue first when there is one.
+    ///
+    /// Venue messages and transport details are kept verbatim in `message`; their line breaks
+    /// become spaces here so that a report stays on one line.
     public var description: String {
-        if let venue { return "\(venue): \(summary)" }
-        return summary
+        let text = venue.map { "\($0): \(summary)" } ?? summary
+        return text.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 }
 
 private func formatSeconds(_ seconds: Double) -> String {
-    seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    // `Int(exactly:)` rather than `Int(_:)`, which traps on infinity and on values past Int.max.
+    Int(exactly: seconds).map { String($0) } ?? String(seconds)
 }
 
 extension AggError {

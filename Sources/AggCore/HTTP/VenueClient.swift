@@ -37,8 +37,8 @@ public struct VenueClient: Sendable {
             throw error
         }
         if response.status == 429 || response.status == 418 {
-            throw .rateLimited(
-                venue: venue, retryAfterSeconds: response.header("Retry-After").flatMap { Int($0) })
+            let wait = RetryAfter.seconds(response.header("Retry-After"), now: Date())
+            throw .rateLimited(venue: venue, retryAfterSeconds: wait.map { Int($0.rounded(.up)) })
         }
         guard response.isSuccess else { throw .http(venue: venue, status: response.status, url: url) }
         switch parsed {

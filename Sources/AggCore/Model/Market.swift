@@ -49,27 +49,43 @@ public enum AssetCode {
     public static let maximumLength = 15
 
     /// The upper-cased code when `text` is 1 to 15 ASCII letters or digits.
+    ///
+    /// The text is checked before it is upper-cased: Unicode case mapping turns some non-ASCII
+    /// letters into ASCII ones (`ß` → `SS`, `ﬁ` → `FI`, `ı` → `I`), which must not pass.
     public static func validate(_ text: String, in input: String? = nil) throws(AggError) -> String {
-        let upper = text.uppercased()
         let shown = input ?? text
-        guard !upper.isEmpty else { throw .invalidSymbol(shown, reason: "the code is empty") }
-        guard upper.utf8.count <= maximumLength else {
+        guard !text.isEmpty else { throw .invalidSymbol(shown, reason: "the code is empty") }
+        guard text.utf8.count <= maximumLength else {
             throw .invalidSymbol(shown, reason: "codes are at most \(maximumLength) letters and digits")
         }
-        guard upper.utf8.allSatisfy({ isASCIIDigit($0) || ($0 >= 0x41 && $0 <= 0x5A) }) else {
+        guard text.utf8.allSatisfy({ isASCIIDigit($0) || isASCIILetter($0) }) else {
             throw .invalidSymbol(shown, reason: "codes hold only letters A-Z and digits 0-9")
         }
-        return upper
+        return text.uppercased()
+    }
+
+    /// Whether `code` is already a valid upper-case code (1 to 15 of A-Z and 0-9), checked
+    /// without allocating: for codes that come from a venue's own data.
+    public static func isNormalized(_ code: String) -> Bool {
+        var count = 0
+        for byte in code.utf8 {
+            guard (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) else { return false }
+            count += 1
+        }
+        return count >= 1 && count <= maximumLength
     }
 
     /// The upper-cased ISO-style currency code when `text` is exactly three letters A-Z.
     public static func validateCurrency(_ text: String) throws(AggError) -> String {
-        let upper = text.uppercased()
-        guard upper.utf8.count == 3, upper.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
+        guard text.utf8.count == 3, text.utf8.allSatisfy(isASCIILetter) else {
             throw .invalidCurrency(text)
         }
-        return upper
+        return text.uppercased()
     }
 
     private static func isASCIIDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
 }

@@ -36,9 +36,11 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// The calendar fields of this instant at a fixed offset from UTC.
     public func civilParts(offsetSeconds: Int64) -> CivilTime {
-        let totalMilliseconds = millisecondsSince1970 + offsetSeconds * 1000
-        let (days, dayMilliseconds) = floorDivide(totalMilliseconds, 86_400_000)
-        let (year, month, day) = Timestamp.civilDate(fromDays: days)
+        // The offset is applied to the time of day, not to the instant, so that instants near
+        // the ends of the Int64 range do not overflow.
+        let (utcDays, utcMilliseconds) = floorDivide(millisecondsSince1970, 86_400_000)
+        let (carry, dayMilliseconds) = floorDivide(utcMilliseconds + offsetSeconds * 1000, 86_400_000)
+        let (year, month, day) = Timestamp.civilDate(fromDays: utcDays + carry)
         let millisecond = Int(dayMilliseconds % 1000)
         let seconds = Int(dayMilliseconds / 1000)
         return CivilTime(
@@ -48,11 +50,13 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         )
     }
 
-    /// The instant of a wall-clock time at a fixed offset from UTC (KST is +9 h).
+    /// The instant of a wall-clock time at a fixed offset from UTC (KST is +9 h); `nil` when a
+    /// field is out of range, the day does not exist in that month, or the year is beyond what
+    /// `millisecondsSince1970` can hold.
     public init?(civil: CivilTime, offsetSeconds: Int64) {
-        guard (1...12).contains(civil.month), (1...31).contains(civil.day),
-            (0...23).contains(civil.hour),
-            (0...59).contains(civil.minute), (0...60).contains(civil.second),
+        guard Timestamp.representableYears.contains(civil.year), (1...12).contains(civil.month),
+            (1...Timestamp.daysInMonth(year: civil.year, month: civil.month)).contains(civil.day),
+            (0...23).contains(civil.hour), (0...59).contains(civil.minute), (0...60).contains(civil.second),
             (0...999).contains(civil.millisecond)
         else { return nil }
         let days = Timestamp.days(
@@ -60,6 +64,23 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         let seconds =
             days * 86_400 + Int64(civil.hour * 3600 + civil.minute * 60 + civil.second) - offsetSeconds
         self.millisecondsSince1970 = seconds * 1000 + Int64(civil.millisecond)
+    }
+
+    /// The years all of whose instants fit in `millisecondsSince1970`, less one year at each end
+    /// so that no offset from UTC can push an instant out of range.
+    static let representableYears: ClosedRange<Int> = {
+        let first = Timestamp(millisecondsSince1970: .min).civilParts(offsetSeconds: 0).year
+        let last = Timestamp(millisecondsSince1970: .max).civilParts(offsetSeconds: 0).year
+        return (first + 1)...(last - 1)
+    }()
+
+    /// The length of `month` (1 to 12) in the proleptic Gregorian calendar.
+    static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     // Howard Hinnant's days_from_civil / civil_from_days, exact for the proleptic Gregorian calendar.
@@ -104,12 +125,17 @@ public struct CivilTime: Hashable, Sendable {
     }
 }
 
+/// Division rounding towards negative infinity, with a remainder in `0..<divisor`; it cannot
+/// overflow, even for `Int64.min`.
 private func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
-    let quotient = value >= 0 ? value / divisor : (value - divisor + 1) / divisor
-    return (quotient, value - quotient * divisor)
+    let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
+    return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
 }
 
+/// `value` with at least `width` digits; a negative value gets its sign before the zeros
+/// (ISO 8601 writes the year before year 0 as `-0001`).
 private func pad(_ value: Int, _ width: Int) -> String {
-    let text = String(value)
-    return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    let digits = String(value.magnitude)
+    let padded = digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    return value < 0 ? "-" + padded : padded
 }

@@ -1,0 +1,153 @@
+import Foundation
+
+/// When and how often to try a request again.
+public struct RetryPolicy: Sendable {
+    /// Retries after the first attempt.
+    public var maximumRetries: Int
+    /// The wait before the first retry; each later retry waits twice as long.
+    public var baseDelay: Double
+    /// No single wait is longer than this.
+    public var maximumDelay: Double
+
+    /// Two retries, 250 ms then 500 ms, each with full jitter.
+    public static let standard = RetryPolicy(maximumRetries: 2, baseDelay: 0.25, maximumDelay: 2)
+    /// No retries at all.
+    public static let none = RetryPolicy(maximumRetries: 0, baseDelay: 0, maximumDelay: 0)
+
+    public init(maximumRetries: Int, baseDelay: Double, maximumDelay: Double) {
+        self.maximumRetries = maximumRetries
+        self.baseDelay = baseDelay
+        self.maximumDelay = maximumDelay
+    }
+
+    /// The wait before retry number `retry` (1-based): exponential backoff with jitter, where
+    /// `unit` is a random number in 0..<1. Half the delay is fixed and half random, so retries
+    /// from many clients spread out but none comes back at once.
+    public func delay(beforeRetry retry: Int, unit: Double) -> Double {
+        let exponential = min(maximumDelay, baseDelay * pow(2, Double(max(0, retry - 1))))
+        return exponential / 2 + exponential / 2 * unit
+    }
+}
+
+/// Retries idempotent GETs on connection failures, broken answers and 5xx, inside one time
+/// budget: every attempt gets only the time that is left, so `--timeout` bounds the whole
+/// exchange. A 429 (or Upbit's 418) is retried only when the venue's `Retry-After` fits the
+/// budget; otherwise the answer is returned at once for the caller to report. 4xx answers are
+/// never retried.
+public struct RetryingHTTPClient: HTTPClient {
+    public let base: any HTTPClient
+    public let policy: RetryPolicy
+    /// The budget when a request carries none of its own.
+    public let timeouts: HTTPTimeouts
+    private let clock: RetryClock
+
+    public init(
+        base: any HTTPClient, policy: RetryPolicy = .standard, timeouts: HTTPTimeouts, clock: RetryClock = .system
+    ) {
+        self.base = base
+        self.policy = policy
+        self.timeouts = timeouts
+        self.clock = clock
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let budget = request.timeouts ?? timeouts
+        let deadline = clock.now() + budget.total
+        var retry = 0
+        while true {
+            let remaining = deadline - clock.now()
+            guard remaining > 0 else { throw TransportError.timeout(url: request.url, seconds: budget.total) }
+            var attempt = request
+            attempt.timeouts = HTTPTimeouts(connect: min(budget.connect, remaining), total: remaining)
+            let wait: Double
+            do {
+                let response = try await base.send(attempt)
+                guard retry < policy.maximumRetries else { return response }
+                if response.status == 429 || response.status == 418 {
+                    let now = Date()
+                    guard
+                        let retryAfter = RetryAfter.seconds(response.header("Retry-After"), now: now),
+                        retryAfter < deadline - clock.now()
+                    else { return response }
+                    wait = retryAfter
+                } else if (500...599).contains(response.status) {
+                    wait = policy.delay(beforeRetry: retry + 1, unit: clock.random())
+                } else {
+                    return response
+                }
+            } catch let error as TransportError {
+                switch error {
+                case .timeout:
+                    throw TransportError.timeout(url: request.url, seconds: budget.total)
+                case .invalidURL:
+                    throw error
+                case .connection, .malformedResponse:
+                    guard retry < policy.maximumRetries else { throw error }
+                    wait = policy.delay(beforeRetry: retry + 1, unit: clock.random())
+                }
+            }
+            // A wait that would leave no time for the next attempt is not worth taking: the
+            // last answer (or error) stands.
+            guard wait < deadline - clock.now() else {
+                return try await finalAttempt(attempt, budget: budget, deadline: deadline)
+            }
+            try await clock.sleep(wait)
+            retry += 1
+        }
+    }
+
+    /// One more try with whatever time is left, used when a backoff no longer fits.
+    private func finalAttempt(_ request: HTTPRequest, budget: HTTPTimeouts, deadline: Double) async throws
+        -> HTTPResponse
+    {
+        let remaining = deadline - clock.now()
+        guard remaining > 0.05 else { throw TransportError.timeout(url: request.url, seconds: budget.total) }
+        var attempt = request
+        attempt.timeouts = HTTPTimeouts(connect: min(budget.connect, remaining), total: remaining)
+        do {
+            return try await base.send(attempt)
+        } catch TransportError.timeout {
+            throw TransportError.timeout(url: request.url, seconds: budget.total)
+        }
+    }
+}
+
+/// Time and chance for retries, injectable so tests run fast and deterministically.
+public struct RetryClock: Sendable {
+    /// Monotonic seconds.
+    public var now: @Sendable () -> Double
+    public var sleep: @Sendable (Double) async throws -> Void
+    /// A number in 0..<1.
+    public var random: @Sendable () -> Double
+
+    public init(
+        now: @escaping @Sendable () -> Double, sleep: @escaping @Sendable (Double) async throws -> Void,
+        random: @escaping @Sendable () -> Double
+    ) {
+        self.now = now
+        self.sleep = sleep
+        self.random = random
+    }
+
+    /// The real clock.
+    public static let system = RetryClock(
+        now: { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
+        sleep: { seconds in try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9)) },
+        random: { Double.random(in: 0..<1) }
+    )
+}
+
+/// The `Retry-After` header: delay-seconds or an HTTP date (RFC 9110 §10.2.3).
+public enum RetryAfter {
+    /// Seconds to wait, or `nil` when the header is absent or unreadable.
+    public static func seconds(_ header: String?, now: Date) -> Double? {
+        guard let text = header?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        if let seconds = Int(text) { return seconds >= 0 ? Double(seconds) : nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: text) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+}
