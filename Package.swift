@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "AggStoreTests", dependencies: ["AggStore", "AggCore"]),
         .testTarget(
             name: "AggCLITests",
-            dependencies: ["AggCLI", "AggCore", "AggJSON", "AggTestKit", "AggFixtures", "agg"]
+            dependencies: ["AggCLI", "AggCore", "AggJSON", "AggStore", "AggTestKit", "AggFixtures", "agg"]
                 + adapterNames.map { .target(name: $0) }
         ),
     ] + adapterTargets + adapterTestTargets,
