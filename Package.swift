@@ -53,11 +53,11 @@ let package = Package(
         .target(name: "AggFixtures", dependencies: ["AggCore", "AggJSON"]),
         .target(
             name: "AggCLI",
-            dependencies: ["AggCore", "AggJSON", "AggTransport", "AggStore", "AggFixtures"]
+            dependencies: ["AggCore", "AggJSON", "AggStore", "AggFixtures"]
         ),
         .executableTarget(
             name: "agg",
-            dependencies: ["AggCLI", "AggCore"] + adapterNames.map { .target(name: $0) }
+            dependencies: ["AggCLI", "AggCore", "AggTransport"] + adapterNames.map { .target(name: $0) }
         ),
         .target(name: "AggTestKit", dependencies: ["AggCore", "AggJSON", "AggFixtures"]),
         .executableTarget(

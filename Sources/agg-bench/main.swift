@@ -35,6 +35,9 @@ let parseTimes = try (0..<runs).map { _ in try seconds { _ = try JSONParser.pars
 let foundationTimes = try (0..<runs).map { _ in
     try seconds { _ = try JSONSerialization.jsonObject(with: Data(body)) }
 }
+let foundationDecodeTimes = try (0..<runs).map { _ in
+    try seconds { _ = try BithumbFoundationDecoding.allQuotes(body, payment: "KRW") }
+}
 let megabytes = Double(body.count) / 1_000_000
 func report(_ name: String, _ times: [Double]) {
     let m = median(times)
@@ -43,4 +46,5 @@ func report(_ name: String, _ times: [Double]) {
 print("Bithumb ALL_KRW: \(body.count) bytes, \(quoteCount) quotes, median of \(runs) runs")
 report("parse + decode + normalize (agg)", decodeTimes)
 report("parse only (agg JSONParser)", parseTimes)
+report("Foundation JSONDecoder + Decimal(string:)", foundationDecodeTimes)
 report("Foundation JSONSerialization (parse only)", foundationTimes)

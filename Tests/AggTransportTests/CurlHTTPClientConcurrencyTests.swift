@@ -1,0 +1,164 @@
+import AggCore
+import AggTestKit
+import AggTransport
+import Glibc
+import Testing
+
+/// Requests run in parallel on the client's own thread, can be cancelled, and the client frees
+/// what it creates.
+@Suite("CurlHTTPClient: concurrency and lifetime")
+struct CurlHTTPClientConcurrencyTests {
+    @Test("8 requests to a server that waits 300 ms each finish together, not one after another")
+    func runsRequestsInParallel() async throws {
+        let server = try LoopbackServer { request in .json(#"{"n":"\#(request.path)"}"#).delayed(by: 0.3) }
+        let client = CurlHTTPClient()
+
+        let (bodies, elapsed) = try await timed {
+            try await withThrowingTaskGroup(of: (Int, String).self) { group in
+                for index in 0..<8 {
+                    group.addTask {
+                        let response = try await client.send(HTTPRequest(url: server.baseURL + "/\(index)"))
+                        return (index, String(decoding: response.body, as: UTF8.self))
+                    }
+                }
+                var bodies: [Int: String] = [:]
+                for try await (index, body) in group { bodies[index] = body }
+                return bodies
+            }
+        }
+
+        #expect(elapsed < .milliseconds(1200), "took \(elapsed.seconds) s")
+        for index in 0..<8 { #expect(bodies[index] == #"{"n":"/\#(index)"}"#) }
+    }
+
+    @Test("transfers complete while every thread of the callers' executor is blocked")
+    func progressesWithoutTheCallersThreads() async throws {
+        let server = try LoopbackServer { _ in LoopbackReply.json("{}").delayed(by: 0.3) }
+        let client = CurlHTTPClient()
+        // The callers run on an executor with a single thread, which the test then blocks for
+        // longer than the server takes. Blocking the shared cooperative pool instead would stall
+        // the other tests running in parallel.
+        let executor = SingleThreadTaskExecutor()
+        defer { executor.stop() }
+
+        let (statuses, afterUnblocking, allArrived) = try await withTaskExecutorPreference(executor) {
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<8 {
+                    group.addTask {
+                        #expect(executor.isCurrent, "the caller does not run on the blocked executor")
+                        return try await client.send(HTTPRequest(url: server.baseURL + "/\(index)")).status
+                    }
+                }
+                let allArrived = await eventually { server.requests.count == 8 }
+                usleep(700_000)
+                let unblocked = ContinuousClock.now
+                var statuses: [Int] = []
+                for try await status in group { statuses.append(status) }
+                return (statuses, ContinuousClock.now - unblocked, allArrived)
+            }
+        }
+
+        #expect(allArrived, "the 8 requests were not in flight at the same time")
+        #expect(statuses == Array(repeating: 200, count: 8))
+        // The answers arrived while the executor was blocked: only resuming the callers is left.
+        #expect(afterUnblocking < .milliseconds(250), "took \(afterUnblocking.seconds) s after unblocking")
+    }
+
+    @Test("cancelling the task stops a hanging request promptly")
+    func cancellationEndsAHangingRequest() async throws {
+        let server = try LoopbackServer { _ in LoopbackReply.json("{}").withFault(.hang) }
+        let client = CurlHTTPClient()
+        let task = Task { try await client.send(HTTPRequest(url: server.baseURL + "/hang")) }
+        #expect(await eventually { server.requests.count == 1 })
+
+        let (result, elapsed) = await timed { () async -> Result<HTTPResponse, any Error> in
+            task.cancel()
+            return await task.result
+        }
+
+        #expect(elapsed < .seconds(1), "took \(elapsed.seconds) s")
+        #expect(throws: CancellationError.self) { try result.get() }
+        let probe = client.engineProbe
+        #expect(await eventually { probe.liveTransferCount == 0 }, "the easy handle was not freed")
+        #expect(probe.isWorkerRunning)
+    }
+
+    @Test("requests cancelled at random moments each end once, as an answer or as a cancellation")
+    func cancellationAtRandomMoments() async throws {
+        let server = try LoopbackServer { _ in LoopbackReply.json("{}").delayed(by: 0.05) }
+        let client = CurlHTTPClient()
+
+        let outcomes = await withTaskGroup(of: String.self) { group in
+            for index in 0..<40 {
+                let task = Task { try await client.send(HTTPRequest(url: server.baseURL + "/\(index)")) }
+                group.addTask {
+                    try? await Task.sleep(for: .milliseconds(Int.random(in: 0...100)))
+                    task.cancel()
+                    switch await task.result {
+                    case .success(let response): return "status \(response.status)"
+                    case .failure(let error): return error is CancellationError ? "cancelled" : "\(error)"
+                    }
+                }
+            }
+            var outcomes: [String] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes
+        }
+
+        #expect(outcomes.count == 40)
+        #expect(outcomes.allSatisfy { $0 == "status 200" || $0 == "cancelled" }, "\(outcomes)")
+        let probe = client.engineProbe
+        #expect(await eventually { probe.liveTransferCount == 0 }, "easy handles were left behind")
+    }
+
+    @Test("a task cancelled before sending never reaches the server")
+    func cancellationBeforeSending() async throws {
+        let server = try LoopbackServer { _ in .json("{}") }
+        let client = CurlHTTPClient()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await client.send(HTTPRequest(url: server.baseURL + "/never"))
+        }
+
+        let result = await task.result
+
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(client.engineProbe.liveTransferCount == 0)
+        #expect(server.requests.isEmpty)
+    }
+
+    @Test("50 requests in a row on one client all succeed and leave no handle behind")
+    func manySequentialRequests() async throws {
+        let server = try LoopbackServer { request in .json(#"{"path":"\#(request.path)"}"#) }
+        let client = CurlHTTPClient()
+
+        for index in 0..<50 {
+            let response = try await client.send(HTTPRequest(url: server.baseURL + "/\(index)"))
+            #expect(response.status == 200)
+            #expect(response.body == Array(#"{"path":"/\#(index)"}"#.utf8))
+        }
+
+        let probe = client.engineProbe
+        #expect(await eventually { probe.liveTransferCount == 0 })
+        #expect(probe.isWorkerRunning)
+        let last = try await client.send(HTTPRequest(url: server.baseURL + "/after"))
+        #expect(last.status == 200)
+        #expect(server.requests.count == 51)
+    }
+
+    @Test("releasing a client ends its thread")
+    func releasingAClientStopsItsThread() async throws {
+        let server = try LoopbackServer { _ in .json("{}") }
+        var probes: [CurlEngineProbe] = []
+        for index in 0..<20 {
+            let client = CurlHTTPClient()
+            if index.isMultiple(of: 2) {
+                _ = try await client.send(HTTPRequest(url: server.baseURL + "/\(index)"))
+            }
+            probes.append(client.engineProbe)
+        }
+
+        #expect(await eventually { probes.allSatisfy { !$0.isWorkerRunning } }, "some client threads still run")
+        #expect(probes.allSatisfy { $0.liveTransferCount == 0 })
+    }
+}
