@@ -5,6 +5,8 @@ import AggJSON
 /// others, no key needed. The provider asks to be credited wherever its rates are shown
 /// (`descriptor.attribution`).
 public struct ExchangeRateAdapter: ExchangeAdapter {
+    /// An FX source quoting no markets, at one request a second (the provider updates daily and
+    /// blocks for about 20 minutes past its quota).
     public static let descriptor = AdapterDescriptor(
         id: "exchangerate",
         displayName: "ExchangeRate-API",
@@ -20,6 +22,7 @@ public struct ExchangeRateAdapter: ExchangeAdapter {
     private let baseURL: String
     private let client: VenueClient
 
+    /// An adapter reaching the API at `environment.baseURL` through `environment.http`.
     public init(environment: AdapterEnvironment) {
         baseURL = environment.baseURL
         client = VenueClient(venue: Self.descriptor.id, http: environment.http)

@@ -10,6 +10,7 @@ import AggStore
 /// code (`USDT`, `1INCH`) into the coin list only. A code in a list it does not appear in is
 /// harmless: it orders nothing.
 public enum FavoritesCommand: Command {
+    /// The command line `agg help` describes.
     public static let spec = CommandSpec(
         name: "favorites",
         summary: "Add, remove or list favorite currencies and coins, which are listed first.",
@@ -39,6 +40,7 @@ public enum FavoritesCommand: Command {
         case add, remove, list
     }
 
+    /// Runs the command; store failures are thrown as `AggError.store` (exit 70).
     public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
         -> ExitCode
     {

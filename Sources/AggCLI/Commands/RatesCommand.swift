@@ -13,6 +13,7 @@ public enum RatesCommand: Command {
     /// The most snapshots `--keep` accepts.
     public static let maximumKeep = 1000
 
+    /// The command line `agg help` describes.
     public static let spec = CommandSpec(
         name: "rates",
         summary: "Show exchange rates from a base currency, with the change since the previous day.",
@@ -43,6 +44,7 @@ public enum RatesCommand: Command {
             """
     )
 
+    /// Runs the command; store failures are thrown as `AggError.store` (exit 70).
     public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
         -> ExitCode
     {

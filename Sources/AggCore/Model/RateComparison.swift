@@ -20,6 +20,7 @@ public struct RateChange: Sendable, Equatable {
     public var previous: Decimal?
     /// `rate - previous`, exact; `nil` when `previous` is.
     public var change: Decimal?
+    /// Which way `change` points, judged against the comparison's threshold.
     public var trend: RateTrend
 
     /// A change with every field given.
