@@ -11,6 +11,9 @@ import PackageDescription
 /// evaluated manifest by its text: a discovered folder would go unseen until the cache expired.
 let adapterNames = [
     "Bithumb",
+    "Upbit",
+    "Binance",
+    "Coinbase",
     "ExchangeRate",
 ]
 
@@ -69,6 +72,7 @@ let package = Package(
         .testTarget(name: "AggCoreTests", dependencies: ["AggCore", "AggJSON"]),
         .testTarget(name: "AggTransportTests", dependencies: ["AggTransport", "AggCore", "AggTestKit"]),
         .testTarget(name: "AggStoreTests", dependencies: ["AggStore", "AggCore"]),
+        .testTarget(name: "ScaffoldTests", path: "Tests/ScaffoldTests"),
         .testTarget(
             name: "AggCLITests",
             dependencies: ["AggCLI", "AggCore", "AggJSON", "AggStore", "AggTestKit", "AggFixtures", "agg"]

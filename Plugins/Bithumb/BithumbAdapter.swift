@@ -12,7 +12,8 @@ public struct BithumbAdapter: ExchangeAdapter {
         quoteCurrencies: APIRouter.paymentCurrencies,
         capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook],
         requestsPerSecond: 150,
-        defaultBaseURL: "https://api.bithumb.com"
+        defaultBaseURL: "https://api.bithumb.com",
+        limits: FetchLimits(candles: 1500, trades: 100, bookDepth: 30)
     )
 
     private let baseURL: String

@@ -1,6 +1,6 @@
 import AggCore
 import AggJSON
-import Foundation
+import FoundationEssentials
 
 /// Decoding of Bithumb's public answers into the normalized model.
 public enum BithumbDecoding {

@@ -1,5 +1,5 @@
 import AggCore
-import Foundation
+import FoundationEssentials
 
 /// A second, independent decoding of Bithumb tickers through Foundation's `JSONDecoder` and
 /// `Decimal(string:)`.

@@ -33,19 +33,18 @@ public struct ExchangeRateAdapter: ExchangeAdapter {
     ///
     /// - Throws: `AggError.invalidCurrency` for a code that is not three letters;
     ///   `AggError.venue` with the API's error type as its code (`unsupported-code`, ...);
-    ///   transport, HTTP and decoding errors naming `exchangerate`.
+    ///   `AggError.rateLimited` for HTTP 429, whatever the body says; transport, HTTP and
+    ///   decoding errors naming `exchangerate`.
     public func rates(base: String) async throws(AggError) -> RateTable {
         let code = try AssetCode.validateCurrency(base)
         let (json, _) = try await client.getJSON(APIRouter.latest(base: code).url(baseURL: baseURL)) { json, _ in
             ExchangeRateDecoding.venueError(in: json)
         }
-        do throws(JSONDecodingError) {
+        return try client.decode { () throws(JSONDecodingError) in
             guard try json["result"].string() == ExchangeRateDecoding.successResult else {
                 throw json["result"].failure("expected \"success\"")
             }
             return try ExchangeRateDecoding.rateTable(json, base: code)
-        } catch {
-            throw .decoding(error, venue: Self.descriptor.id)
         }
     }
 }

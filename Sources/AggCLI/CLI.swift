@@ -6,9 +6,17 @@ public enum CLI {
     /// Every command, in the order `agg --help` lists them.
     public static let commands: [any Command.Type] = [
         QuoteCommand.self,
+        CompareCommand.self,
+        SearchCommand.self,
+        CandlesCommand.self,
+        TradesCommand.self,
+        BookCommand.self,
+        WatchCommand.self,
         ExchangesCommand.self,
         RatesCommand.self,
         FavoritesCommand.self,
+        ConfigCommand.self,
+        CompletionCommand.self,
     ]
 
     /// Runs `agg` with `arguments` (without the program name) and returns the exit code.
@@ -46,6 +54,15 @@ public enum CLI {
                 console.print(Help.command(command.spec))
                 return ExitCode.success.rawValue
             }
+            var context = context
+            do throws(ConfigurationError) {
+                context.configuration = try ConfigurationLoader.load(
+                    environment: context.environment, registry: context.registry)
+            } catch {
+                console.printError("agg: \(error.description)")
+                return ExitCode.configuration.rawValue
+            }
+            for warning in context.configuration.warnings { console.printError("agg: warning: \(warning)") }
             return try await command.run(parsed, context: context).rawValue
         } catch {
             if error.isUsageError { return usageError(error.description, console: console) }

@@ -3,10 +3,11 @@ import AggCore
 /// The text of `agg --help` and `agg COMMAND --help`.
 enum Help {
     static func overview(commands: [any Command.Type]) -> String {
-        let width = commands.map { $0.spec.name.count }.max() ?? 0
-        let lines = commands.map { command in
-            "  " + command.spec.name + String(repeating: " ", count: width - command.spec.name.count + 2)
-                + command.spec.summary
+        let entries =
+            commands.map { ($0.spec.name, $0.spec.summary) } + [("help", "Show help for a command: agg help quote")]
+        let width = entries.map(\.0.count).max() ?? 0
+        let lines = entries.map { name, summary in
+            "  " + name + String(repeating: " ", count: width - name.count + 2) + summary
         }
         return """
             agg \(AggVersion.current): crypto prices and FX rates from many venues, in one normalized view.
@@ -15,7 +16,6 @@ enum Help {
 
             COMMANDS:
             \(lines.joined(separator: "\n"))
-              help      Show help for a command: agg help quote
 
             OPTIONS:
               -h, --help     Show help.
@@ -24,13 +24,21 @@ enum Help {
             EXAMPLES:
               agg quote BTC --exchange bithumb
               agg quote BTC ETH --offline --format json
+              agg search 비트코인
+              agg candles BTC --exchange bithumb --chart
+              agg watch BTC ETH --exchange bithumb
 
             ENVIRONMENT:
               AGG_<ID>_URL   Replace a venue's base URL (AGG_BITHUMB_URL=http://127.0.0.1:8080/bithumb).
               AGG_OFFLINE=1  Answer from recorded responses, as --offline does.
+              AGG_CONFIG     The config file (default $XDG_CONFIG_HOME/agg/config.json or
+                             ~/.config/agg/config.json); see 'agg config --help'.
               NO_COLOR       Turn colour off.
 
-            EXIT CODES: 0 all answered, 1 a source failed, 64 usage error, 70 local database error.
+            PRECEDENCE: flags, then the environment, then the config file, then built-in defaults.
+
+            EXIT CODES: 0 all answered, 1 a source failed, 64 usage error, 70 local database error,
+            78 malformed config file.
             """
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where the recorded responses live.
 public enum FixtureDirectory {

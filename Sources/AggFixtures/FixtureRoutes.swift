@@ -1,6 +1,6 @@
 import AggCore
 import AggJSON
-import Foundation
+import FoundationEssentials
 
 /// A recorded answer: what a venue sent for one request.
 public struct FixtureAnswer: Sendable, Equatable {
@@ -115,9 +115,9 @@ public struct FixtureRoutes: Sendable {
     public static func queryItems(_ query: String) -> [(name: String, value: String)] {
         query.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+            let name = URLText.decode(String(parts[0]))
             let value =
-                parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
+                parts.count > 1 ? URLText.decode(String(parts[1])) : ""
             return (name, value)
         }
     }
@@ -133,7 +133,7 @@ enum Glob {
         for (index, piece) in pieces.enumerated().dropFirst() {
             if index == pieces.count - 1 { return rest.hasSuffix(piece) }
             guard !piece.isEmpty else { continue }
-            guard let range = rest.range(of: piece) else { return false }
+            guard let range = rest.firstRange(of: piece) else { return false }
             rest = rest[range.upperBound...]
         }
         return true

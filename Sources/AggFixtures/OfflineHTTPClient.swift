@@ -1,5 +1,5 @@
 import AggCore
-import Foundation
+import FoundationEssentials
 
 /// Answers requests from recorded responses instead of the network, through the same decoding
 /// code as live data (`--offline`).
@@ -14,6 +14,11 @@ public struct OfflineHTTPClient: HTTPClient {
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try response(to: request)
+    }
+
+    /// The recorded answer to `request`, without suspending (for scripted test clients).
+    public func response(to request: HTTPRequest) throws -> HTTPResponse {
         guard request.url.hasPrefix(baseURL) else { throw TransportError.invalidURL(request.url) }
         let rest = String(request.url.dropFirst(baseURL.count))
         let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)

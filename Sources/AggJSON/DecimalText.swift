@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Exact conversion between decimal text and `Decimal`, never through `Double`.
 ///

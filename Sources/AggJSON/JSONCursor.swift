@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A decoding failure that names where in the document it happened.
 public struct JSONDecodingError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 import AggCore
-import Foundation
+import FoundationEssentials
 
 extension Store {
     /// Stores a rate table as a snapshot keyed by its base and `asOf`, then keeps only the

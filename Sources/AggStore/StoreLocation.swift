@@ -1,5 +1,11 @@
 import AggCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Where agg keeps its database, resolved from the environment the caller passes in.
 ///
@@ -64,9 +70,8 @@ public struct StoreLocation: Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func makeDirectories(_ folder: String) throws(CreationFailure) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw CreationFailure(reason: "\(folder) is not a directory") }
+        if let isDirectory = kind(of: folder) {
+            guard isDirectory else { throw CreationFailure(reason: "\(folder) is not a directory") }
             return
         }
         let parent = parentFolder(of: folder)
@@ -74,14 +79,17 @@ public struct StoreLocation: Sendable, Equatable, CustomStringConvertible {
         guard mkdir(folder, 0o700) == 0 else {
             let code = errno
             // Another process may have made it in the meantime.
-            if code == EEXIST, FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
-                isDirectory.boolValue
-            {
-                return
-            }
+            if code == EEXIST, kind(of: folder) == true { return }
             let text = strerror(code).map { String(cString: $0) } ?? "error \(code)"
             throw CreationFailure(reason: "\(folder): \(text)")
         }
+    }
+
+    /// `true` for a directory, `false` for anything else that exists, `nil` when nothing is there.
+    private static func kind(of path: String) -> Bool? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// The folder above `folder`, or `nil` at the root or for a single relative component.

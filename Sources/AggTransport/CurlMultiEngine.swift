@@ -1,6 +1,6 @@
 import AggCore
 import CCurl
-import Foundation
+import FoundationEssentials
 
 /// Drives libcurl's multi interface on one dedicated thread, so that any number of transfers
 /// run at once without occupying a thread of Swift's cooperative pool.
@@ -27,12 +27,11 @@ final class CurlMultiEngine {
 
     /// Starts the engine thread for `mailbox`.
     static func start(mailbox: CurlEngineMailbox, settings: CurlTransferSettings) {
-        let thread = Thread {
+        let started = DetachedThread.start {
             CurlMultiEngine(mailbox: mailbox, settings: settings).run()
             mailbox.markWorkerFinished()
         }
-        thread.name = "agg-curl"
-        thread.start()
+        if !started { mailbox.markWorkerFinished() }
     }
 
     /// The error of a request the engine could not run because its client was released.

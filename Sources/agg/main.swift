@@ -1,7 +1,11 @@
 // The agg executable: the one place that knows every adapter and the real transport.
 import AggCLI
 import AggCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 var registry = AdapterRegistry()
 registerAdapters(in: &registry)

@@ -2,9 +2,12 @@ import AggCLI
 import AggCore
 import AggJSON
 import AggTestKit
+import Binance
 import Bithumb
+import Coinbase
 import ExchangeRate
 import Foundation
+import Upbit
 
 /// What one in-process run of the CLI printed and returned.
 struct CLIRun {
@@ -23,16 +26,27 @@ struct CLIRun {
 
 /// The registry the executable builds.
 func testRegistry() -> AdapterRegistry {
-    var registry = AdapterRegistry()
-    registry.register(BithumbAdapter.self)
+    var registry = venueRegistry()
     registry.register(ExchangeRateAdapter.self)
     return registry
 }
 
-/// Runs the CLI in this process with `http` standing in for the network.
+/// The executable's exchanges without its FX source, for tests that bring their own.
+func venueRegistry() -> AdapterRegistry {
+    var registry = AdapterRegistry()
+    registry.register(BithumbAdapter.self)
+    registry.register(UpbitAdapter.self)
+    registry.register(BinanceAdapter.self)
+    registry.register(CoinbaseAdapter.self)
+    return registry
+}
+
+/// Runs the CLI in this process with `http` standing in for the network. `interrupts` stands in
+/// for Ctrl-C (by default it never comes).
 func runCLI(
     _ arguments: [String], environment: [String: String] = [:], http: (any HTTPClient)? = nil,
-    terminal: Bool = false, width: Int = 200
+    terminal: Bool = false, width: Int = 200, registry: AdapterRegistry = testRegistry(),
+    interrupts: AsyncStream<Void> = AsyncStream { _ in }
 ) async -> CLIRun {
     let output = BufferSink()
     let error = BufferSink()
@@ -47,11 +61,11 @@ func runCLI(
         ?? FileManager.default.temporaryDirectory
         .appendingPathComponent("agg-cli-tests-\(UUID().uuidString)").path
     let context = CLIContext(
-        registry: testRegistry(), environment: environment,
+        registry: registry, environment: environment,
         console: Console(
             standardOutput: output, standardError: error, outputIsTerminal: terminal, errorIsTerminal: false,
             width: width),
-        makeHTTPClient: { _ in client })
+        makeHTTPClient: { _ in client }, interrupts: { interrupts })
     let status = await CLI.run(arguments, context: context)
     return CLIRun(status: status, output: output.text, error: error.text)
 }

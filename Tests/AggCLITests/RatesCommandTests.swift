@@ -405,9 +405,10 @@ struct RatesErrorTests {
                 "agg: exchangerate: error unsupported-code: the currency code is not supported"
             ),
             (
-                "error_quota-reached.json", 429,
+                "error_quota-reached.json", 200,
                 "agg: exchangerate: error quota-reached: the request quota is used up; the open access API blocks for about 20 minutes"
             ),
+            ("error_quota-reached.json", 429, "agg: exchangerate: rate limited by exchangerate"),
             (
                 "error_malformed-request.json", 200,
                 "agg: exchangerate: error malformed-request: the request does not have the form the API expects"

@@ -2,6 +2,7 @@ import AggCore
 import AggTestKit
 import AggTransport
 import Glibc
+import Synchronization
 import Testing
 
 /// Requests run in parallel on the client's own thread, can be cancelled, and the client frees
@@ -10,7 +11,14 @@ import Testing
 struct CurlHTTPClientConcurrencyTests {
     @Test("8 requests to a server that waits 300 ms each finish together, not one after another")
     func runsRequestsInParallel() async throws {
-        let server = try LoopbackServer { request in .json(#"{"n":"\#(request.path)"}"#).delayed(by: 0.3) }
+        // The server answers no request until all 8 are in (or 5 s pass): sequential requests
+        // could never fill that barrier, so the proof of parallelism does not depend on how
+        // busy the machine is. The wall-time bound is the sequential time, 8 × 300 ms.
+        let arrivals = ArrivalBarrier(expected: 8)
+        let server = try LoopbackServer { request in
+            let together = arrivals.arriveAndWait(timeout: 5)
+            return .json(#"{"n":"\#(request.path)","together":\#(together)}"#).delayed(by: 0.3)
+        }
         let client = CurlHTTPClient()
 
         let (bodies, elapsed) = try await timed {
@@ -27,8 +35,8 @@ struct CurlHTTPClientConcurrencyTests {
             }
         }
 
-        #expect(elapsed < .milliseconds(1200), "took \(elapsed.seconds) s")
-        for index in 0..<8 { #expect(bodies[index] == #"{"n":"/\#(index)"}"#) }
+        #expect(elapsed < .milliseconds(2400), "took \(elapsed.seconds) s")
+        for index in 0..<8 { #expect(bodies[index] == #"{"n":"/\#(index)","together":true}"#) }
     }
 
     @Test("transfers complete while every thread of the callers' executor is blocked")
@@ -160,5 +168,26 @@ struct CurlHTTPClientConcurrencyTests {
 
         #expect(await eventually { probes.allSatisfy { !$0.isWorkerRunning } }, "some client threads still run")
         #expect(probes.allSatisfy { $0.liveTransferCount == 0 })
+    }
+}
+
+/// Holds each arriving thread until `expected` have arrived or the timeout passes.
+final class ArrivalBarrier: Sendable {
+    private let count = Mutex(0)
+    private let expected: Int
+
+    init(expected: Int) {
+        self.expected = expected
+    }
+
+    /// Waits for the others; `true` when all arrived in time.
+    func arriveAndWait(timeout: Double) -> Bool {
+        count.withLock { $0 += 1 }
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        while ContinuousClock.now < deadline {
+            if count.withLock({ $0 >= expected }) { return true }
+            usleep(2000)
+        }
+        return false
     }
 }

@@ -151,15 +151,19 @@ struct ExchangeRateErrorTests {
                 "exchangerate/error_quota-reached.json", 200, "quota-reached",
                 "the request quota is used up; the open access API blocks for about 20 minutes"
             ),
-            (
-                "exchangerate/error_quota-reached.json", 429, "quota-reached",
-                "the request quota is used up; the open access API blocks for about 20 minutes"
-            ),
         ])
     func venueErrors(file: String, status: Int, code: String, message: String) async throws {
         let (adapter, _) = try serving(file, status: status)
         await #expect(throws: AggError.venue(venue: "exchangerate", code: code, message: message)) {
             try await adapter.rates(base: "XXX")
+        }
+    }
+
+    @Test("HTTP 429 is a rate limit whatever the body says, so that callers back off")
+    func quotaWith429() async throws {
+        let (adapter, _) = try serving("exchangerate/error_quota-reached.json", status: 429)
+        await #expect(throws: AggError.rateLimited(venue: "exchangerate", retryAfterSeconds: nil)) {
+            try await adapter.rates(base: "USD")
         }
     }
 

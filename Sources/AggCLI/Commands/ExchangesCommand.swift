@@ -1,6 +1,6 @@
 import AggCore
 import AggJSON
-import Foundation
+import FoundationEssentials
 
 /// `agg exchanges`: the registered sources and what each can do.
 public enum ExchangesCommand: Command {
@@ -16,11 +16,11 @@ public enum ExchangesCommand: Command {
     public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
         -> ExitCode
     {
-        let format = OutputFormat.resolve(arguments.value("format"), console: context.console)
+        let format = OutputFormat.resolve(
+            arguments.value("format"), configured: context.configuration.format, console: context.console)
         let descriptors = context.registry.descriptors
         let factory = { (descriptor: AdapterDescriptor) -> String in
-            let override = context.environment[descriptor.baseURLVariable] ?? ""
-            return override.isEmpty ? descriptor.defaultBaseURL : override
+            context.configuration.baseURL(for: descriptor, environment: context.environment)
         }
         switch format {
         case .json:
@@ -32,7 +32,7 @@ public enum ExchangesCommand: Command {
                     "homeCurrency": .string(descriptor.homeCurrency),
                     "quoteCurrencies": .array(descriptor.quoteCurrencies.map { .string($0) }),
                     "capabilities": .array(descriptor.capabilities.sorted().map { .string($0.rawValue) }),
-                    "requestsPerSecond": .string(String(format: "%g", descriptor.requestsPerSecond)),
+                    "requestsPerSecond": .string(RateText.format(descriptor.requestsPerSecond)),
                     "baseURL": .string(factory(descriptor)),
                     "attribution": JSONOutput.string(descriptor.attribution),
                 ]
@@ -52,7 +52,7 @@ public enum ExchangesCommand: Command {
                             descriptor.id, descriptor.displayName, descriptor.country, descriptor.homeCurrency,
                             descriptor.quoteCurrencies.joined(separator: " "),
                             descriptor.capabilities.sorted().map(\.rawValue).joined(separator: " "),
-                            String(format: "%g", descriptor.requestsPerSecond), factory(descriptor),
+                            RateText.format(descriptor.requestsPerSecond), factory(descriptor),
                         ]
                     }))
         case .table:
@@ -67,15 +67,19 @@ public enum ExchangesCommand: Command {
                     // An FX source quotes no markets.
                     descriptor.quoteCurrencies.isEmpty ? "-" : descriptor.quoteCurrencies.joined(separator: ","),
                     descriptor.capabilities.sorted().map(\.rawValue).joined(separator: ","),
-                    String(format: "%g", descriptor.requestsPerSecond), factory(descriptor),
+                    RateText.format(descriptor.requestsPerSecond), factory(descriptor),
                 ])
             }
-            let style = TextStyle(
-                enabled: TextStyle.decide(
-                    flag: arguments.value("color"), noColor: arguments.has("no-color"),
-                    environment: context.environment, isTerminal: context.console.outputIsTerminal))
+            let style = TextStyle.resolve(arguments, context: context)
             context.console.print(table.render(width: context.console.width, style: style))
         }
         return .success
+    }
+}
+
+/// A request rate for people: `150`, `0.5`.
+enum RateText {
+    static func format(_ rate: Double) -> String {
+        rate == rate.rounded() && abs(rate) < 1e15 ? String(Int(rate)) : String(rate)
     }
 }

@@ -1,6 +1,6 @@
 import AggCore
 import AggJSON
-import Foundation
+import FoundationEssentials
 
 /// `agg quote`: tickers of one or more coins on one or more venues, fetched concurrently.
 public enum QuoteCommand: Command {
@@ -11,9 +11,7 @@ public enum QuoteCommand: Command {
             "quote SYMBOL... [--exchange ID[,ID...]] [--quote CUR] [--all] [--format table|json|csv]",
         options: [
             CommonOptions.exchange,
-            OptionSpec(
-                "quote", short: "q", value: "CUR",
-                help: "Quote currency for bare symbols (default: each venue's home currency)."),
+            CommonOptions.quote,
             OptionSpec("all", short: "a", help: "List every market of the venue(s) in one request each."),
         ] + CommonOptions.network,
         positionals: (0, nil),
@@ -48,20 +46,19 @@ public enum QuoteCommand: Command {
         if all && !arguments.positionals.isEmpty {
             throw .usage("--all lists every market; give it without symbols")
         }
-        let quoteCurrency = try arguments.value("quote").map { text throws(AggError) in
-            try AssetCode.validate(text)
-        }
         let requests = try plan(
-            arguments: arguments, quoteCurrency: quoteCurrency, all: all, registry: context.registry)
+            symbols: arguments.positionals, options: options, all: all, registry: context.registry)
         let factory = AdapterFactory(context: context, options: options)
         factory.announceOffline(venues: requests.map(\.venue))
 
+        let fetched = try await ProgressLine.during(
+            "asking \(requests.map(\.venue).joined(separator: ", "))", console: context.console
+        ) { () async throws(AggError) in
+            try await fetch(requests, all: all, quoteCurrency: options.quoteCurrency, factory: factory)
+        }
         // Favorite coins first; without a readable database, the usual order.
         let favorites = LocalStore.existingFavorites(kind: .symbol, environment: context.environment)
-        let outcomes = FavoritesFirst.order(
-            try await fetch(requests, all: all, quoteCurrency: quoteCurrency, factory: factory),
-            favorites: favorites
-        ) { $0.market.base }
+        let outcomes = FavoritesFirst.order(fetched, favorites: favorites) { $0.market.base }
         let rendered = QuoteRendering(
             outcomes: outcomes, options: options, width: context.console.width)
         context.console.print(rendered.output())
@@ -81,25 +78,26 @@ public enum QuoteCommand: Command {
         var markets: [Market]
     }
 
-    /// Validates symbols and venues before any request is made.
+    /// Validates symbols and venues before any request is made. `agg watch` plans the same way.
     static func plan(
-        arguments: ParsedArguments, quoteCurrency: String?, all: Bool, registry: AdapterRegistry
+        symbols: [String], options: NetworkOptions, all: Bool, registry: AdapterRegistry
     )
         throws(AggError) -> [VenueRequest]
     {
-        let named = arguments.list("exchange").map { $0.lowercased() }
+        let quoteCurrency = options.quoteCurrency
+        let needed: Capability = all ? .allTickers : .ticker
         var descriptors: [AdapterDescriptor] = []
-        for id in named {
+        for id in options.exchanges.ids {
             let descriptor = try registry.requireDescriptor(id: id)
-            let needed: Capability = all ? .allTickers : .ticker
             guard descriptor.supports(needed) else {
+                if !options.exchanges.explicit { continue }
                 throw .usage("\(descriptor.id) cannot give \(needed.title); see 'agg exchanges'")
             }
             if !descriptors.contains(where: { $0.id == descriptor.id }) { descriptors.append(descriptor) }
         }
-        let explicit = !descriptors.isEmpty
-        if !explicit {
-            descriptors = registry.descriptors(supporting: all ? .allTickers : .ticker)
+        let explicit = options.exchanges.explicit
+        if options.exchanges.ids.isEmpty {
+            descriptors = registry.descriptors(supporting: needed)
         }
         var requests: [VenueRequest] = []
         for descriptor in descriptors {
@@ -111,7 +109,7 @@ public enum QuoteCommand: Command {
                     continue
                 }
             } else {
-                for symbol in arguments.positionals {
+                for symbol in symbols {
                     let market = try Market.parse(
                         symbol, defaultQuote: quoteCurrency ?? descriptor.homeCurrency)
                     if descriptor.quoteCurrencies.contains(market.quote) {
@@ -125,9 +123,9 @@ public enum QuoteCommand: Command {
             requests.append(VenueRequest(venue: descriptor.id, markets: markets))
         }
         if requests.isEmpty {
-            let symbols = arguments.positionals.joined(separator: " ")
+            let named = symbols.joined(separator: " ")
             throw .usage(
-                "no registered venue quotes \(symbols.isEmpty ? "in \(quoteCurrency ?? "")" : symbols); see 'agg exchanges'"
+                "no registered venue quotes \(named.isEmpty ? "in \(quoteCurrency ?? "")" : named); see 'agg exchanges'"
             )
         }
         return requests
@@ -239,6 +237,31 @@ struct QuoteRendering {
             })
     }
 
+    /// For `agg watch`: the quotes of the previous refresh by `QuoteRendering.key`. When set, LAST
+    /// shows ▲ or ▼ for the move since then, and cells whose text changed are highlighted.
+    var previous: [String: Quote]? = nil
+
+    /// The key of a row across refreshes.
+    static func key(_ exchange: String, _ market: Market) -> String {
+        exchange + " " + market.description
+    }
+
+    /// The texts of a quote's cells after EXCHANGE and MARKET: last, 24H, change, high, low,
+    /// volume, updated.
+    private static func texts(_ quote: Quote) -> [String] {
+        let percent = quote.changePercent
+        let arrow = percent.map { $0 > 0 ? "▲ " : ($0 < 0 ? "▼ " : "  ") } ?? ""
+        return [
+            DecimalFormatting.price(quote.last, currency: quote.market.quote),
+            percent.map { arrow + DecimalFormatting.percent($0) } ?? "-",
+            quote.change.map { DecimalFormatting.price($0, currency: quote.market.quote) } ?? "-",
+            quote.high.map { DecimalFormatting.price($0, currency: quote.market.quote) } ?? "-",
+            quote.low.map { DecimalFormatting.price($0, currency: quote.market.quote) } ?? "-",
+            quote.baseVolume.map { DecimalFormatting.fixed($0, places: 2) } ?? "-",
+            quote.timestamp.map(TableTime.text) ?? "-",
+        ]
+    }
+
     func table() -> String {
         let style = options.style
         var table = TextTable(columns: [
@@ -251,18 +274,25 @@ struct QuoteRendering {
             switch outcome.result {
             case .success(let quote):
                 let percent = quote.changePercent
-                let arrow = percent.map { $0 > 0 ? "▲ " : ($0 < 0 ? "▼ " : "  ") } ?? ""
-                let percentText = percent.map { arrow + DecimalFormatting.percent($0) } ?? "-"
-                table.append([
-                    .init(quote.exchange), .init(quote.market.description),
-                    .init(DecimalFormatting.grouped(quote.last)),
-                    .init(percentText, paint: { [style] in style.signed($0, percent) }),
-                    .init(quote.change.map(DecimalFormatting.grouped) ?? "-"),
-                    .init(quote.high.map(DecimalFormatting.grouped) ?? "-"),
-                    .init(quote.low.map(DecimalFormatting.grouped) ?? "-"),
-                    .init(quote.baseVolume.map { DecimalFormatting.fixed($0, places: 2) } ?? "-"),
-                    .init(quote.timestamp.map(TableTime.text) ?? "-"),
-                ])
+                var texts = Self.texts(quote)
+                var paints: [(@Sendable (String) -> String)?] = [
+                    nil, { [style] in style.signed($0, percent) }, nil, nil, nil, nil, nil,
+                ]
+                if let previous {
+                    let old = previous[Self.key(outcome.exchange, outcome.market)]
+                    let oldTexts = old.map(Self.texts)
+                    for index in texts.indices where oldTexts.map({ $0[index] != texts[index] }) ?? false {
+                        let inner = paints[index]
+                        paints[index] = { [style] in style.highlight(inner?($0) ?? $0) }
+                    }
+                    let move = old.map { quote.last - $0.last } ?? 0
+                    let lastPaint = paints[0]
+                    texts[0] = (move > 0 ? "▲ " : move < 0 ? "▼ " : "  ") + texts[0]
+                    paints[0] = { [style] in style.signed(lastPaint?($0) ?? $0, move) }
+                }
+                table.append(
+                    [.init(quote.exchange), .init(quote.market.description)]
+                        + zip(texts, paints).map { TextTable.Cell($0.0, paint: $0.1) })
             case .failure(let error):
                 table.append([
                     .init(outcome.exchange), .init(outcome.market.description),
@@ -279,6 +309,6 @@ struct QuoteRendering {
 enum TableTime {
     static func text(_ timestamp: Timestamp) -> String {
         let iso = timestamp.iso8601Seconds
-        return iso.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: "")
+        return iso.replacing("T", with: " ").replacing("Z", with: "")
     }
 }

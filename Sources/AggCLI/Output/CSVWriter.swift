@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// RFC 4180 CSV: a header row, then one row per record; fields with commas, quotes or line
 /// breaks are quoted.
@@ -11,6 +11,6 @@ public enum CSVWriter {
         guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
             return field
         }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "\"" + field.replacing("\"", with: "\"\"") + "\""
     }
 }

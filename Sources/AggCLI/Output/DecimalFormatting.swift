@@ -1,4 +1,5 @@
-import Foundation
+import AggCore
+import FoundationEssentials
 
 /// Decimal text for people: thousands separators, rounding to a currency's minor unit. All
 /// arithmetic stays in `Decimal`.
@@ -13,12 +14,9 @@ public enum DecimalFormatting {
         }
     }
 
-    /// `value` rounded half away from zero to `places` decimals.
+    /// `value` rounded half away from zero to `places` decimals, exactly (on its decimal digits).
     public static func rounded(_ value: Decimal, places: Int) -> Decimal {
-        var input = value
-        var output = Decimal()
-        NSDecimalRound(&output, &input, places, .plain)
-        return output
+        DecimalRounding.rounded(value, places: places)
     }
 
     /// The exact value with thousands separators: `109,282,011,238.50126`.
@@ -39,6 +37,21 @@ public enum DecimalFormatting {
         guard places > 0 else { return String(parts.first ?? "0") }
         return String(parts.first ?? "0") + "." + fraction
             + String(repeating: "0", count: max(0, places - fraction.count))
+    }
+
+    /// A price for a table: grouped, with at least `currency`'s usual decimals and every decimal
+    /// the exact value has (`80,630,000` KRW, `97,012.30` USD, `0.01897` KRW). Nothing is rounded
+    /// away: a price is what the venue said.
+    public static func price(_ value: Decimal, currency: String) -> String {
+        let text = value.description
+        let fraction = text.split(separator: ".", maxSplits: 1).dropFirst().first?.count ?? 0
+        return group(padded(text, places: max(minorUnits(of: currency), fraction)))
+    }
+
+    /// An amount of money (a trade's cost, a level's value), rounded to `currency`'s usual
+    /// decimals and grouped: `15,922,979` KRW.
+    public static func money(_ value: Decimal, currency: String) -> String {
+        fixed(value, places: minorUnits(of: currency))
     }
 
     /// A signed percent with two decimals: `+1.25%`, `-0.54%`, `0.00%`.

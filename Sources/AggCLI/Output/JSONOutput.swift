@@ -1,6 +1,6 @@
 import AggCore
 import AggJSON
-import Foundation
+import FoundationEssentials
 
 /// The JSON shapes shared by commands. Decimals are strings holding the exact value, absent
 /// values are `null`, timestamps are ISO-8601 UTC with milliseconds.

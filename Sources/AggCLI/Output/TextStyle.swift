@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Terminal colours, applied only when colour is on.
 public struct TextStyle: Sendable {

@@ -1,5 +1,5 @@
 import AggCore
-import Foundation
+import FoundationEssentials
 
 /// The arguments of one command after parsing: options by long name, then positionals.
 public struct ParsedArguments: Sendable, Equatable {
@@ -21,7 +21,7 @@ public struct ParsedArguments: Sendable, Equatable {
     /// Every value of `name`, split on commas: `--exchange a,b --exchange c` gives `[a, b, c]`.
     public func list(_ name: String) -> [String] {
         (values[name] ?? []).flatMap {
-            $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            $0.split(separator: ",").map { ASCIIText.trimmed(String($0)) }
         }
         .filter { !$0.isEmpty }
     }

@@ -9,19 +9,30 @@ public struct OptionSpec: Sendable, Equatable {
     public var help: String
     /// The only values accepted, when the set is closed (`table`, `json`, `csv`).
     public var allowedValues: [String]?
+    /// What shell completion offers for the value, beyond `allowedValues`.
+    public var completion: ValueCompletion
 
     public init(
         _ name: String, short: Character? = nil, value: String? = nil, help: String,
-        allowed: [String]? = nil
+        allowed: [String]? = nil, completion: ValueCompletion = .none
     ) {
         self.name = name
         self.short = short
         self.valueName = value
         self.help = help
         self.allowedValues = allowed
+        self.completion = completion
     }
 
     public var isFlag: Bool { valueName == nil }
+}
+
+/// Values a shell completion script offers for an option whose values are not a fixed list.
+public enum ValueCompletion: Sendable, Equatable {
+    /// Nothing to offer (free text such as a number).
+    case none
+    /// The registered adapter ids.
+    case exchangeIDs
 }
 
 /// The shape of a command: its name, what it does, its options and positional arguments, and
@@ -37,11 +48,14 @@ public struct CommandSpec: Sendable {
     public var examples: [String]
     /// More words for `--help`, after the summary.
     public var discussion: String?
+    /// The words the first positional argument may be, when it is a closed set
+    /// (`agg completion bash|zsh|fish`); shell completion offers them.
+    public var positionalChoices: [String]
 
     public init(
         name: String, summary: String, usage: String, options: [OptionSpec],
         positionals: (minimum: Int, maximum: Int?),
-        examples: [String], discussion: String? = nil
+        examples: [String], discussion: String? = nil, positionalChoices: [String] = []
     ) {
         self.name = name
         self.summary = summary
@@ -50,6 +64,7 @@ public struct CommandSpec: Sendable {
         self.positionals = positionals
         self.examples = examples
         self.discussion = discussion
+        self.positionalChoices = positionalChoices
     }
 
     /// The option named `name`, long or short.
@@ -71,7 +86,15 @@ public enum CommonOptions {
         allowed: ["table", "json", "csv"])
     public static let exchange = OptionSpec(
         "exchange", short: "e", value: "ID[,ID...]",
-        help: "Ask only these venues (see `agg exchanges`).")
+        help: "Ask only these venues (see `agg exchanges`).", completion: .exchangeIDs)
+    /// One venue, for commands that ask a single venue (candles, trades, book).
+    public static let singleExchange = OptionSpec(
+        "exchange", short: "e", value: "ID",
+        help: "The venue to ask (default: the first suitable one in the config file).",
+        completion: .exchangeIDs)
+    public static let quote = OptionSpec(
+        "quote", short: "q", value: "CUR",
+        help: "Quote currency for bare symbols (default: config file, else each venue's home currency).")
     public static let timeout = OptionSpec(
         "timeout", value: "SECONDS", help: "Give up on a venue after this long (default 10).")
     public static let offline = OptionSpec(
@@ -81,7 +104,11 @@ public enum CommonOptions {
         allowed: ["auto", "always", "never"])
     public static let noColor = OptionSpec(
         "no-color", help: "Never colour output (as NO_COLOR does).")
+    public static let palette = OptionSpec(
+        "palette", value: "NAME",
+        help: "Up/down colours: standard (green up, red down) or kr (red up, blue down).",
+        allowed: TextStyle.Palette.allCases.map(\.rawValue))
 
     /// The options every network command takes.
-    public static let network: [OptionSpec] = [format, timeout, offline, color, noColor]
+    public static let network: [OptionSpec] = [format, timeout, offline, color, noColor, palette]
 }

@@ -1,6 +1,6 @@
 import AggCore
 import AggFixtures
-import Foundation
+import FoundationEssentials
 
 /// Everything a command needs from the outside world, passed in explicitly so that tests can
 /// substitute any part.
@@ -13,17 +13,24 @@ public struct CLIContext: Sendable {
     public var makeHTTPClient: @Sendable (HTTPTimeouts) -> any HTTPClient
     /// The current time.
     public var now: @Sendable () -> Timestamp
+    /// Ctrl-C presses, for commands that run until stopped (`agg watch`). The executable
+    /// passes `InterruptSignal.stream`; tests pass a stream they control.
+    public var interrupts: @Sendable () -> AsyncStream<Void>
+    /// The config file's settings. `CLI.run` loads them once per run, before the command.
+    public var configuration: Configuration = .none
 
     public init(
         registry: AdapterRegistry, environment: [String: String], console: Console,
         makeHTTPClient: @escaping @Sendable (HTTPTimeouts) -> any HTTPClient,
-        now: @escaping @Sendable () -> Timestamp = { Timestamp.now }
+        now: @escaping @Sendable () -> Timestamp = { Timestamp.now },
+        interrupts: @escaping @Sendable () -> AsyncStream<Void> = InterruptSignal.stream
     ) {
         self.registry = registry
         self.environment = environment
         self.console = console
         self.makeHTTPClient = makeHTTPClient
         self.now = now
+        self.interrupts = interrupts
     }
 }
 
@@ -34,17 +41,24 @@ extension Timestamp {
     }
 }
 
-/// The options shared by commands that reach venues, resolved once per run.
+/// The options shared by commands that reach venues, resolved once per run: each from its
+/// flag, else the config file, else the built-in default.
 public struct NetworkOptions: Sendable {
     public var timeouts: HTTPTimeouts
     public var offline: Bool
     public var format: OutputFormat
     public var style: TextStyle
+    /// The venues named by `--exchange`, else by the config file; empty means every venue.
+    public var exchanges: ExchangeSelection
+    /// The quote currency for bare symbols: `--quote`, else the config file's; `nil` means
+    /// each venue's home currency.
+    public var quoteCurrency: String?
 
     /// The longest `--timeout` accepted, in seconds.
     public static let maximumTimeout: Double = 600
 
     public init(_ arguments: ParsedArguments, context: CLIContext) throws(AggError) {
+        let configuration = context.configuration
         var timeouts = HTTPTimeouts.standard
         if let text = arguments.value("timeout") {
             guard let seconds = Double(text), seconds.isFinite, seconds > 0,
@@ -54,27 +68,67 @@ public struct NetworkOptions: Sendable {
                     "invalid --timeout '\(text)': expected seconds between 0 and \(Int(Self.maximumTimeout))")
             }
             timeouts = HTTPTimeouts(connect: min(timeouts.connect, seconds), total: seconds)
+        } else if let seconds = configuration.timeout {
+            timeouts = HTTPTimeouts(connect: min(timeouts.connect, seconds), total: seconds)
         }
         self.timeouts = timeouts
         offline =
             arguments.has("offline")
             || ["1", "true", "yes"].contains(context.environment["AGG_OFFLINE"] ?? "")
-        format = OutputFormat.resolve(arguments.value("format"), console: context.console)
-        style = TextStyle(
-            enabled: TextStyle.decide(
+        format = OutputFormat.resolve(
+            arguments.value("format"), configured: configuration.format, console: context.console)
+        style = TextStyle.resolve(arguments, context: context)
+        let named = arguments.list("exchange").map { $0.lowercased() }
+        exchanges =
+            named.isEmpty
+            ? ExchangeSelection(ids: configuration.exchanges ?? [], explicit: false)
+            : ExchangeSelection(ids: named, explicit: true)
+        if let text = arguments.value("quote") {
+            quoteCurrency = try AssetCode.validate(text)
+        } else {
+            quoteCurrency = configuration.quote
+        }
+    }
+}
+
+/// Which venues to ask, and whether the user named them on the command line (then a venue
+/// that cannot answer is an error rather than skipped).
+public struct ExchangeSelection: Sendable, Equatable {
+    /// Adapter ids, lower-case, in the order given; empty means every registered venue.
+    public var ids: [String]
+    /// Whether `--exchange` named them (as opposed to the config file).
+    public var explicit: Bool
+
+    public init(ids: [String], explicit: Bool) {
+        self.ids = ids
+        self.explicit = explicit
+    }
+}
+
+extension TextStyle {
+    /// Colour from `--color`/`--no-color`, `NO_COLOR`, `TERM` and the terminal; the palette from
+    /// `--palette`, else the config file, else the standard one.
+    public static func resolve(_ arguments: ParsedArguments, context: CLIContext) -> TextStyle {
+        TextStyle(
+            enabled: decide(
                 flag: arguments.value("color"), noColor: arguments.has("no-color"),
-                environment: context.environment,
-                isTerminal: context.console.outputIsTerminal))
+                environment: context.environment, isTerminal: context.console.outputIsTerminal),
+            palette: arguments.value("palette").flatMap(Palette.init(rawValue:))
+                ?? context.configuration.palette ?? .standard)
     }
 }
 
 /// The shape of standard output.
-public enum OutputFormat: String, Sendable {
+public enum OutputFormat: String, Sendable, CaseIterable {
     case table, json, csv
 
-    /// The explicit choice, else a table on a terminal and JSON for pipes and scripts.
-    public static func resolve(_ flag: String?, console: Console) -> OutputFormat {
+    /// The explicit choice, else the configured one, else a table on a terminal and JSON for
+    /// pipes and scripts.
+    public static func resolve(_ flag: String?, configured: OutputFormat? = nil, console: Console)
+        -> OutputFormat
+    {
         if let flag, let format = OutputFormat(rawValue: flag) { return format }
+        if let configured { return configured }
         return console.outputIsTerminal ? .table : .json
     }
 }
@@ -98,12 +152,10 @@ public struct AdapterFactory: Sendable {
             })
     }
 
-    /// The base URL for `descriptor`: `AGG_<ID>_URL` when set, else the default.
+    /// The base URL for `descriptor`: `AGG_<ID>_URL` when set, else the config file's, else the
+    /// default.
     public func baseURL(for descriptor: AdapterDescriptor) -> String {
-        if let override = context.environment[descriptor.baseURLVariable], !override.isEmpty {
-            return override
-        }
-        return descriptor.defaultBaseURL
+        context.configuration.baseURL(for: descriptor, environment: context.environment)
     }
 
     /// A new adapter for `id`, live or offline as the options say.

@@ -6,6 +6,8 @@ public enum ExitCode: Int32, Sendable {
     case sourceFailed = 1
     /// The command line was wrong (bad flag, bad symbol, unknown exchange).
     case usage = 64
-    /// The local database or configuration could not be used.
+    /// The local database could not be used.
     case localFailure = 70
+    /// The config file is malformed (EX_CONFIG): its path and the problem are on stderr.
+    case configuration = 78
 }

@@ -16,12 +16,15 @@ public struct AdapterDescriptor: Sendable, Equatable {
     public var defaultBaseURL: String
     /// Who must be credited wherever the data is shown, if the provider asks for it.
     public var attribution: String?
+    /// The most rows one request can return, so that the CLI can check `--limit` and `--depth`
+    /// before asking.
+    public var limits: FetchLimits
 
     public init(
         id: String, displayName: String, country: String, homeCurrency: String,
         quoteCurrencies: [String],
         capabilities: Set<Capability>, requestsPerSecond: Double, defaultBaseURL: String,
-        attribution: String? = nil
+        attribution: String? = nil, limits: FetchLimits = .standard
     ) {
         self.id = id
         self.displayName = displayName
@@ -32,6 +35,7 @@ public struct AdapterDescriptor: Sendable, Equatable {
         self.requestsPerSecond = requestsPerSecond
         self.defaultBaseURL = defaultBaseURL
         self.attribution = attribution
+        self.limits = limits
     }
 
     /// Whether the adapter can do `capability`.
@@ -42,5 +46,24 @@ public struct AdapterDescriptor: Sendable, Equatable {
     /// The name of the environment variable that overrides the base URL: `AGG_BITHUMB_URL`.
     public var baseURLVariable: String {
         "AGG_" + id.uppercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined() + "_URL"
+    }
+}
+
+/// How many rows a venue gives in one answer: candles, trades, and order book levels a side.
+public struct FetchLimits: Sendable, Equatable {
+    /// The most candles one request returns.
+    public var candles: Int
+    /// The most recent trades one request returns.
+    public var trades: Int
+    /// The most order book levels a side one request returns.
+    public var bookDepth: Int
+
+    /// Conservative values that the common venues all allow (200 candles, 100 trades, 30 levels).
+    public static let standard = FetchLimits(candles: 200, trades: 100, bookDepth: 30)
+
+    public init(candles: Int, trades: Int, bookDepth: Int) {
+        self.candles = candles
+        self.trades = trades
+        self.bookDepth = bookDepth
     }
 }

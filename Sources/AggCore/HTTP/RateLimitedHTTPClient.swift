@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// A token bucket: requests take a token each; tokens refill at `rate` per second up to

@@ -1,4 +1,11 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// When and how often to try a request again.
 public struct RetryPolicy: Sendable {
@@ -24,7 +31,7 @@ public struct RetryPolicy: Sendable {
     /// `unit` is a random number in 0..<1. Half the delay is fixed and half random, so retries
     /// from many clients spread out but none comes back at once.
     public func delay(beforeRetry retry: Int, unit: Double) -> Double {
-        let exponential = min(maximumDelay, baseDelay * pow(2, Double(max(0, retry - 1))))
+        let exponential = min(maximumDelay, baseDelay * Double(1 << min(30, max(0, retry - 1))))
         return exponential / 2 + exponential / 2 * unit
     }
 }
@@ -141,13 +148,38 @@ public struct RetryClock: Sendable {
 public enum RetryAfter {
     /// Seconds to wait, or `nil` when the header is absent or unreadable.
     public static func seconds(_ header: String?, now: Date) -> Double? {
-        guard let text = header?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        guard let text = header.map(ASCIIText.trimmed), !text.isEmpty else { return nil }
         if let seconds = Int(text) { return seconds >= 0 ? Double(seconds) : nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: text) else { return nil }
+        guard let date = httpDate(text) else { return nil }
         return max(0, date.timeIntervalSince(now))
+    }
+
+    /// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form HTTP requires senders to use.
+    static func httpDate(_ text: String) -> Date? {
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let fields = text.split(separator: " ")
+        guard fields.count == 6, fields[0].hasSuffix(","), fields[5] == "GMT",
+            let day = Int(fields[1]), let monthIndex = months.firstIndex(of: String(fields[2])),
+            let year = Int(fields[3])
+        else { return nil }
+        let clock = fields[4].split(separator: ":").compactMap { Int($0) }
+        guard clock.count == 3,
+            let instant = Timestamp(
+                civil: CivilTime(
+                    year: year, month: monthIndex + 1, day: day, hour: clock[0], minute: clock[1], second: clock[2]),
+                offsetSeconds: 0)
+        else { return nil }
+        return Date(timeIntervalSince1970: Double(instant.millisecondsSince1970) / 1000)
+    }
+}
+
+/// Small text helpers that need no locale.
+public enum ASCIIText {
+    /// `text` without leading and trailing spaces and tabs.
+    public static func trimmed(_ text: String) -> String {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = text.firstIndex(where: { !isBlank($0) }), let last = text.lastIndex(where: { !isBlank($0) })
+        else { return "" }
+        return String(text[first...last])
     }
 }

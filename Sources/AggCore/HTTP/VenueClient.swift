@@ -1,5 +1,5 @@
 import AggJSON
-import Foundation
+import FoundationEssentials
 
 /// Sends an adapter's requests and turns every way they can fail into an `AggError` that names
 /// the venue: transport failures, HTTP statuses, the venue's own error envelope, and bodies that
@@ -18,7 +18,9 @@ public struct VenueClient: Sendable {
     ///
     /// `venueError` inspects the parsed body (whatever the HTTP status, since venues send errors
     /// with 200) and returns the venue's error when the envelope says so. It runs before the
-    /// status is judged, so a 404 with a venue error body reports the venue's code and message.
+    /// status is judged, so a 404 with a venue error body reports the venue's code and message;
+    /// but a 429 or 418 is a rate limit whatever the body says (so that callers can back off),
+    /// and a 451 a restricted location.
     public func getJSON(
         _ url: String,
         headers: [HTTPHeader] = [],
@@ -33,13 +35,13 @@ public struct VenueClient: Sendable {
         } catch {
             parsed = .failure(error)
         }
-        if case .success(let value) = parsed, let error = venueError(JSONCursor(value), response) {
-            throw error
-        }
+        var error: AggError?
+        if case .success(let value) = parsed { error = venueError(JSONCursor(value), response) }
         if response.status == 429 || response.status == 418 {
             let wait = RetryAfter.seconds(response.header("Retry-After"), now: Date())
             throw .rateLimited(venue: venue, retryAfterSeconds: wait.map { Int($0.rounded(.up)) })
         }
+        if let error { throw error }
         guard response.isSuccess else { throw .http(venue: venue, status: response.status, url: url) }
         switch parsed {
         case .success(let value):
@@ -81,8 +83,8 @@ public struct VenueClient: Sendable {
     private static func preview(_ body: [UInt8]) -> String {
         guard !body.isEmpty else { return "; the body is empty" }
         let text = String(decoding: body.prefix(60), as: UTF8.self)
-            .replacingOccurrences(of: "\n", with: " ")
-            .replacingOccurrences(of: "\r", with: " ")
+            .replacing("\n", with: " ")
+            .replacing("\r", with: " ")
         return "; it starts with '\(text)'"
     }
 }
@@ -105,5 +107,33 @@ public enum URLText {
             }
         }
         return output
+    }
+
+    /// `text` with `%XX` sequences decoded and `+` read as a space (form encoding); malformed
+    /// sequences and invalid UTF-8 are kept as they are.
+    public static func decode(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8)[...]
+        while let byte = iterator.popFirst() {
+            if byte == UInt8(ascii: "%"), iterator.count >= 2,
+                let high = hexValue(iterator[iterator.startIndex]),
+                let low = hexValue(iterator[iterator.startIndex + 1])
+            {
+                bytes.append(high << 4 | low)
+                iterator = iterator.dropFirst(2)
+            } else {
+                bytes.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self) ?? text
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A market a venue lists, with the names it publishes for the base asset.
 public struct MarketListing: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One venue's ticker for one market, normalized. Every price and volume is an exact `Decimal`
 /// parsed from the text the venue sent; fields a venue does not publish are `nil`.

@@ -1,6 +1,6 @@
 import AggJSON
 import CSQLite
-import Foundation
+import FoundationEssentials
 
 /// Owns one prepared `sqlite3_stmt*`, finalized in `deinit`.
 ///

@@ -1,0 +1,63 @@
+import AggCore
+import AggJSON
+import FoundationEssentials
+
+/// Decoding of Binance's spot answers into the normalized model.
+public enum BinanceDecoding {
+    /// The code Binance gives a symbol it does not know.
+    public static let invalidSymbolCode = "-1121"
+
+    /// The venue error in a Binance answer, if any: `{"code":-1121,"msg":"Invalid symbol."}`.
+    ///
+    /// The code and message are kept verbatim. (Its 429 and 418 answers carry an envelope too;
+    /// `VenueClient` reports them as rate limits.)
+    public static func venueError(in json: JSONCursor) -> AggError? {
+        guard json["code"].isPresent, json["msg"].isPresent, !json["symbol"].isPresent else { return nil }
+        return .venue(
+            venue: BinanceAdapter.descriptor.id, code: (try? json["code"].text()) ?? "",
+            message: (try? json["msg"].text()) ?? "")
+    }
+
+    /// A `/api/v3/ticker/24hr` answer for one symbol. Every decimal is a string;
+    /// `priceChangePercent` is already a percent; `closeTime` is the ticker's time.
+    public static func quote(_ ticker: JSONCursor) throws(JSONDecodingError) -> Quote {
+        let symbolField = ticker["symbol"]
+        let symbol = try symbolField.string()
+        guard let market = APIRouter.market(fromVenueSymbol: symbol) else {
+            throw symbolField.failure("unknown symbol '\(symbol.prefix(40))'")
+        }
+        return Quote(
+            exchange: BinanceAdapter.descriptor.id,
+            market: market,
+            last: try ticker["lastPrice"].decimal(),
+            open: try ticker["openPrice"].optionalDecimal(),
+            high: try ticker["highPrice"].optionalDecimal(),
+            low: try ticker["lowPrice"].optionalDecimal(),
+            previousClose: try ticker["prevClosePrice"].optionalDecimal(),
+            change: try ticker["priceChange"].optionalDecimal(),
+            changePercent: try ticker["priceChangePercent"].optionalDecimal(),
+            baseVolume: try ticker["volume"].optionalDecimal(),
+            quoteVolume: try ticker["quoteVolume"].optionalDecimal(),
+            timestamp: try ticker["closeTime"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) }
+        )
+    }
+
+    /// The trading symbols of an `/api/v3/exchangeInfo` answer whose quote agg asks Binance for.
+    /// Binance names base and quote itself, so nothing is split here.
+    public static func markets(_ json: JSONCursor) throws(JSONDecodingError) -> [MarketListing] {
+        var listings: [MarketListing] = []
+        for entry in try json["symbols"].elements() {
+            guard try entry["status"].string() == "TRADING" else { continue }
+            let base = try entry["baseAsset"].string()
+            let quote = try entry["quoteAsset"].string()
+            guard APIRouter.quoteCurrencies.contains(quote), (try? AssetCode.validate(base)) == base else {
+                continue
+            }
+            listings.append(
+                MarketListing(
+                    exchange: BinanceAdapter.descriptor.id, market: Market(base: base, quote: quote),
+                    venueSymbol: try entry["symbol"].string()))
+        }
+        return listings
+    }
+}

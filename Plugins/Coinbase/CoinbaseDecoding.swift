@@ -1,0 +1,75 @@
+import AggCore
+import AggJSON
+import FoundationEssentials
+
+/// Decoding of Coinbase Exchange answers into the normalized model.
+public enum CoinbaseDecoding {
+    /// The message Coinbase sends, with HTTP 404, for a product it does not have.
+    public static let notFoundMessage = "NotFound"
+
+    /// The decimals a derived change percent is rounded to.
+    public static let percentScale = 4
+
+    /// The venue error in a Coinbase answer, if any: `{"message":"NotFound"}`.
+    ///
+    /// Coinbase sends no code of its own, so the HTTP status stands in as the code; the message
+    /// is kept verbatim. Successful answers never carry a top-level `message`.
+    public static func venueError(in json: JSONCursor, response: HTTPResponse) -> AggError? {
+        guard case .string(let message)? = json["message"].value else { return nil }
+        return .venue(venue: CoinbaseAdapter.descriptor.id, code: String(response.status), message: message)
+    }
+
+    /// A quote from the `ticker` and `stats` answers of one product.
+    ///
+    /// Coinbase sends no change: it is derived from the 24-hour `open` of stats and the last
+    /// trade of the ticker, exactly; the percent is rounded to `percentScale` decimals. The time
+    /// is the ticker's `time`.
+    public static func quote(market: Market, ticker: JSONCursor, stats: JSONCursor) throws(JSONDecodingError)
+        -> Quote
+    {
+        let last = try ticker["price"].decimal()
+        let open = try stats["open"].optionalDecimal()
+        let change = open.map { last - $0 }
+        var changePercent: Decimal?
+        if let open, let change, open != 0 {
+            changePercent = DecimalRounding.rounded(change / open * 100, places: percentScale)
+        }
+        let timeField = ticker["time"]
+        var timestamp: Timestamp?
+        if let text = try timeField.optionalString() {
+            guard let parsed = CoinbaseTime.parse(text) else {
+                throw timeField.failure("'\(text.prefix(40))' is not an ISO-8601 time")
+            }
+            timestamp = parsed
+        }
+        return Quote(
+            exchange: CoinbaseAdapter.descriptor.id,
+            market: market,
+            last: last,
+            open: open,
+            high: try stats["high"].optionalDecimal(),
+            low: try stats["low"].optionalDecimal(),
+            change: change,
+            changePercent: changePercent,
+            baseVolume: try stats["volume"].optionalDecimal(),
+            timestamp: timestamp
+        )
+    }
+
+    /// The online products of a `/products` answer whose quote agg asks Coinbase for.
+    public static func markets(_ json: JSONCursor) throws(JSONDecodingError) -> [MarketListing] {
+        var listings: [MarketListing] = []
+        for product in try json.elements() {
+            guard try product["status"].optionalString() ?? "online" == "online",
+                product["trading_disabled"].value != .bool(true)
+            else { continue }
+            let id = try product["id"].string()
+            guard let market = APIRouter.market(fromVenueSymbol: id) else { continue }
+            listings.append(
+                MarketListing(
+                    exchange: CoinbaseAdapter.descriptor.id, market: market, venueSymbol: id,
+                    englishName: try product["display_name"].optionalString()))
+        }
+        return listings
+    }
+}

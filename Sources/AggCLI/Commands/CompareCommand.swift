@@ -1,0 +1,339 @@
+import AggCore
+import AggJSON
+import FoundationEssentials
+
+/// `agg compare`: one coin on every venue, converted into one currency, with each venue's
+/// premium over the global venues (for KRW, the "kimchi premium").
+public enum CompareCommand: Command {
+    public static let spec = CommandSpec(
+        name: "compare",
+        summary: "Compare one coin across venues in one currency, with each venue's premium.",
+        usage:
+            "compare SYMBOL [--in CUR] [--exchange ID[,ID...]] [--usdt assume|market] [--format table|json|csv]"
+            + " [--timeout S] [--offline]",
+        options: [
+            OptionSpec("in", short: "i", value: "CUR", help: "Convert into this currency (default KRW)."),
+            CommonOptions.exchange,
+            OptionSpec(
+                "usdt", value: "HOW",
+                help: "Value USDT as one US dollar (assume, the default) or at a Korean venue's USDT/KRW (market).",
+                allowed: StablecoinValuation.allCases.map(\.rawValue)),
+        ] + CommonOptions.network,
+        positionals: (1, 1),
+        examples: [
+            "agg compare BTC",
+            "agg compare ETH --in USD --format json",
+            "agg compare BTC --exchange upbit,binance,coinbase --usdt market",
+        ],
+        discussion: """
+            SYMBOL is a coin (BTC); each venue is asked for it in its home currency, all at once,
+            together with the exchange rates the conversion needs. The reference price is the
+            median of the venues not quoted in the target currency (for KRW: the global venues),
+            or of all venues when there are none; PREMIUM is each venue's price over it. A venue
+            that does not list the coin is shown as not listed and does not fail the command.
+            """
+    )
+
+    public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
+        -> ExitCode
+    {
+        let options = try NetworkOptions(arguments, context: context)
+        let symbol = arguments.positionals[0]
+        guard !symbol.contains("/") else {
+            throw .usage("compare takes a coin such as BTC, not a market ('\(symbol)'); each venue uses its own quote")
+        }
+        let coin = try AssetCode.validate(symbol)
+        let currency = try AssetCode.validateCurrency(arguments.value("in") ?? "KRW")
+        let stablecoins = arguments.value("usdt").flatMap(StablecoinValuation.init(rawValue:)) ?? .assume
+        let plan = try ComparePlan(
+            coin: coin, currency: currency, stablecoins: stablecoins,
+            named: arguments.list("exchange").map { $0.lowercased() }, registry: context.registry)
+
+        let factory = AdapterFactory(context: context, options: options)
+        factory.announceOffline(venues: plan.venues.map(\.venue) + plan.fxSources + plan.usdtVenues)
+        let report = await plan.fetch(factory: factory)
+
+        context.console.print(
+            CompareRendering(report: report, options: options, width: context.console.width).output())
+        for line in report.problemLines { context.console.printError("agg: " + line) }
+        if report.comparison.rows.isEmpty && !report.hasFailures {
+            context.console.printError("agg: no venue lists \(coin)")
+            return .sourceFailed
+        }
+        return report.hasFailures ? .sourceFailed : .success
+    }
+}
+
+/// What to ask for: the coin on each venue, and the sources of the rates the conversion needs.
+struct ComparePlan: Sendable {
+    /// One venue's market, or why it is not asked.
+    struct Venue: Sendable {
+        var venue: String
+        var market: Market
+        /// Set when the venue is not asked at all (the coin is its own quote currency).
+        var skipped: AggError?
+    }
+
+    var coin: String
+    var currency: String
+    var stablecoins: StablecoinValuation
+    var venues: [Venue]
+    /// The inputs the conversion needs.
+    var inputs: Set<RateInput>
+    /// FX adapters, in the order they are preferred.
+    var fxSources: [String]
+    /// Venues that may quote USDT in KRW, in the order they are preferred.
+    var usdtVenues: [String]
+    /// The credit each FX source asks for wherever its rates are shown, by id.
+    var attributions: [String: String]
+
+    /// The venue market for USDT priced in KRW.
+    static let usdtMarket = Market(base: "USDT", quote: "KRW")
+
+    init(
+        coin: String, currency: String, stablecoins: StablecoinValuation, named: [String],
+        registry: AdapterRegistry
+    ) throws(AggError) {
+        self.coin = coin
+        self.currency = currency
+        self.stablecoins = stablecoins
+        var descriptors: [AdapterDescriptor] = []
+        for id in named {
+            let descriptor = try registry.requireDescriptor(id: id)
+            guard descriptor.supports(.ticker) else {
+                throw .usage("\(descriptor.id) cannot give a ticker; see 'agg exchanges'")
+            }
+            if !descriptors.contains(where: { $0.id == descriptor.id }) { descriptors.append(descriptor) }
+        }
+        let explicit = !descriptors.isEmpty
+        if !explicit { descriptors = registry.descriptors(supporting: .ticker) }
+        venues = descriptors.compactMap { descriptor in
+            let market = Market(base: coin, quote: descriptor.homeCurrency)
+            guard coin == descriptor.homeCurrency else { return Venue(venue: descriptor.id, market: market) }
+            guard explicit else { return nil }
+            return Venue(
+                venue: descriptor.id, market: market,
+                skipped: .notListed(
+                    venue: descriptor.id, market: market, code: "",
+                    message: "\(coin) is \(descriptor.id)'s own quote currency"))
+        }
+        if venues.isEmpty { throw .usage("no registered venue can price \(coin); see 'agg exchanges'") }
+
+        let asked = venues.filter { $0.skipped == nil }
+        inputs = PriceComparison.inputs(
+            currency: currency, quoteCurrencies: Set(asked.map(\.market.quote)), stablecoins: stablecoins)
+        let fxDescriptors =
+            inputs.contains { if case .fx = $0 { true } else { false } }
+            ? registry.descriptors(supporting: .fxRates) : []
+        fxSources = fxDescriptors.map(\.id)
+        attributions = Dictionary(
+            fxDescriptors.compactMap { descriptor in descriptor.attribution.map { (descriptor.id, $0) } }
+        ) { first, _ in first }
+        if inputs.contains(.usdtInKRW) {
+            let korean = registry.descriptors(supporting: .ticker, quotedIn: Self.usdtMarket.quote).map(\.id)
+            let compared = Set(asked.map(\.venue))
+            usdtVenues = korean.filter { compared.contains($0) } + korean.filter { !compared.contains($0) }
+        } else {
+            usdtVenues = []
+        }
+    }
+
+    /// One answer of the concurrent fetch.
+    private enum Answer: Sendable {
+        case venue(Int, QuoteResult)
+        case fx(Int, Result<RateTable, AggError>)
+        case usdt(Int, QuoteResult)
+    }
+
+    /// Asks every venue, every FX source and every USDT/KRW venue at once, then compares.
+    func fetch(factory: AdapterFactory) async -> CompareReport {
+        var venueResults = [QuoteResult?](repeating: nil, count: venues.count)
+        var fxResults = [Result<RateTable, AggError>?](repeating: nil, count: fxSources.count)
+        var usdtResults = [QuoteResult?](repeating: nil, count: usdtVenues.count)
+        await withTaskGroup(of: Answer.self) { group in
+            for (index, venue) in venues.enumerated() {
+                if let skipped = venue.skipped {
+                    venueResults[index] = .failure(skipped)
+                    continue
+                }
+                group.addTask {
+                    .venue(index, await Self.ticker(venue.market, on: venue.venue, factory: factory))
+                }
+            }
+            for (index, source) in fxSources.enumerated() {
+                group.addTask {
+                    do throws(AggError) {
+                        let adapter = try factory.adapter(id: source)
+                        return .fx(index, .success(try await adapter.rates(base: Conversion.fxBase)))
+                    } catch {
+                        return .fx(index, .failure(error))
+                    }
+                }
+            }
+            for (index, venue) in usdtVenues.enumerated() {
+                group.addTask { .usdt(index, await Self.ticker(Self.usdtMarket, on: venue, factory: factory)) }
+            }
+            for await answer in group {
+                switch answer {
+                case .venue(let index, let result): venueResults[index] = result
+                case .fx(let index, let result): fxResults[index] = result
+                case .usdt(let index, let result): usdtResults[index] = result
+                }
+            }
+        }
+        let (values, unavailable) = rateValues(
+            fx: fxResults.compactMap { $0 }, usdt: usdtResults.compactMap { $0 })
+        return CompareReport(
+            plan: self,
+            results: zip(venues, venueResults).map { venue, result in
+                result ?? .failure(.decoding(venue: venue.venue, path: "$", detail: "no answer for \(venue.market)"))
+            },
+            values: values,
+            unavailable: unavailable,
+            fxFailures: values.keys.contains { if case .fx = $0 { true } else { false } }
+                ? []
+                : zip(fxSources, fxResults).compactMap { source, result in
+                    if case .failure(let error)? = result { (source, error) } else { nil }
+                })
+    }
+
+    /// `market` on `venue`, with the venue's own not-found answer turned into `.notListed`.
+    private static func ticker(_ market: Market, on venue: String, factory: AdapterFactory) async -> QuoteResult {
+        let adapter: any ExchangeAdapter
+        do throws(AggError) {
+            adapter = try factory.adapter(id: venue)
+        } catch {
+            return .failure(error)
+        }
+        do throws(AggError) {
+            return .success(try await adapter.quote(for: market))
+        } catch {
+            return .failure(adapter.isNotListed(error) ? error.notListed(market) : error)
+        }
+    }
+
+    /// The values of the inputs that could be had, and why the others could not.
+    private func rateValues(fx: [Result<RateTable, AggError>], usdt: [QuoteResult])
+        -> ([RateInput: RateValue], [RateInput: String])
+    {
+        var values: [RateInput: RateValue] = [:]
+        var unavailable: [RateInput: String] = [:]
+        for input in inputs.sorted() {
+            switch input {
+            case .fx(let target):
+                var reasons: [String] = []
+                for (source, result) in zip(fxSources, fx) {
+                    switch result {
+                    case .success(let table) where table.base != Conversion.fxBase:
+                        reasons.append("\(source) answered rates from \(table.base), not \(Conversion.fxBase)")
+                    case .success(let table):
+                        guard let rate = target == table.base ? 1 : table.rates[target] else {
+                            reasons.append("\(source) has no \(target) rate")
+                            continue
+                        }
+                        if values[input] == nil {
+                            values[input] = RateValue(value: rate, source: table.source, asOf: table.asOf)
+                        }
+                    case .failure(let error):
+                        reasons.append(error.description)
+                    }
+                }
+                if fxSources.isEmpty { reasons.append("no exchange-rate source is registered") }
+                if values[input] == nil { unavailable[input] = reasons.joined(separator: "; ") }
+            case .usdtInKRW:
+                var reasons: [String] = []
+                for (venue, result) in zip(usdtVenues, usdt) {
+                    switch result {
+                    case .success(let quote):
+                        if values[input] == nil {
+                            values[input] = RateValue(
+                                value: quote.last, source: "\(venue) \(Self.usdtMarket)", asOf: quote.timestamp)
+                        }
+                    case .failure(let error):
+                        reasons.append("\(venue): \(error.summaryNamingNoMarket)")
+                    }
+                }
+                if usdtVenues.isEmpty { reasons.append("no registered venue quotes in KRW") }
+                if values[input] == nil { unavailable[input] = reasons.joined(separator: "; ") }
+            }
+        }
+        return (values, unavailable)
+    }
+}
+
+/// Everything `compare` learned: the comparison, the venues that failed or do not list the coin,
+/// and why rates were missing.
+struct CompareReport: Sendable {
+    /// One venue's outcome, in the plan's order.
+    enum Outcome: Sendable {
+        case compared(PriceComparison.Row)
+        case notListed(AggError)
+        case failed(AggError)
+    }
+
+    var plan: ComparePlan
+    var comparison: PriceComparison
+    var outcomes: [(venue: ComparePlan.Venue, outcome: Outcome)]
+    /// Why each missing input could not be had.
+    var unavailable: [RateInput: String]
+    /// FX sources that failed when no source gave the rates needed.
+    var fxFailures: [(source: String, error: AggError)]
+
+    init(
+        plan: ComparePlan, results: [QuoteResult], values: [RateInput: RateValue],
+        unavailable: [RateInput: String], fxFailures: [(String, AggError)]
+    ) {
+        self.plan = plan
+        self.unavailable = unavailable
+        self.fxFailures = fxFailures.map { (source: $0.0, error: $0.1) }
+        let prices: [PriceComparison.Price] = zip(plan.venues, results).compactMap { venue, result in
+            guard case .success(let quote) = result else { return nil }
+            return PriceComparison.Price(exchange: venue.venue, market: quote.market, last: quote.last)
+        }
+        comparison = PriceComparison(
+            currency: plan.currency, prices: prices, stablecoins: plan.stablecoins, values: values)
+        var rows = comparison.rows.makeIterator()
+        outcomes = zip(plan.venues, results).map { venue, result in
+            switch result {
+            case .success:
+                guard let row = rows.next() else {
+                    return (venue, .failed(.decoding(venue: venue.venue, path: "$", detail: "no price")))
+                }
+                return (venue, .compared(row))
+            case .failure(let error):
+                return (venue, error.isNotListed ? .notListed(error) : .failed(error))
+            }
+        }
+    }
+
+    /// Whether a venue or a conversion failed (exit code 1). Unlisted venues do not count.
+    var hasFailures: Bool {
+        outcomes.contains { _, outcome in
+            switch outcome {
+            case .compared(let row): row.converted == nil
+            case .notListed: false
+            case .failed: true
+            }
+        }
+    }
+
+    /// Why `row` could not be converted, in one line.
+    func conversionFailure(_ row: PriceComparison.Row) -> String {
+        "cannot convert to \(plan.currency): "
+            + row.missing.map { input in
+                "no \(input) rate" + (unavailable[input].map { " (\($0))" } ?? "")
+            }.joined(separator: "; ")
+    }
+
+    /// One line per failure for standard error, without the `agg: ` prefix.
+    var problemLines: [String] {
+        outcomes.compactMap { venue, outcome in
+            switch outcome {
+            case .compared(let row) where row.converted == nil:
+                "\(venue.venue) \(venue.market): \(conversionFailure(row))"
+            case .failed(let error): "\(venue.venue) \(venue.market): \(error.summaryNamingNoMarket)"
+            default: nil
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import AggCore
+import AggJSON
+import FoundationEssentials
+
+/// `agg config`: where the config file is, and the settings in effect.
+public enum ConfigCommand: Command {
+    public static let spec = CommandSpec(
+        name: "config",
+        summary: "Show the config file's path, or the settings in effect as JSON.",
+        usage: "config path|show",
+        options: [],
+        positionals: (1, 1),
+        examples: ["agg config path", "agg config show"],
+        discussion: """
+            The file is $AGG_CONFIG when set, else $XDG_CONFIG_HOME/agg/config.json, else
+            ~/.config/agg/config.json. Every key is optional:
+              {"exchanges":["bithumb"],"quote":"KRW","palette":"kr","timeout":10,
+               "baseURLs":{"bithumb":"http://127.0.0.1:8080/bithumb"},"format":"table"}
+            Precedence, highest first: command-line flags; the environment (AGG_<ID>_URL over
+            baseURLs, AGG_OFFLINE, NO_COLOR); the config file; built-in defaults. A malformed file
+            stops every command with exit code 78, naming the file and the problem; unknown keys
+            are ignored with a one-line warning.
+            """,
+        positionalChoices: ["path", "show"]
+    )
+
+    public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
+        -> ExitCode
+    {
+        switch arguments.positionals[0] {
+        case "path":
+            guard let path = ConfigurationLoader.path(environment: context.environment) else {
+                throw .usage("no config file location: set AGG_CONFIG, XDG_CONFIG_HOME or HOME")
+            }
+            context.console.print(path)
+            if !FileManager.default.fileExists(atPath: path) {
+                context.console.printError("agg: no file there yet; built-in defaults are in effect")
+            }
+            return .success
+        case "show":
+            context.console.print(effective(context).serialized(pretty: true))
+            return .success
+        case let other:
+            throw .usage("unknown config action '\(other)'; expected path or show")
+        }
+    }
+
+    /// The settings in effect when no flag is given: `null` where agg decides per run (the
+    /// format by terminal, the quote currency by venue).
+    static func effective(_ context: CLIContext) -> JSONValue {
+        let configuration = context.configuration
+        let timeout = configuration.timeout ?? HTTPTimeouts.standard.total
+        let baseURLs = context.registry.descriptors.map { descriptor in
+            JSONObject.Member(
+                key: descriptor.id,
+                value: .string(configuration.baseURL(for: descriptor, environment: context.environment)))
+        }
+        return [
+            "path": JSONOutput.string(configuration.path),
+            "exchanges": .array((configuration.exchanges ?? context.registry.ids).map { .string($0) }),
+            "quote": JSONOutput.string(configuration.quote),
+            "palette": .string((configuration.palette ?? .standard).rawValue),
+            "timeout": .number(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)),
+            "baseURLs": .object(JSONObject(baseURLs)),
+            "format": JSONOutput.string(configuration.format?.rawValue),
+        ]
+    }
+}

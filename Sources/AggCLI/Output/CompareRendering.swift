@@ -1,0 +1,145 @@
+import AggCore
+import AggJSON
+import FoundationEssentials
+
+/// `compare` output in the three formats.
+struct CompareRendering {
+    var report: CompareReport
+    var options: NetworkOptions
+    var width: Int
+
+    private var comparison: PriceComparison { report.comparison }
+    private var currency: String { report.plan.currency }
+
+    func output() -> String {
+        switch options.format {
+        case .json: json().serialized()
+        case .csv: csv()
+        case .table: table()
+        }
+    }
+
+    /// A premium as a JSON or CSV value: exactly two decimals (`-0.02`, `1.00`).
+    private static func premiumText(_ value: Decimal) -> String {
+        DecimalFormatting.fixed(value, places: 2, grouping: false)
+    }
+
+    /// Rate times are whole seconds: providers publish them so.
+    private static func asOfText(_ value: Timestamp?) -> JSONValue {
+        value.map { .string($0.iso8601Seconds) } ?? .null
+    }
+
+    func json() -> JSONValue {
+        let fx: [JSONValue] = comparison.rateLines.map { line in
+            [
+                "from": .string(line.from), "to": .string(line.to), "rate": JSONOutput.decimal(line.rate),
+                "source": .string(line.source), "asOf": Self.asOfText(line.asOf),
+            ]
+        }
+        let reference: JSONValue =
+            comparison.reference.map { ["method": .string($0.method), "price": JSONOutput.decimal($0.price)] }
+            ?? .null
+        var venues: [JSONValue] = []
+        var errors: [JSONValue] = []
+        for (venue, outcome) in report.outcomes {
+            switch outcome {
+            case .compared(let row):
+                venues.append([
+                    "exchange": .string(venue.venue), "symbol": .string(row.price.market.description),
+                    "last": JSONOutput.decimal(row.price.last), "rate": JSONOutput.decimal(row.rate),
+                    "lastConverted": JSONOutput.decimal(row.converted),
+                    "premiumPercent": JSONOutput.string(row.premiumPercent.map(Self.premiumText)),
+                ])
+                if row.converted == nil {
+                    errors.append([
+                        "exchange": .string(venue.venue), "kind": "conversion", "code": .null,
+                        "message": .string(report.conversionFailure(row)),
+                    ])
+                }
+            case .notListed(let error), .failed(let error):
+                errors.append(JSONOutput.error(error, exchange: venue.venue, symbol: nil))
+            }
+        }
+        for (source, error) in report.fxFailures {
+            errors.append(JSONOutput.error(error, exchange: source, symbol: nil))
+        }
+        return [
+            "base": .string(report.plan.coin), "currency": .string(currency), "fx": .array(fx),
+            "reference": reference, "venues": .array(venues), "errors": .array(errors),
+        ]
+    }
+
+    static let csvHeader = [
+        "exchange", "symbol", "last", "currency", "rate", "lastConverted", "premiumPercent",
+    ]
+
+    func csv() -> String {
+        CSVWriter.render(
+            header: Self.csvHeader,
+            rows: report.outcomes.compactMap { _, outcome in
+                guard case .compared(let row) = outcome else { return nil }
+                return [
+                    row.price.exchange, row.price.market.description, row.price.last.description, currency,
+                    row.rate?.description ?? "", row.converted?.description ?? "",
+                    row.premiumPercent.map(Self.premiumText) ?? "",
+                ]
+            })
+    }
+
+    func table() -> String {
+        let style = options.style
+        let places = DecimalFormatting.minorUnits(of: currency)
+        var table = TextTable(columns: [
+            .init("VENUE"), .init("MARKET", priority: 3), .init("LAST", .right, priority: 2),
+            .init("RATE", .right, priority: 1), .init("IN \(currency)", .right), .init("PREMIUM", .right),
+        ])
+        for (venue, outcome) in report.outcomes {
+            switch outcome {
+            case .compared(let row):
+                let premium = row.premiumPercent
+                let arrow = premium.map { $0 > 0 ? "▲ " : ($0 < 0 ? "▼ " : "") } ?? ""
+                table.append([
+                    .init(venue.venue), .init(row.price.market.description),
+                    .init(DecimalFormatting.grouped(row.price.last)),
+                    .init(row.rate.map(DecimalFormatting.grouped) ?? "-"),
+                    row.converted.map { .init(DecimalFormatting.fixed($0, places: places)) }
+                        ?? .init("no rate", paint: { [style] in style.warning($0) }),
+                    .init(
+                        premium.map { arrow + DecimalFormatting.percent($0) } ?? "-",
+                        paint: { [style] in style.signed($0, premium) }),
+                ])
+            case .notListed:
+                table.append([
+                    .init(venue.venue), .init(venue.market.description),
+                    .init("not listed", paint: { [style] in style.dim($0) }),
+                ])
+            case .failed(let error):
+                table.append([
+                    .init(venue.venue), .init(venue.market.description),
+                    .init("failed", paint: { [style] in style.warning($0) }), .init(""), .init(""),
+                    .init(error.kind),
+                ])
+            }
+        }
+        var lines: [String] = []
+        if let reference = comparison.reference {
+            lines.append(
+                "Reference: \(DecimalFormatting.fixed(reference.price, places: places)) \(currency), "
+                    + "\(reference.method) (\(reference.exchanges.joined(separator: ", ")))")
+        }
+        for line in comparison.rateLines {
+            var text = "FX: \(line.from)→\(line.to) \(DecimalFormatting.grouped(line.rate))"
+            if line.source == PriceComparison.assumedSource {
+                text += " \(line.source)" + (line.from == "USDT" ? " (--usdt assume)" : "")
+            } else {
+                text += " from \(line.source)"
+                if let attribution = report.plan.attributions[line.source] { text += " (\(attribution))" }
+                if let asOf = line.asOf { text += ", as of \(TableTime.text(asOf)) UTC" }
+                if line.from == "USDT" { text += " (--usdt market)" }
+            }
+            lines.append(text)
+        }
+        let rendered = table.render(width: width, style: style)
+        return lines.isEmpty ? rendered : ([rendered, ""] + lines).joined(separator: "\n")
+    }
+}

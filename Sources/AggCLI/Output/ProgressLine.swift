@@ -1,0 +1,57 @@
+import AggCore
+
+/// A spinner on standard error while requests are in flight, so that a slow venue does not look
+/// like a hung program.
+///
+/// It appears only when standard error is a terminal, and only after `delay`, so fast answers
+/// and pipes see nothing. It is driven by its own task, which is cancelled when the work ends; the
+/// task erases its line before `during` returns, so output printed afterwards starts on a
+/// clean line.
+public enum ProgressLine {
+    /// The spinner's frames (braille dots, as most terminals draw them).
+    static let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+    /// Erases the current line: carriage return, then clear to the end of the line.
+    static let erase = "\r\u{1B}[K"
+
+    /// Runs `body`, showing `message` with a spinner on standard error while it runs when
+    /// standard error is a terminal.
+    public static func during<T>(
+        _ message: String, console: Console, delay: Duration = .milliseconds(150),
+        _ body: () async throws(AggError) -> T
+    ) async throws(AggError) -> T {
+        guard console.errorIsTerminal else { return try await body() }
+        let spinner = start(message, sink: console.standardError, delay: delay)
+        let result: Result<T, AggError>
+        do throws(AggError) {
+            result = .success(try await body())
+        } catch {
+            result = .failure(error)
+        }
+        spinner.cancel()
+        await spinner.value
+        return try result.get()
+    }
+
+    /// Starts drawing on `sink` after `delay`, every 80 ms, until the returned task is
+    /// cancelled; the task erases what it drew, if anything, before it finishes.
+    static func start(_ message: String, sink: any TextSink, delay: Duration) -> Task<Void, Never> {
+        Task {
+            do {
+                try await Task.sleep(for: delay)
+            } catch {
+                return
+            }
+            var frame = 0
+            defer { if frame > 0 { sink.write(erase) } }
+            while !Task.isCancelled {
+                sink.write("\r" + frames[frame % frames.count] + " " + message + "…")
+                frame += 1
+                do {
+                    try await Task.sleep(for: .milliseconds(80))
+                } catch {
+                    break
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import AggCore
+
+/// One market on one venue: what `agg candles`, `agg trades` and `agg book` ask for, checked
+/// against the venue's capabilities and limits before any request.
+struct MarketTarget: Sendable {
+    var descriptor: AdapterDescriptor
+    var market: Market
+
+    /// The venue from `--exchange` (exactly one, able to do `capability`), else the first
+    /// venue in the config file that can; and the market from `symbol`.
+    static func resolve(
+        symbol: String, capability: Capability, options: NetworkOptions, registry: AdapterRegistry,
+        command: String
+    ) throws(AggError) -> MarketTarget {
+        let able = registry.descriptors(supporting: capability).map(\.id)
+        let ableText =
+            able.isEmpty ? "none is registered" : "venues with \(capability.title): \(able.joined(separator: ", "))"
+        let descriptor: AdapterDescriptor
+        if options.exchanges.explicit {
+            guard options.exchanges.ids.count == 1, let id = options.exchanges.ids.first else {
+                throw .usage("'agg \(command)' asks one venue; give a single --exchange ID")
+            }
+            descriptor = try registry.requireDescriptor(id: id)
+            guard descriptor.supports(capability) else {
+                throw .usage("\(descriptor.id) does not provide \(capability.title); \(ableText)")
+            }
+        } else if let configured = options.exchanges.ids.compactMap(registry.descriptor(id:))
+            .first(where: { $0.supports(capability) })
+        {
+            descriptor = configured
+        } else {
+            throw .usage("name the venue with --exchange ID; \(ableText)")
+        }
+        let market = try Market.parse(symbol, defaultQuote: options.quoteCurrency ?? descriptor.homeCurrency)
+        guard descriptor.quoteCurrencies.contains(market.quote) else {
+            throw .usage(
+                "\(descriptor.id) does not quote in \(market.quote) (it quotes in \(descriptor.quoteCurrencies.joined(separator: ", ")))"
+            )
+        }
+        return MarketTarget(descriptor: descriptor, market: market)
+    }
+
+    /// The whole number given as `--<option>`, or `standard`; it must be from 1 to `maximum`
+    /// (the venue's limit).
+    func count(_ arguments: ParsedArguments, option: String, standard: Int, maximum: Int) throws(AggError) -> Int {
+        guard let text = arguments.value(option) else { return min(standard, maximum) }
+        guard let value = Int(text), (1...maximum).contains(value) else {
+            throw .usage(
+                "invalid --\(option) '\(text)': expected a whole number from 1 to \(maximum) for \(descriptor.id)")
+        }
+        return value
+    }
+}

@@ -1,0 +1,156 @@
+import FoundationEssentials
+
+/// One coin's price on several venues, converted into one currency, with each venue's premium
+/// over a reference price. Pure arithmetic on exact `Decimal`s: fetching is the caller's job.
+///
+/// The reference is the median of the converted prices of the venues not quoted in the target
+/// currency (for KRW: the global venues, so that premiums are the "kimchi premium"); when every
+/// venue is quoted in the target currency, the median of all. A venue's premium is
+/// (converted / reference − 1) × 100, rounded to two decimals.
+public struct PriceComparison: Sendable, Equatable {
+    /// A venue's price in its own quote currency.
+    public struct Price: Sendable, Equatable {
+        public var exchange: String
+        public var market: Market
+        public var last: Decimal
+
+        public init(exchange: String, market: Market, last: Decimal) {
+            self.exchange = exchange
+            self.market = market
+            self.last = last
+        }
+    }
+
+    /// A venue's price converted, or the inputs that were missing to convert it.
+    public struct Row: Sendable, Equatable {
+        public var price: Price
+        public var conversion: Conversion
+        /// The factor used; `nil` when an input is missing.
+        public var rate: Decimal?
+        /// `last × rate`; `nil` when an input is missing.
+        public var converted: Decimal?
+        /// Percent over the reference, two decimals; `nil` without a converted price or reference.
+        public var premiumPercent: Decimal?
+        /// The inputs that were not available, sorted.
+        public var missing: [RateInput]
+    }
+
+    /// The price premiums are measured against.
+    public struct Reference: Sendable, Equatable {
+        /// Words saying which venues it is the median of.
+        public var method: String
+        public var price: Decimal
+        /// The venues it was computed from.
+        public var exchanges: [String]
+    }
+
+    /// A rate used, as a line of output: `USD→KRW 1442.35 from exchangerate`.
+    public struct RateLine: Sendable, Equatable {
+        public var from: String
+        public var to: String
+        public var rate: Decimal
+        public var source: String
+        public var asOf: Timestamp?
+
+        public init(from: String, to: String, rate: Decimal, source: String, asOf: Timestamp?) {
+            self.from = from
+            self.to = to
+            self.rate = rate
+            self.source = source
+            self.asOf = asOf
+        }
+    }
+
+    /// The source named for a stablecoin valued as one dollar.
+    public static let assumedSource = "assumed equal to USD"
+
+    /// The target currency.
+    public let currency: String
+    /// One row per price, in the order given.
+    public let rows: [Row]
+    /// `nil` when no price could be converted.
+    public let reference: Reference?
+    /// The rates the converted rows used: FX rates first (by currency), then USDT at the
+    /// market, then stablecoins assumed equal to the dollar.
+    public let rateLines: [RateLine]
+
+    /// Converts `prices` into `currency` with `values`, valuing USDT as `stablecoins` says.
+    public init(
+        currency: String, prices: [Price], stablecoins: StablecoinValuation, values: [RateInput: RateValue]
+    ) {
+        self.currency = currency
+        var rows = prices.map { price in
+            let conversion = Conversion(from: price.market.quote, to: currency, stablecoins: stablecoins)
+            return Row(
+                price: price, conversion: conversion, rate: conversion.rate(values),
+                converted: conversion.convert(price.last, values), premiumPercent: nil,
+                missing: conversion.missing(in: values))
+        }
+        let converted = rows.filter { $0.converted != nil }
+        let foreign = converted.filter { $0.price.market.quote != currency }
+        let basis = foreign.isEmpty ? converted : foreign
+        if let median = Self.median(basis.compactMap(\.converted)) {
+            reference = Reference(
+                method: foreign.isEmpty ? "median of all venues" : "median of venues not quoted in \(currency)",
+                price: median, exchanges: basis.map(\.price.exchange))
+            if median != 0 {
+                for index in rows.indices {
+                    rows[index].premiumPercent = rows[index].converted.map {
+                        Self.premiumPercent($0, reference: median)
+                    }
+                }
+            }
+        } else {
+            reference = nil
+        }
+        self.rows = rows
+        rateLines = Self.rateLines(rows: converted, currency: currency, values: values)
+    }
+
+    /// Every input converting prices quoted in `quoteCurrencies` into `currency` needs.
+    public static func inputs(
+        currency: String, quoteCurrencies: some Sequence<String>, stablecoins: StablecoinValuation
+    ) -> Set<RateInput> {
+        Set(
+            quoteCurrencies.flatMap {
+                Conversion(from: $0, to: currency, stablecoins: stablecoins).inputs
+            })
+    }
+
+    /// The median: the middle value, or the mean of the two middle values of an even count.
+    public static func median(_ values: [Decimal]) -> Decimal? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        if sorted.count % 2 == 1 { return sorted[middle] }
+        return (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// (converted / reference − 1) × 100, rounded half away from zero to two decimals.
+    public static func premiumPercent(_ converted: Decimal, reference: Decimal) -> Decimal {
+        DecimalRounding.rounded((converted / reference - 1) * 100, places: 2)
+    }
+
+    private static func rateLines(rows: [Row], currency: String, values: [RateInput: RateValue])
+        -> [RateLine]
+    {
+        let used = Set(rows.flatMap { $0.conversion.inputs }).sorted()
+        var lines: [RateLine] = used.compactMap { input in
+            guard let value = values[input] else { return nil }
+            switch input {
+            case .fx(let to):
+                return RateLine(
+                    from: Conversion.fxBase, to: to, rate: value.value, source: value.source, asOf: value.asOf)
+            case .usdtInKRW:
+                return RateLine(from: "USDT", to: "KRW", rate: value.value, source: value.source, asOf: value.asOf)
+            }
+        }
+        let assumed = rows.filter { $0.conversion.assumesDollarStablecoin }
+        for stablecoin in Set(assumed.map(\.conversion.from)).sorted() {
+            guard let row = assumed.first(where: { $0.conversion.from == stablecoin }), let rate = row.rate
+            else { continue }
+            lines.append(RateLine(from: stablecoin, to: currency, rate: rate, source: assumedSource, asOf: nil))
+        }
+        return lines
+    }
+}

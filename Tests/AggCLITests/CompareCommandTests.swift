@@ -1,0 +1,362 @@
+import AggCLI
+import AggCore
+import AggJSON
+import AggTestKit
+import Foundation
+import Testing
+
+/// Every venue's base URL, for answering from its recordings.
+private let venueBases = [
+    "bithumb": "https://api.bithumb.com", "upbit": "https://api.upbit.com", "binance": "https://api.binance.com",
+    "coinbase": "https://api.exchange.coinbase.com",
+]
+
+/// A network where every venue answers from its recordings and the test FX source answers
+/// `fxBody` with `fxStatus`, each answer `delay` late; `override` may answer a request first.
+private func network(
+    delay: Duration = .zero, fxStatus: Int = 200, fxBody: String = TestFXAdapter.body,
+    override: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse? = { _ in nil }
+) throws -> AsyncScriptedHTTPClient {
+    let responder = try FixtureResponder(venues: venueBases)
+    return AsyncScriptedHTTPClient { request in
+        if delay > .zero { try await Task.sleep(for: delay) }
+        if let answer = try override(request) { return answer }
+        if request.url.hasPrefix(TestFXAdapter.descriptor.defaultBaseURL) {
+            return HTTPResponse(status: fxStatus, headers: [], body: Array(fxBody.utf8), url: request.url)
+        }
+        return try responder.respond(to: request)
+    }
+}
+
+private func compare(_ arguments: [String], http: (any HTTPClient)? = nil, registry: AdapterRegistry = registryWithFX())
+    async throws -> CLIRun
+{
+    await runCLI(["compare"] + arguments, http: try http ?? network(), registry: registry)
+}
+
+extension JSONCursor {
+    /// The value here as compact JSON text, for comparing whole objects.
+    fileprivate func serialized() -> String {
+        value?.serialized() ?? ""
+    }
+}
+
+@Suite("agg compare")
+struct CompareCommandTests {
+    @Test("JSON has exactly the documented shape: FX lines, the reference, venues and errors")
+    func jsonShape() async throws {
+        let run = try await compare(["BTC", "--format", "json"])
+        #expect(run.status == 0)
+        #expect(
+            run.output == """
+                {"base":"BTC","currency":"KRW","fx":[\
+                {"from":"USD","to":"KRW","rate":"1442.35","source":"testfx","asOf":"2025-11-29T23:00:00Z"},\
+                {"from":"USDT","to":"KRW","rate":"1442.35","source":"assumed equal to USD","asOf":null}],\
+                "reference":{"method":"median of venues not quoted in KRW","price":"139945710.723"},\
+                "venues":[{"exchange":"binance","symbol":"BTC/USDT","last":"97012.35","rate":"1442.35",\
+                "lastConverted":"139925763.0225","premiumPercent":"-0.01"},\
+                {"exchange":"bithumb","symbol":"BTC/KRW","last":"80630000","rate":"1","lastConverted":"80630000",\
+                "premiumPercent":"-42.38"},\
+                {"exchange":"coinbase","symbol":"BTC/USD","last":"97040.01","rate":"1442.35",\
+                "lastConverted":"139965658.4235","premiumPercent":"0.01"},\
+                {"exchange":"upbit","symbol":"BTC/KRW","last":"141350000","rate":"1","lastConverted":"141350000",\
+                "premiumPercent":"1.00"}],"errors":[]}
+
+                """)
+        #expect(run.error.isEmpty)
+    }
+
+    @Test("the table rounds to the currency's minor unit and states the FX lines and the USDT assumption")
+    func table() async throws {
+        let run = try await compare(["BTC", "-e", "upbit,binance,coinbase", "--format", "table"])
+        #expect(run.status == 0)
+        #expect(
+            run.output == """
+                VENUE     MARKET           LAST      RATE       IN KRW   PREMIUM
+                upbit     BTC/KRW   141,350,000         1  141,350,000  ▲ +1.00%
+                binance   BTC/USDT    97,012.35  1,442.35  139,925,763  ▼ -0.01%
+                coinbase  BTC/USD     97,040.01  1,442.35  139,965,658  ▲ +0.01%
+
+                Reference: 139,945,711 KRW, median of venues not quoted in KRW (binance, coinbase)
+                FX: USD→KRW 1,442.35 from testfx (Rates by Test FX), as of 2025-11-29 23:00:00 UTC
+                FX: USDT→KRW 1,442.35 assumed equal to USD (--usdt assume)
+
+                """)
+    }
+
+    @Test("colour marks premiums up and down when asked for")
+    func colour() async throws {
+        let run = try await compare(["BTC", "-e", "upbit,binance,coinbase", "-f", "table", "--color", "always"])
+        #expect(run.output.contains("\u{1B}[32m▲ +1.00%\u{1B}[0m"))
+        #expect(run.output.contains("\u{1B}[31m▼ -0.01%\u{1B}[0m"))
+    }
+
+    @Test("--usdt market prices USDT at the first Korean venue that lists USDT/KRW, and says which")
+    func usdtMarket() async throws {
+        let run = try await compare(["BTC", "-e", "binance,upbit,bithumb", "--usdt", "market", "-f", "json"])
+        #expect(run.status == 0)
+        let json = try run.json()
+        #expect(
+            try json["fx"].elements().map { $0.serialized() }
+                == [
+                    #"{"from":"USDT","to":"KRW","rate":"1457","source":"upbit USDT/KRW","asOf":"2025-11-29T22:59:59Z"}"#
+                ])
+        let binance = json["venues"][0]
+        #expect(try binance["rate"].string() == "1457")
+        #expect(try binance["lastConverted"].string() == "141346993.95")
+        #expect(try json["reference"]["price"].string() == "141346993.95")
+        #expect(try json["venues"][1]["premiumPercent"].string() == "0.00")
+
+        let table = try await compare(["BTC", "-e", "binance,upbit", "--usdt", "market", "-f", "table"])
+        #expect(
+            table.output.contains(
+                "FX: USDT→KRW 1,457 from upbit USDT/KRW, as of 2025-11-29 22:59:59 UTC (--usdt market)"))
+    }
+
+    @Test("--in USD divides KRW venues by USD→KRW and rounds the table to cents")
+    func inUSD() async throws {
+        let run = try await compare(["BTC", "--in", "usd", "-f", "json"])
+        #expect(run.status == 0)
+        let json = try run.json()
+        #expect(try json["currency"].string() == "USD")
+        #expect(try json["reference"]["method"].string() == "median of venues not quoted in USD")
+        #expect(try json["reference"]["price"].string() == "97012.35")
+        let upbit = json["venues"][3]
+        #expect(try upbit["rate"].string() == "0.000693312996")
+        #expect(try upbit["lastConverted"].string() == "97999.792006101154")
+        #expect(try upbit["premiumPercent"].string() == "1.02")
+        #expect(
+            json["fx"][1].serialized()
+                == #"{"from":"USDT","to":"USD","rate":"1","source":"assumed equal to USD","asOf":null}"#)
+
+        let table = try await compare(["BTC", "--in", "USD", "-e", "upbit", "-f", "table"])
+        #expect(table.output.contains("97,999.79"))
+    }
+
+    @Test("CSV has a header and one row per compared venue")
+    func csv() async throws {
+        let run = try await compare(["BTC", "-e", "upbit,coinbase", "-f", "csv"])
+        #expect(
+            run.output == """
+                exchange,symbol,last,currency,rate,lastConverted,premiumPercent
+                upbit,BTC/KRW,141350000,KRW,1,141350000,0.99
+                coinbase,BTC/USD,97040.01,KRW,1442.35,139965658.4235,0.00
+
+                """)
+    }
+
+    @Test("a venue that does not list the coin is shown as not listed and does not fail the command")
+    func notListed() async throws {
+        let notFound = Array(#"{"message":"NotFound"}"#.utf8)
+        let http = try network { request in
+            request.url.contains("coinbase")
+                ? HTTPResponse(status: 404, headers: [], body: notFound, url: request.url) : nil
+        }
+        let run = try await compare(["BTC", "-f", "json"], http: http)
+        #expect(run.status == 0)
+        let json = try run.json()
+        #expect(try json["venues"].elements().map { try $0["exchange"].string() } == ["binance", "bithumb", "upbit"])
+        #expect(
+            json["errors"].serialized()
+                == #"[{"exchange":"coinbase","kind":"notListed","code":"404","message":"NotFound"}]"#)
+        #expect(try json["reference"]["price"].string() == "139925763.0225")
+        #expect(run.error.isEmpty)
+
+        let table = try await compare(["BTC", "-f", "table"], http: http)
+        #expect(table.output.contains("coinbase  BTC/USD    not listed"))
+    }
+
+    @Test("venue-specific not-found answers all count as not listed; nothing listed at all is exit 1")
+    func listedNowhere() async throws {
+        let run = try await compare(["NOPE", "-f", "json"])
+        #expect(run.status == 1)
+        let json = try run.json()
+        #expect(try json["venues"].elements().isEmpty)
+        #expect(
+            try json["errors"].elements().map {
+                "\(try $0["exchange"].string()) \(try $0["kind"].string()) \(try $0["code"].string())"
+            }
+                == [
+                    "binance notListed -1121", "bithumb notListed 5500", "coinbase notListed 404",
+                    "upbit notListed 404",
+                ])
+        #expect(run.errorLines == ["agg: no venue lists NOPE"])
+    }
+
+    @Test("a failing venue becomes an error entry and a failed row; the others still answer; exit 1")
+    func venueFails() async throws {
+        let http = try network { request in
+            if request.url.contains("binance") { throw TransportError.timeout(url: request.url, seconds: 10) }
+            return nil
+        }
+        let run = try await compare(["BTC", "-f", "json"], http: http)
+        #expect(run.status == 1)
+        let json = try run.json()
+        #expect(try json["venues"].elements().count == 3)
+        #expect(try json["reference"]["price"].string() == "139965658.4235")
+        #expect(try json["errors"][0]["exchange"].string() == "binance")
+        #expect(try json["errors"][0]["kind"].string() == "timeout")
+        #expect(
+            run.errorLines == [
+                "agg: binance BTC/USDT: no answer within 10 s from https://api.binance.com/api/v3/ticker/24hr?symbol=BTCUSDT"
+            ])
+        let table = try await compare(["BTC", "-f", "table"], http: http)
+        #expect(table.output.contains("\nbinance   BTC/USDT       failed                           timeout\n"))
+        #expect(table.status == 1)
+    }
+
+    @Test("HTTP 451 from Binance says plainly that the venue refuses this location")
+    func restrictedLocation() async throws {
+        let http = try network { request in
+            request.url.contains("binance") ? HTTPResponse(status: 451, headers: [], body: [], url: request.url) : nil
+        }
+        let run = try await compare(["BTC", "-f", "json"], http: http)
+        #expect(run.status == 1)
+        #expect(
+            try run.json()["errors"][0].serialized()
+                == #"{"exchange":"binance","kind":"locationRestricted","code":"451","message":"HTTP 451: the venue refuses requests from this location (restricted location)"}"#
+        )
+    }
+
+    @Test("without the FX rate the venues needing it are failed conversions with a clear message; exit 1")
+    func fxUnavailable() async throws {
+        let run = try await compare(["BTC", "-f", "json"], http: try network(fxStatus: 503, fxBody: "unavailable"))
+        #expect(run.status == 1)
+        let json = try run.json()
+        #expect(try json["fx"].elements().isEmpty)
+        #expect(json["venues"][0]["lastConverted"].value == .null)
+        #expect(try json["venues"][0]["last"].string() == "97012.35")
+        let message = "cannot convert to KRW: no USD→KRW rate (testfx: HTTP 503 from https://fx.test/latest/USD)"
+        #expect(
+            json["errors"].serialized()
+                == "[{\"exchange\":\"binance\",\"kind\":\"conversion\",\"code\":null,\"message\":\"\(message)\"},"
+                + "{\"exchange\":\"coinbase\",\"kind\":\"conversion\",\"code\":null,\"message\":\"\(message)\"},"
+                + "{\"exchange\":\"testfx\",\"kind\":\"http\",\"code\":\"503\",\"message\":\"HTTP 503 from https://fx.test/latest/USD\"}]"
+        )
+        #expect(run.errorLines == ["agg: binance BTC/USDT: \(message)", "agg: coinbase BTC/USD: \(message)"])
+        let table = try await compare(["BTC", "-f", "table"], http: try network(fxStatus: 503, fxBody: ""))
+        #expect(table.output.contains("\nbinance   BTC/USDT    97,012.35     -      no rate          -\n"))
+    }
+
+    @Test("with no FX source registered the message says so")
+    func noFXSource() async throws {
+        let run = try await compare(["BTC", "-e", "coinbase", "-f", "json"], registry: venueRegistry())
+        #expect(run.status == 1)
+        #expect(
+            run.errorLines == [
+                "agg: coinbase BTC/USD: cannot convert to KRW: no USD→KRW rate (no exchange-rate source is registered)"
+            ])
+    }
+
+    @Test("KRW venues alone need no FX request")
+    func domesticOnly() async throws {
+        let http = try network()
+        let run = try await compare(["BTC", "-e", "upbit,bithumb", "-f", "json"], http: http)
+        #expect(run.status == 0)
+        #expect(try run.json()["reference"]["method"].string() == "median of all venues")
+        #expect(!http.requests.contains { $0.url.hasPrefix("https://fx.test") })
+    }
+
+    /// The peak count of requests in flight proves the fan-out without any clock: all 8 are
+    /// out at once. The wall-time bound is loose (half the sequential 8 s) because the whole
+    /// parallel suite shares two cores; `agg-bench` measures the real figure (400 ms answers,
+    /// the issue's target of well under 2 × 400 ms) on the built binary.
+    @Test("every venue, the FX source and USDT/KRW are asked at once: slow answers take one round trip")
+    func concurrent() async throws {
+        let delay = Duration.seconds(1)
+        let http = try network(delay: delay)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let run = try await compare(["BTC", "--usdt", "market", "-f", "json"], http: http)
+        let elapsed = clock.now - start
+        #expect(run.status == 0)
+        #expect(http.requests.count == 8)
+        #expect(http.peakConcurrentRequests == 8)
+        #expect(elapsed < delay * 4, "took \(elapsed)")
+    }
+
+    @Test(
+        "bad command lines exit 64 with one line and no request",
+        arguments: [
+            (["compare"], "'agg compare' needs more arguments"),
+            (["compare", "BTC", "ETH"], "unexpected argument 'ETH'"),
+            (["compare", "BTC/KRW"], "compare takes a coin such as BTC, not a market"),
+            (["compare", "B TC"], "invalid symbol 'B TC'"),
+            (["compare", "BTC", "--in", "KRWW"], "invalid currency code 'KRWW'"),
+            (["compare", "BTC", "--in", "US1"], "invalid currency code 'US1'"),
+            (
+                ["compare", "BTC", "--usdt", "maybe"],
+                "invalid value 'maybe' for --usdt; expected one of: assume, market"
+            ),
+            (["compare", "BTC", "--exchange", "nope"], "unknown exchange 'nope'"),
+            (["compare", "BTC", "--exchange", "testfx"], "testfx cannot give a ticker"),
+            (["compare", "BTC", "--timeout", "0"], "invalid --timeout '0'"),
+        ])
+    func usageErrors(arguments: [String], message: String) async throws {
+        let http = try network()
+        let run = await runCLI(arguments, http: http, registry: registryWithFX())
+        #expect(run.status == 64)
+        #expect(run.errorLines.count == 1)
+        #expect(run.error.contains(message))
+        #expect(http.requests.isEmpty)
+    }
+
+    @Test("a venue named for its own quote currency is not listed, and no request is made for it")
+    func ownQuoteCurrency() async throws {
+        let http = try network()
+        let run = try await compare(["USDT", "-e", "binance,upbit", "-f", "json"], http: http)
+        #expect(run.status == 0)
+        let json = try run.json()
+        #expect(try json["errors"][0]["message"].string() == "USDT is binance's own quote currency")
+        #expect(try json["venues"][0]["lastConverted"].string() == "1457")
+        #expect(!http.requests.contains { $0.url.contains("binance") })
+    }
+
+    @Test("--offline answers from the recordings; a source without recordings fails its conversions")
+    func offline() async throws {
+        let run = await runCLI(
+            ["compare", "BTC", "-e", "upbit,binance", "--offline", "-f", "json"], registry: registryWithFX())
+        #expect(run.status == 1)
+        let json = try run.json()
+        #expect(try json["venues"][0]["lastConverted"].string() == "141350000")
+        #expect(
+            try json["errors"][0]["message"].string().hasPrefix(
+                "cannot convert to KRW: no USD→KRW rate (offline data: cannot read"))
+        #expect(run.errorLines.first == "agg: offline: upbit data is a recorded snapshot from 2025-11-29T23:00:00Z")
+    }
+}
+
+@Suite("agg quote across venues")
+struct QuoteAcrossVenuesTests {
+    @Test("a bare symbol asks every venue in its home currency, offline")
+    func everyVenue() async throws {
+        let run = await runCLI(["quote", "BTC", "--offline", "--format", "json"])
+        #expect(run.status == 0)
+        let quotes = try run.json()["quotes"].elements()
+        #expect(
+            try quotes.map { "\(try $0["exchange"].string()) \(try $0["symbol"].string()) \(try $0["last"].string())" }
+                == [
+                    "binance BTC/USDT 97012.35", "bithumb BTC/KRW 80630000", "coinbase BTC/USD 97040.01",
+                    "upbit BTC/KRW 141350000",
+                ])
+        #expect(run.errorLines.count == 4)
+    }
+
+    @Test("--quote USDT asks only the venues that quote USDT")
+    func quoteCurrency() async throws {
+        let run = await runCLI(["quote", "BTC", "--quote", "USDT", "--offline", "--format", "json"])
+        #expect(run.status == 0)
+        #expect(
+            try run.json()["quotes"].elements().map { "\(try $0["exchange"].string()) \(try $0["last"].string())" }
+                == ["binance 97012.35", "coinbase 97050", "upbit 97010.12"])
+    }
+
+    @Test("several coins on Upbit share one request")
+    func upbitBatch() async throws {
+        let http = try network()
+        let run = await runCLI(["quote", "BTC", "ETH", "-e", "upbit", "-f", "json"], http: http)
+        #expect(run.status == 0)
+        #expect(http.requests.map(\.url) == ["https://api.upbit.com/v1/ticker?markets=KRW-BTC,KRW-ETH"])
+        #expect(try run.json()["quotes"][1]["changePercent"].string() == "-1.02040816")
+    }
+}

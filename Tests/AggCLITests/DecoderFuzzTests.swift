@@ -1,0 +1,81 @@
+import AggCore
+import AggTestKit
+import Foundation
+import Testing
+
+/// Every adapter's decoders, fed damaged recordings of its own venue and random bytes through
+/// every capability it declares: each call must end with a value or a typed `AggError` whose
+/// description is one line. A trap or a hang fails the run.
+@Suite("Decoder fuzzing")
+struct DecoderFuzzTests {
+    static let venues = testRegistry().descriptors.map(\.id).filter {
+        FileManager.default.fileExists(atPath: Fixtures.directory.appendingPathComponent("\($0)/routes.json").path)
+    }
+
+    @Test("mutated fixtures and random bytes never trap", arguments: venues)
+    func fuzz(venue: String) async throws {
+        let registry = testRegistry()
+        let descriptor = try #require(registry.descriptor(id: venue))
+        let routes = try Fixtures.routes(venue)
+        let files = Array(Set(routes.routes.map(\.file))).sorted()
+        var random = SeededRandom(seed: 0xA66_0000 + UInt64(venue.utf8.reduce(0) { $0 &+ Int($1) }))
+        var cases = 0
+        var errors = 0
+        for file in files {
+            let body = try Fixtures.bytes("\(venue)/\(file)")
+            let mutations = body.count > 20_000 ? 12 : 60
+            for _ in 0..<mutations {
+                let damaged = Mutator.mutate(body, using: &random)
+                let client = ScriptedHTTPClient { request in
+                    HTTPResponse(status: 200, headers: [], body: damaged, url: request.url)
+                }
+                let adapter = try registry.makeAdapter(
+                    id: venue, environment: AdapterEnvironment(baseURL: "https://fuzz.test", http: client))
+                for outcome in await Self.exercise(adapter, descriptor: descriptor) {
+                    cases += 1
+                    if let error = outcome {
+                        errors += 1
+                        #expect(!error.description.contains("\n"))
+                        #expect(!error.isUsageError)
+                    }
+                }
+            }
+        }
+        #expect(cases > 200)
+        #expect(errors > 0)
+    }
+
+    /// Calls every declared capability once; `nil` for a value, the error otherwise.
+    static func exercise(_ adapter: any ExchangeAdapter, descriptor: AdapterDescriptor) async -> [AggError?] {
+        let market = Market(base: "BTC", quote: descriptor.homeCurrency)
+        var outcomes: [AggError?] = []
+        func record(_ body: () async throws(AggError) -> Void) async {
+            do throws(AggError) {
+                try await body()
+                outcomes.append(nil)
+            } catch {
+                outcomes.append(error)
+            }
+        }
+        for capability in descriptor.capabilities.sorted() {
+            switch capability {
+            case .ticker: await record { () async throws(AggError) in _ = try await adapter.quote(for: market) }
+            case .allTickers:
+                await record { () async throws(AggError) in
+                    _ = try await adapter.allQuotes(quotedIn: descriptor.homeCurrency)
+                }
+            case .markets: await record { () async throws(AggError) in _ = try await adapter.markets() }
+            case .candles:
+                await record { () async throws(AggError) in
+                    _ = try await adapter.candles(for: market, interval: .oneMinute, limit: 10)
+                }
+            case .trades:
+                await record { () async throws(AggError) in _ = try await adapter.trades(for: market, limit: 10) }
+            case .orderBook:
+                await record { () async throws(AggError) in _ = try await adapter.orderBook(for: market, depth: 5) }
+            case .fxRates: await record { () async throws(AggError) in _ = try await adapter.rates(base: "USD") }
+            }
+        }
+        return outcomes
+    }
+}

@@ -1,0 +1,207 @@
+import AggCore
+import AggJSON
+import AggTestKit
+import Coinbase
+import Foundation
+import Testing
+
+private let base = "https://api.exchange.coinbase.com"
+
+private func adapter(_ client: any HTTPClient) -> CoinbaseAdapter {
+    CoinbaseAdapter(environment: AdapterEnvironment(baseURL: base, http: client))
+}
+
+private func recorded() throws -> CoinbaseAdapter {
+    adapter(try Fixtures.client("coinbase", baseURL: base))
+}
+
+private func decimal(_ text: String) -> Decimal {
+    Decimal(string: text) ?? .nan
+}
+
+private let btc = Market(base: "BTC", quote: "USD")
+
+@Suite("Coinbase router")
+struct CoinbaseRouterTests {
+    @Test(
+        "every endpoint's URL",
+        arguments: [
+            (APIRouter.ticker(btc), "/products/BTC-USD/ticker"),
+            (.stats(btc), "/products/BTC-USD/stats"),
+            (.ticker(Market(base: "ETH", quote: "BTC")), "/products/ETH-BTC/ticker"),
+            (.products, "/products"),
+        ])
+    func url(route: APIRouter, path: String) {
+        #expect(route.url(baseURL: base) == base + path)
+        #expect(route.url(baseURL: "http://127.0.0.1:8080/coinbase") == "http://127.0.0.1:8080/coinbase" + path)
+    }
+
+    @Test(
+        "product ids map to unified markets and back",
+        arguments: [
+            ("BTC-USD", Market(base: "BTC", quote: "USD")), ("ETH-BTC", Market(base: "ETH", quote: "BTC")),
+            ("BTC-USDT", Market(base: "BTC", quote: "USDT")), ("USDT-USDC", Market(base: "USDT", quote: "USDC")),
+        ])
+    func roundTrip(id: String, market: Market) {
+        #expect(APIRouter.market(fromVenueSymbol: id) == market)
+        #expect(APIRouter.venueSymbol(for: market) == id)
+    }
+
+    @Test(
+        "ids that are not BASE-QUOTE with a quote agg asks for map to nothing",
+        arguments: ["BTCUSD", "BTC-GBP", "-USD", "BTC-", "btc-usd", "A-B-USD"])
+    func badIDs(id: String) {
+        #expect(APIRouter.market(fromVenueSymbol: id) == nil)
+    }
+}
+
+@Suite("Coinbase time")
+struct CoinbaseTimeTests {
+    @Test(
+        "ISO-8601 with 0 to 9 fraction digits and any offset, exact to the millisecond",
+        arguments: [
+            ("2025-11-29T22:59:59.912345678Z", Int64(1_764_457_199_912)),
+            ("2025-11-29T22:59:59.9129Z", 1_764_457_199_912),
+            ("2025-11-29T22:59:59.999999999Z", 1_764_457_199_999),
+            ("2025-11-29T22:59:59.5Z", 1_764_457_199_500),
+            ("2025-11-29T22:59:59.05Z", 1_764_457_199_050),
+            ("2025-11-29T22:59:59Z", 1_764_457_199_000),
+            ("2025-11-30T07:59:59.912+09:00", 1_764_457_199_912),
+            ("2025-11-29T17:59:59.912-05:00", 1_764_457_199_912),
+            ("2024-02-29T00:00:00Z", 1_709_164_800_000),
+            ("1970-01-01T00:00:00.000001Z", 0),
+        ])
+    func parses(text: String, milliseconds: Int64) {
+        #expect(CoinbaseTime.parse(text) == Timestamp(millisecondsSince1970: milliseconds))
+    }
+
+    @Test(
+        "anything else is rejected",
+        arguments: [
+            "", "2025-11-29", "2025-11-29T22:59:59", "2025-11-29T22:59:59.Z", "2025-11-29T22:59:59.1234567890Z",
+            "2025-13-01T00:00:00Z", "2025-02-29T00:00:00Z", "2025-11-31T00:00:00Z", "2025-11-29T24:00:00Z",
+            "2025-11-29T22:59:59ZZ", "2025-11-29T22:59:59+0900", "2025-11-29t22:59:59Z", "1764457199",
+        ])
+    func rejects(text: String) {
+        #expect(CoinbaseTime.parse(text) == nil)
+    }
+}
+
+@Suite("Coinbase decoding")
+struct CoinbaseDecodingTests {
+    @Test("ticker and stats merge into one quote; the change is derived exactly from the 24-hour open")
+    func quote() async throws {
+        let quote = try await recorded().quote(for: btc)
+        #expect(
+            quote
+                == Quote(
+                    exchange: "coinbase", market: btc, last: decimal("97040.01"), open: decimal("96310.55"),
+                    high: decimal("97488.88"), low: decimal("95902.3"), change: decimal("729.46"),
+                    changePercent: decimal("0.7574"), baseVolume: decimal("8231.55419872"),
+                    timestamp: Timestamp(millisecondsSince1970: 1_764_457_199_912)))
+        #expect(quote.previousClose == nil && quote.quoteVolume == nil)
+    }
+
+    @Test(
+        "negative changes round the percent half away from zero to four decimals",
+        arguments: [
+            (Market(base: "ETH", quote: "USD"), "3329.4", "-36.62", "-1.0879"),
+            (Market(base: "BTC", quote: "USDT"), "97050", "719.88", "0.7473"),
+        ])
+    func otherMarkets(market: Market, last: String, change: String, percent: String) async throws {
+        let quote = try await recorded().quote(for: market)
+        #expect(quote.last == decimal(last))
+        #expect(quote.change == decimal(change))
+        #expect(quote.changePercent == decimal(percent))
+    }
+
+    /// Both requests must be in flight at once: the scripted client holds each answer for a
+    /// second and records the peak of requests in flight, which shows concurrency without
+    /// depending on how busy the machine is.
+    @Test("ticker and stats are asked for at once: two slow answers take one round trip")
+    func concurrentRequests() async throws {
+        let delay = Duration.seconds(1)
+        let client = AsyncScriptedHTTPClient(
+            delay: delay, responder: try FixtureResponder(venue: "coinbase", baseURL: base))
+        let quote = try await adapter(client).quote(for: btc)
+        #expect(quote.last == decimal("97040.01"))
+        #expect(
+            Set(client.requests.map(\.url)) == [base + "/products/BTC-USD/ticker", base + "/products/BTC-USD/stats"])
+        #expect(client.peakConcurrentRequests == 2)
+    }
+
+    @Test("the product list keeps online products in the quotes agg asks for")
+    func markets() async throws {
+        let listings = try await recorded().markets()
+        #expect(listings.map(\.venueSymbol) == ["BTC-USD", "ETH-USD", "BTC-USDT", "ETH-BTC", "BTC-EUR", "USDT-USD"])
+        #expect(
+            listings[0]
+                == MarketListing(exchange: "coinbase", market: btc, venueSymbol: "BTC-USD", englishName: "BTC-USD"))
+    }
+}
+
+@Suite("Coinbase errors")
+struct CoinbaseErrorTests {
+    @Test("an unknown product is not listed, with Coinbase's message verbatim")
+    func unknownProduct() async throws {
+        let nope = Market(base: "NOPE", quote: "USD")
+        await #expect(throws: AggError.notListed(venue: "coinbase", market: nope, code: "404", message: "NotFound")) {
+            try await recorded().quote(for: nope)
+        }
+    }
+
+    @Test(
+        "error bodies become typed errors",
+        arguments: [
+            (
+                "coinbase/error_404_not_found.json", 404,
+                AggError.notListed(venue: "coinbase", market: btc, code: "404", message: "NotFound")
+            ),
+            ("coinbase/error_429_rate_limit.json", 429, .rateLimited(venue: "coinbase", retryAfterSeconds: nil)),
+            ("coinbase/error_404_not_found.json", 400, .venue(venue: "coinbase", code: "400", message: "NotFound")),
+        ])
+    func envelopes(file: String, status: Int, expected: AggError) async throws {
+        let body = try Fixtures.bytes(file)
+        let client = ScriptedHTTPClient { request in
+            HTTPResponse(status: status, headers: [], body: body, url: request.url)
+        }
+        await #expect(throws: expected) {
+            try await adapter(client).quote(for: btc)
+        }
+    }
+
+    @Test("a failing stats request fails the quote even when the ticker answered")
+    func statsFails() async throws {
+        let responder = try FixtureResponder(venue: "coinbase", baseURL: base)
+        let client = ScriptedHTTPClient { request in
+            guard !request.url.hasSuffix("/stats") else { throw TransportError.timeout(url: request.url, seconds: 3) }
+            return try responder.respond(to: request)
+        }
+        await #expect(
+            throws: AggError.timeout(venue: "coinbase", url: base + "/products/BTC-USD/stats", seconds: 3)
+        ) {
+            try await adapter(client).quote(for: btc)
+        }
+    }
+
+    @Test(
+        "broken answers become typed errors naming the venue",
+        arguments: [
+            (200, "<html>oops</html>", "decoding"),
+            (503, "", "http"),
+            (200, "{}", "decoding"),
+            (200, "{\"price\":\"1\",\"open\":\"1\",\"time\":\"yesterday\"}", "decoding"),
+            (451, "", "locationRestricted"),
+        ])
+    func brokenAnswers(status: Int, body: String, kind: String) async {
+        let client = ScriptedHTTPClient(status: status, body: body)
+        do {
+            _ = try await adapter(client).quote(for: btc)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.kind == kind)
+            #expect(error.venue == "coinbase")
+            #expect(!error.description.contains("\n"))
+        }
+    }
+}

@@ -1,0 +1,331 @@
+#!/usr/bin/env bash
+# Creates a new adapter that builds and passes its tests, ready to be filled in with the venue's
+# real API:
+#   Plugins/<Name>/            APIRouter, <Name>Decoding, <Name>Adapter (descriptor + quote(for:))
+#   Tests/<Name>Tests/         a passing, table-driven test file
+#   Fixtures/<id>/             routes.json, a ticker and a not-found error
+# and registers it: the name in `adapterNames` (Package.swift) and one line in
+# Sources/agg/Adapters.swift. See docs/readme/venues.md, "Adding an adapter".
+#
+# Usage: Tools/scaffold-adapter.sh --name Coinone [--id coinone] [--root DIR]
+set -euo pipefail
+
+usage() {
+    echo "usage: $0 --name Name [--id id] [--root DIR]" >&2
+    echo "  Name: the module name, UpperCamelCase letters and digits (Coinone)" >&2
+    echo "  id:   the id users type, lower-case letters and digits (default: Name lower-cased)" >&2
+    echo "  DIR:  the package root (default: the checkout this script is in)" >&2
+    exit 64
+}
+
+fail() {
+    echo "scaffold-adapter: $*" >&2
+    exit 1
+}
+
+name=""
+id=""
+root="$(cd "$(dirname "$0")/.." && pwd)"
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --name) [ $# -ge 2 ] || usage; name="$2"; shift 2 ;;
+        --name=*) name="${1#--name=}"; shift ;;
+        --id) [ $# -ge 2 ] || usage; id="$2"; shift 2 ;;
+        --id=*) id="${1#--id=}"; shift ;;
+        --root) [ $# -ge 2 ] || usage; root="$2"; shift 2 ;;
+        --root=*) root="${1#--root=}"; shift ;;
+        -h|--help) usage ;;
+        *) echo "scaffold-adapter: unknown argument '$1'" >&2; usage ;;
+    esac
+done
+
+[ -n "$name" ] || usage
+[[ "$name" =~ ^[A-Z][A-Za-z0-9]{0,39}$ ]] \
+    || fail "invalid name '$name': UpperCamelCase letters and digits, starting with a capital (Coinone)"
+[ -n "$id" ] || id="$(printf '%s' "$name" | tr '[:upper:]' '[:lower:]')"
+[[ "$id" =~ ^[a-z][a-z0-9]{0,39}$ ]] || fail "invalid id '$id': lower-case letters and digits (coinone)"
+case "$name" in
+    Agg*|Foundation|Testing|Synchronization) fail "'$name' collides with a module agg already uses" ;;
+esac
+
+manifest="$root/Package.swift"
+adapters="$root/Sources/agg/Adapters.swift"
+[ -f "$manifest" ] || fail "no Package.swift in $root"
+[ -f "$adapters" ] || fail "no Sources/agg/Adapters.swift in $root"
+grep -q '^let adapterNames = \[$' "$manifest" || fail "Package.swift has no 'let adapterNames = [' line"
+grep -q "^    \"$name\",\$" "$manifest" && fail "'$name' is already in adapterNames"
+for path in "Plugins/$name" "Tests/${name}Tests" "Fixtures/$id"; do
+    [ -e "$root/$path" ] && fail "$path already exists"
+done
+grep -rqs "id: \"$id\"" "$root/Plugins" && fail "an adapter with id '$id' already exists"
+
+plugin="$root/Plugins/$name"
+tests="$root/Tests/${name}Tests"
+fixtures="$root/Fixtures/$id"
+mkdir -p "$plugin" "$tests" "$fixtures"
+
+# Every file below is a template: `__NAME__` and `__ID__` are replaced once it is written.
+render() {
+    sed -e "s/__NAME__/$name/g" -e "s/__ID__/$id/g" > "$1"
+}
+
+render "$plugin/APIRouter.swift" <<'EOF'
+import AggCore
+
+/// Every __NAME__ endpoint agg uses; the only place that builds __NAME__ URLs, and the map between
+/// __NAME__'s market ids and unified markets.
+///
+/// The scaffold's paths and its `BASE_QUOTE` ids are placeholders: replace them with the venue's
+/// own (see /work/shared/API-NOTES.md and the venue's documentation). Codes reaching the router
+/// come from validated `Market` values, so nothing here needs escaping.
+public enum APIRouter: Sendable, Equatable {
+    /// `GET /ticker/{BASE}_{QUOTE}`: one market's ticker.
+    case ticker(Market)
+
+    /// The quote currencies agg asks __NAME__ for, the main one first.
+    public static let quoteCurrencies = ["KRW"]
+
+    /// The absolute URL under `baseURL` (which may carry a path prefix, kept as is).
+    public func url(baseURL: String) -> String {
+        baseURL + path
+    }
+
+    /// The path and query after the base URL.
+    public var path: String {
+        switch self {
+        case .ticker(let market): "/ticker/\(Self.code(market))"
+        }
+    }
+
+    /// `BASE_QUOTE`, whatever the quote.
+    static func code(_ market: Market) -> String {
+        "\(market.base)_\(market.quote)"
+    }
+
+    /// __NAME__'s id for `market`, or `nil` when agg does not ask __NAME__ for markets in its quote.
+    public static func venueSymbol(for market: Market) -> String? {
+        quoteCurrencies.contains(market.quote) ? code(market) : nil
+    }
+
+    /// The unified market of a __NAME__ id (`BTC_KRW` → `BTC/KRW`), or `nil` when it is not
+    /// `BASE_QUOTE` with valid codes and a quote agg asks for.
+    public static func market(fromVenueSymbol symbol: String) -> Market? {
+        let parts = symbol.split(separator: "_", omittingEmptySubsequences: false)
+        guard parts.count == 2, quoteCurrencies.contains(String(parts[1])),
+            let base = try? AssetCode.validate(String(parts[0])), base == parts[0]
+        else { return nil }
+        return Market(base: base, quote: String(parts[1]))
+    }
+}
+EOF
+
+render "$plugin/${name}Decoding.swift" <<'EOF'
+import AggCore
+import AggJSON
+
+/// Decoding of __NAME__'s answers into the normalized model.
+///
+/// The scaffold reads a placeholder shape (`{"symbol","last","open","high","low","volume",
+/// "timestamp"}` and `{"error":{"code","message"}}`): replace it with the venue's real fields.
+public enum __NAME__Decoding {
+    /// The code __NAME__ gives a market it does not list.
+    public static let notFoundCode = "not_found"
+
+    /// The venue error in an answer, if any, with the code and message kept verbatim. (Rate
+    /// limits, 429 and 418, are reported by `VenueClient` whatever the body says.)
+    public static func venueError(in json: JSONCursor, response: HTTPResponse) -> AggError? {
+        let error = json["error"]
+        guard error.isPresent else { return nil }
+        return .venue(
+            venue: __NAME__Adapter.descriptor.id, code: (try? error["code"].text()) ?? String(response.status),
+            message: (try? error["message"].text()) ?? "")
+    }
+
+    /// One ticker, every price an exact decimal from the text the venue sent.
+    public static func quote(_ ticker: JSONCursor) throws(JSONDecodingError) -> Quote {
+        let symbolField = ticker["symbol"]
+        let symbol = try symbolField.string()
+        guard let market = APIRouter.market(fromVenueSymbol: symbol) else {
+            throw symbolField.failure("unknown market '\(symbol.prefix(40))'")
+        }
+        return Quote(
+            exchange: __NAME__Adapter.descriptor.id,
+            market: market,
+            last: try ticker["last"].decimal(),
+            open: try ticker["open"].optionalDecimal(),
+            high: try ticker["high"].optionalDecimal(),
+            low: try ticker["low"].optionalDecimal(),
+            baseVolume: try ticker["volume"].optionalDecimal(),
+            timestamp: try ticker["timestamp"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) }
+        )
+    }
+}
+EOF
+
+render "$plugin/${name}Adapter.swift" <<'EOF'
+import AggCore
+import AggJSON
+
+/// __NAME__: tickers quoted in KRW. (Describe the venue and what agg reads from it.)
+public struct __NAME__Adapter: ExchangeAdapter {
+    /// Replace the placeholders (country, home currency, rate limit, base URL) with the venue's.
+    public static let descriptor = AdapterDescriptor(
+        id: "__ID__",
+        displayName: "__NAME__",
+        country: "ZZ",
+        homeCurrency: "KRW",
+        quoteCurrencies: APIRouter.quoteCurrencies,
+        capabilities: [.ticker],
+        requestsPerSecond: 1,
+        defaultBaseURL: "https://api.__ID__.example"
+    )
+
+    private let baseURL: String
+    private let client: VenueClient
+
+    public init(environment: AdapterEnvironment) {
+        baseURL = environment.baseURL
+        client = VenueClient(venue: Self.descriptor.id, http: environment.http)
+    }
+
+    private func get(_ route: APIRouter) async throws(AggError) -> JSONCursor {
+        try await client.getJSON(route.url(baseURL: baseURL)) { json, response in
+            __NAME__Decoding.venueError(in: json, response: response)
+        }.json
+    }
+
+    public func quote(for market: Market) async throws(AggError) -> Quote {
+        guard APIRouter.venueSymbol(for: market) != nil else {
+            throw .notListed(
+                venue: Self.descriptor.id, market: market, code: "",
+                message: "agg asks __NAME__ only for markets in \(APIRouter.quoteCurrencies.joined(separator: ", "))")
+        }
+        let json: JSONCursor
+        do throws(AggError) {
+            json = try await get(.ticker(market))
+        } catch {
+            throw Self.isNotListed(error) ? error.notListed(market) : error
+        }
+        let quote = try client.decode { () throws(JSONDecodingError) in try __NAME__Decoding.quote(json) }
+        guard quote.market == market else {
+            throw .decoding(
+                venue: Self.descriptor.id, path: "$.symbol", detail: "asked for \(market), got \(quote.market)")
+        }
+        return quote
+    }
+}
+
+extension __NAME__Adapter {
+    /// Whether `error` is __NAME__'s answer for a market it does not list.
+    public static func isNotListed(_ error: AggError) -> Bool {
+        switch error {
+        case .notListed: true
+        case .venue(_, let code, _): code == __NAME__Decoding.notFoundCode
+        default: false
+        }
+    }
+}
+EOF
+
+printf 'import %s\n' AggCore AggJSON AggTestKit Foundation Testing "$name" | LC_ALL=C sort > "$tests/${name}Tests.swift"
+render "$tests/${name}Tests.swift.body" <<'EOF'
+
+private let base = "https://api.__ID__.example"
+
+private func adapter(_ client: any HTTPClient) -> __NAME__Adapter {
+    __NAME__Adapter(environment: AdapterEnvironment(baseURL: base, http: client))
+}
+
+private func recorded() throws -> __NAME__Adapter {
+    adapter(try Fixtures.client("__ID__", baseURL: base))
+}
+
+private let btc = Market(base: "BTC", quote: "KRW")
+
+@Suite("__NAME__ router")
+struct __NAME__RouterTests {
+    @Test("every endpoint's URL", arguments: [(APIRouter.ticker(btc), "/ticker/BTC_KRW")])
+    func url(route: APIRouter, path: String) {
+        #expect(route.url(baseURL: base) == base + path)
+    }
+
+    @Test("market ids map to unified markets and back", arguments: [("BTC_KRW", btc)])
+    func roundTrip(symbol: String, market: Market) {
+        #expect(APIRouter.market(fromVenueSymbol: symbol) == market)
+        #expect(APIRouter.venueSymbol(for: market) == symbol)
+    }
+}
+
+@Suite("__NAME__ decoding")
+struct __NAME__DecodingTests {
+    @Test("the ticker maps every field exactly")
+    func ticker() async throws {
+        let quote = try await recorded().quote(for: btc)
+        #expect(
+            quote
+                == Quote(
+                    exchange: "__ID__", market: btc, last: 141_340_000, open: 140_120_000, high: 141_790_000,
+                    low: 139_560_000, baseVolume: Decimal(string: "812.4501"),
+                    timestamp: Timestamp(millisecondsSince1970: 1_764_457_199_000)))
+    }
+
+    @Test("an unknown market is not listed, with the venue's code and message verbatim")
+    func notListed() async throws {
+        let nope = Market(base: "NOPE", quote: "KRW")
+        await #expect(
+            throws: AggError.notListed(venue: "__ID__", market: nope, code: "not_found", message: "market not found")
+        ) {
+            try await recorded().quote(for: nope)
+        }
+    }
+}
+EOF
+cat "$tests/${name}Tests.swift.body" >> "$tests/${name}Tests.swift"
+rm "$tests/${name}Tests.swift.body"
+
+render "$fixtures/routes.json" <<'EOF'
+{
+  "venue": "__ID__",
+  "recorded": "2025-11-29T23:00:00Z",
+  "routes": [
+    {"path": "/ticker/BTC_KRW", "file": "ticker_BTC_KRW.json"},
+    {"path": "/*", "file": "error_not_found.json", "status": 404}
+  ]
+}
+EOF
+
+render "$fixtures/ticker_BTC_KRW.json" <<'EOF'
+{"symbol":"BTC_KRW","last":"141340000","open":"140120000","high":"141790000","low":"139560000","volume":"812.4501","timestamp":1764457199000}
+EOF
+
+render "$fixtures/error_not_found.json" <<'EOF'
+{"error":{"code":"not_found","message":"market not found"}}
+EOF
+
+# Registration: the name at the end of `adapterNames`, and an import and a register line in the
+# executable's one list of adapters. Imports stay sorted, as swift-format wants them.
+awk -v entry="    \"$name\"," '
+    in_list && $0 == "]" { print entry; in_list = 0 }
+    { print }
+    $0 == "let adapterNames = [" { in_list = 1 }
+' "$manifest" > "$manifest.scaffold" && mv "$manifest.scaffold" "$manifest"
+
+imports="$( { grep '^import ' "$adapters"; echo "import $name"; } | LC_ALL=C sort -u)"
+awk -v imports="$imports" -v line="    registry.register(${name}Adapter.self)" '
+    /^import / { if (!printed) { print imports; printed = 1 } next }
+    /^func registerAdapters\(/ { in_function = 1 }
+    in_function && $0 == "}" { print line; in_function = 0 }
+    { print }
+' "$adapters" > "$adapters.scaffold" && mv "$adapters.scaffold" "$adapters"
+
+grep -q "^    \"$name\",\$" "$manifest" || fail "could not add '$name' to adapterNames in Package.swift"
+grep -q "registry.register(${name}Adapter.self)" "$adapters" || fail "could not register ${name}Adapter"
+
+cat <<EOF
+Created Plugins/$name, Tests/${name}Tests and Fixtures/$id; registered $name in Package.swift and
+Sources/agg/Adapters.swift.
+Next: replace the placeholder endpoints, fields and descriptor with the venue's real API and
+fixtures, then add 'registry.register(${name}Adapter.self)' (and 'import $name') to testRegistry()
+in Tests/AggCLITests/CLIHarness.swift. Check it with:
+  swift build --target $name && swift test --filter ${name}Tests
+EOF
