@@ -1,6 +1,6 @@
 import AggCore
 import AggJSON
-import Foundation
+import FoundationEssentials
 
 /// Decoding of ExchangeRate-API open-access answers into `RateTable`s.
 public enum ExchangeRateDecoding {

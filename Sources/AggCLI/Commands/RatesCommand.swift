@@ -1,7 +1,7 @@
 import AggCore
 import AggJSON
 import AggStore
-import Foundation
+import FoundationEssentials
 
 /// `agg rates`: the day's exchange rates from a base currency, each with its move since the
 /// previous stored snapshot (▲ up, ▼ down), favorites first.

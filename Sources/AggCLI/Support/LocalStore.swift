@@ -1,6 +1,6 @@
 import AggCore
 import AggStore
-import Foundation
+import FoundationEssentials
 
 /// How commands reach the local database. Only commands that need it open it, and only when
 /// they run: `agg quote` and `agg exchanges` never create one.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Which way a rate moved since the previous snapshot, judged against a threshold.
 public enum RateTrend: String, Sendable, CaseIterable {
