@@ -14,6 +14,7 @@ let adapterNames = [
     "Upbit",
     "Binance",
     "Coinbase",
+    "ExchangeRate",
 ]
 
 let adapterTargets: [Target] = adapterNames.map { name in
@@ -74,7 +75,7 @@ let package = Package(
         .testTarget(name: "ScaffoldTests", path: "Tests/ScaffoldTests"),
         .testTarget(
             name: "AggCLITests",
-            dependencies: ["AggCLI", "AggCore", "AggJSON", "AggTestKit", "AggFixtures", "agg"]
+            dependencies: ["AggCLI", "AggCore", "AggJSON", "AggStore", "AggTestKit", "AggFixtures", "agg"]
                 + adapterNames.map { .target(name: $0) }
         ),
     ] + adapterTargets + adapterTestTargets,

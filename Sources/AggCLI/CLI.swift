@@ -13,6 +13,8 @@ public enum CLI {
         BookCommand.self,
         WatchCommand.self,
         ExchangesCommand.self,
+        RatesCommand.self,
+        FavoritesCommand.self,
         ConfigCommand.self,
         CompletionCommand.self,
     ]

@@ -5,6 +5,7 @@ import AggTestKit
 import Binance
 import Bithumb
 import Coinbase
+import ExchangeRate
 import Foundation
 import Upbit
 
@@ -25,6 +26,13 @@ struct CLIRun {
 
 /// The registry the executable builds.
 func testRegistry() -> AdapterRegistry {
+    var registry = venueRegistry()
+    registry.register(ExchangeRateAdapter.self)
+    return registry
+}
+
+/// The executable's exchanges without its FX source, for tests that bring their own.
+func venueRegistry() -> AdapterRegistry {
     var registry = AdapterRegistry()
     registry.register(BithumbAdapter.self)
     registry.register(UpbitAdapter.self)

@@ -240,7 +240,7 @@ struct CompareCommandTests {
 
     @Test("with no FX source registered the message says so")
     func noFXSource() async throws {
-        let run = try await compare(["BTC", "-e", "coinbase", "-f", "json"], registry: testRegistry())
+        let run = try await compare(["BTC", "-e", "coinbase", "-f", "json"], registry: venueRegistry())
         #expect(run.status == 1)
         #expect(
             run.errorLines == [

@@ -130,7 +130,7 @@ struct QuoteCommandTests {
         arguments: [
             (
                 ["quote", "BTC", "--exchange", "nope"],
-                "unknown exchange 'nope'; known: binance, bithumb, coinbase, upbit"
+                "unknown exchange 'nope'; known: binance, bithumb, coinbase, exchangerate, upbit"
             ),
             (["quote", "BTC", "--exchnage", "bithumb"], "did you mean '--exchange'?"),
             (["quote", "BTC", "--format", "xml"], "invalid value 'xml' for --format"),
@@ -209,7 +209,7 @@ struct HelpTests {
         let run = await runCLI(["exchanges", "--format", "json"])
         #expect(
             try run.json()["exchanges"].elements().map { try $0["id"].string() }
-                == ["binance", "bithumb", "coinbase", "upbit"])
+                == ["binance", "bithumb", "coinbase", "exchangerate", "upbit"])
         let entry = try run.json()["exchanges"][1]
         #expect(try entry["id"].string() == "bithumb")
         #expect(try entry["quoteCurrencies"].elements().map { try $0.string() } == ["KRW", "BTC"])

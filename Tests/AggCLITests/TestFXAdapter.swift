@@ -37,9 +37,9 @@ struct TestFXAdapter: ExchangeAdapter {
     }
 }
 
-/// The registry of the executable plus the test FX source.
+/// The executable's exchanges with the test FX source in place of the real one.
 func registryWithFX() -> AdapterRegistry {
-    var registry = testRegistry()
+    var registry = venueRegistry()
     registry.register(TestFXAdapter.self)
     return registry
 }

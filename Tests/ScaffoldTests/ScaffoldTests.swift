@@ -91,9 +91,9 @@ struct ScaffoldTests {
         #expect(try text(directory, "Fixtures/coinone/routes.json").contains("\"venue\": \"coinone\""))
 
         let manifest = try text(directory, "Package.swift")
-        #expect(manifest.contains("    \"Coinbase\",\n    \"Coinone\",\n]"))
+        #expect(manifest.contains("    \"ExchangeRate\",\n    \"Coinone\",\n]"))
         let adapters = try text(directory, "Sources/agg/Adapters.swift")
-        #expect(adapters.contains("import Coinbase\nimport Coinone\nimport Upbit\n"))
+        #expect(adapters.contains("import Coinbase\nimport Coinone\nimport ExchangeRate\n"))
         #expect(adapters.contains("    registry.register(CoinoneAdapter.self)\n}"))
         #expect(run.output.contains("testRegistry()"))
 

@@ -64,7 +64,8 @@ public enum ExchangesCommand: Command {
             for descriptor in descriptors {
                 table.append(texts: [
                     descriptor.id, descriptor.displayName, descriptor.country,
-                    descriptor.quoteCurrencies.joined(separator: ","),
+                    // An FX source quotes no markets.
+                    descriptor.quoteCurrencies.isEmpty ? "-" : descriptor.quoteCurrencies.joined(separator: ","),
                     descriptor.capabilities.sorted().map(\.rawValue).joined(separator: ","),
                     RateText.format(descriptor.requestsPerSecond), factory(descriptor),
                 ])

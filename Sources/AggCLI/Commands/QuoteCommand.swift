@@ -24,6 +24,7 @@ public enum QuoteCommand: Command {
         discussion: """
             SYMBOL is a coin (BTC) or a market (BTC/KRW): 1 to 15 letters or digits per code.
             Several coins of one venue are fetched in one request where the venue allows it.
+            Favorite coins (agg favorites add BTC) are listed first.
             """
     )
 
@@ -50,11 +51,14 @@ public enum QuoteCommand: Command {
         let factory = AdapterFactory(context: context, options: options)
         factory.announceOffline(venues: requests.map(\.venue))
 
-        let outcomes = try await ProgressLine.during(
+        let fetched = try await ProgressLine.during(
             "asking \(requests.map(\.venue).joined(separator: ", "))", console: context.console
         ) { () async throws(AggError) in
             try await fetch(requests, all: all, quoteCurrency: options.quoteCurrency, factory: factory)
         }
+        // Favorite coins first; without a readable database, the usual order.
+        let favorites = LocalStore.existingFavorites(kind: .symbol, environment: context.environment)
+        let outcomes = FavoritesFirst.order(fetched, favorites: favorites) { $0.market.base }
         let rendered = QuoteRendering(
             outcomes: outcomes, options: options, width: context.console.width)
         context.console.print(rendered.output())

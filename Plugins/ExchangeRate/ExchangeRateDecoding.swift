@@ -1,0 +1,62 @@
+import AggCore
+import AggJSON
+import FoundationEssentials
+
+/// Decoding of ExchangeRate-API open-access answers into `RateTable`s.
+public enum ExchangeRateDecoding {
+    /// The `result` of a successful answer.
+    public static let successResult = "success"
+
+    /// The venue error in an answer's envelope (`{"result":"error","error-type":"unsupported-code"}`),
+    /// if any.
+    ///
+    /// Any `result` other than `"success"` is an error, whatever the HTTP status (the API sends
+    /// its errors with 200 as well). The error type becomes the error's code. The API sends no
+    /// message, so the message is the meaning the provider's documentation gives the type.
+    public static func venueError(in json: JSONCursor) -> AggError? {
+        guard let result = try? json["result"].text(), result != successResult else { return nil }
+        let type = (try? json["error-type"].text()) ?? ""
+        return .venue(
+            venue: ExchangeRateAdapter.descriptor.id, code: type.isEmpty ? result : type,
+            message: meaning(ofErrorType: type))
+    }
+
+    /// What the provider's documentation says an error type means.
+    public static func meaning(ofErrorType type: String) -> String {
+        switch type {
+        case "unsupported-code": "the currency code is not supported"
+        case "malformed-request": "the request does not have the form the API expects"
+        case "quota-reached": "the request quota is used up; the open access API blocks for about 20 minutes"
+        case "invalid-key": "the API key is not valid"
+        case "inactive-account": "the account is not active"
+        default: "the provider reported an error"
+        }
+    }
+
+    /// The rate table of a successful `/v6/latest/{BASE}` answer.
+    ///
+    /// Rates keep the exact decimal text of the JSON numbers, integers (`"USD":1`) and
+    /// decimals alike. Keys that are not three capital letters are skipped rather than failing
+    /// the whole table.
+    ///
+    /// - Parameter base: the base currency asked for; an answer for another base is rejected.
+    public static func rateTable(_ json: JSONCursor, base: String) throws(JSONDecodingError) -> RateTable {
+        let baseField = json["base_code"]
+        let answered = try baseField.string()
+        guard answered == base else {
+            throw baseField.failure("asked for rates from \(base), the answer is from \(answered)")
+        }
+        var rates: [String: Decimal] = [:]
+        for member in try json["rates"].members() {
+            guard (try? AssetCode.validateCurrency(member.key)) == member.key else { continue }
+            rates[member.key] = try member.value.decimal()
+        }
+        return RateTable(
+            source: ExchangeRateAdapter.descriptor.id,
+            base: answered,
+            rates: rates,
+            asOf: Timestamp(secondsSince1970: try json["time_last_update_unix"].int64()),
+            nextUpdate: try json["time_next_update_unix"].optionalInt64().map(Timestamp.init(secondsSince1970:))
+        )
+    }
+}

@@ -1,0 +1,140 @@
+import AggCore
+import AggJSON
+import AggStore
+import FoundationEssentials
+
+/// `agg rates`: the day's exchange rates from a base currency, each with its move since the
+/// previous stored snapshot (▲ up, ▼ down), favorites first.
+public enum RatesCommand: Command {
+    /// The FX source used when `--source` is not given.
+    public static let defaultSource = "exchangerate"
+    /// How many snapshots of each base are kept when `--keep` is not given: today and the day before.
+    public static let defaultKeep = 2
+    /// The most snapshots `--keep` accepts.
+    public static let maximumKeep = 1000
+
+    /// The command line `agg help` describes.
+    public static let spec = CommandSpec(
+        name: "rates",
+        summary: "Show exchange rates from a base currency, with the change since the previous day.",
+        usage:
+            "rates [BASE] [--to CODE[,CODE...]] [--threshold X] [--keep N] [--source ID] [--format table|json|csv]",
+        options: [
+            OptionSpec("to", short: "t", value: "CODE[,CODE...]", help: "Only these currencies (default: all)."),
+            OptionSpec(
+                "threshold", value: "X",
+                help: "Smallest change marked up or down, in units of each currency (default 0.01)."),
+            OptionSpec("keep", value: "N", help: "Snapshots kept per base currency (default 2)."),
+            OptionSpec("source", value: "ID", help: "The FX source (default exchangerate; see `agg exchanges`)."),
+        ] + CommonOptions.network,
+        positionals: (0, 1),
+        examples: [
+            "agg rates",
+            "agg rates KRW --to USD,JPY,EUR",
+            "agg rates USD --threshold 0.5 --format json",
+            "agg rates --offline --format csv",
+        ],
+        discussion: """
+            BASE is a three-letter currency code (default USD). Each answer is stored as a snapshot
+            in the local database (see AGG_HOME) keyed by the provider's update time; every rate is
+            compared with the most recent stored snapshot older than the current one. A change
+            greater than the threshold is marked ▲, one below minus the threshold ▼, anything
+            else is flat. The provider updates once a day, so the arrows show the day's move.
+            Favorite currencies (agg favorites add KRW) are listed first.
+            """
+    )
+
+    /// Runs the command; store failures are thrown as `AggError.store` (exit 70).
+    public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
+        -> ExitCode
+    {
+        let options = try NetworkOptions(arguments, context: context)
+        let base = try AssetCode.validateCurrency(arguments.positionals.first ?? "USD")
+        var targets: [String] = []
+        for text in arguments.list("to") {
+            let code = try AssetCode.validateCurrency(text)
+            if !targets.contains(code) { targets.append(code) }
+        }
+        let comparison = RateComparison(threshold: try threshold(arguments.value("threshold")))
+        let keep = try keep(arguments.value("keep"))
+        let source = try source(arguments.value("source"), registry: context.registry)
+
+        // The store comes before the network: a database that cannot be used fails at once,
+        // without spending a request of the provider's daily quota.
+        let store = try LocalStore.open(context)
+        let factory = AdapterFactory(context: context, options: options)
+        factory.announceOffline(venues: [source.id])
+        let table = try await factory.adapter(id: source.id).rates(base: base)
+
+        try store.saveSnapshot(table, keep: keep)
+        let previous = try store.snapshot(base: table.base, olderThan: table.asOf)
+        let favorites = Set(try store.favorites(kind: .currency))
+
+        var changes = comparison.compare(table, with: previous)
+        if !targets.isEmpty {
+            let wanted = Set(targets)
+            changes = changes.filter { wanted.contains($0.code) }
+        }
+        changes = FavoritesFirst.order(changes, favorites: favorites) { $0.code }
+
+        let report = RatesReport(
+            source: source, table: table, previousAsOf: previous?.asOf, changes: changes,
+            threshold: comparison.threshold)
+        context.console.print(RatesRendering(report: report, options: options, width: context.console.width).output())
+
+        let missing = targets.filter { table.rates[$0] == nil }
+        for code in missing {
+            context.console.printError("agg: \(source.id): no rate for \(code) in the \(table.base) table")
+        }
+        return missing.isEmpty ? .success : .sourceFailed
+    }
+
+    /// `--threshold`: plain non-negative decimal text (`0.01`, `5`, `.5`), exact.
+    static func threshold(_ text: String?) throws(AggError) -> Decimal {
+        guard let text else { return RateComparison.defaultThreshold }
+        let bytes = Array(text.utf8)
+        let isPlain =
+            bytes.contains { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            && bytes.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") }
+            && bytes.filter { $0 == UInt8(ascii: ".") }.count <= 1
+        guard isPlain, let value = try? DecimalText.parse(text) else {
+            throw .usage("invalid --threshold '\(text)': expected a non-negative decimal such as 0.01")
+        }
+        return value
+    }
+
+    /// `--keep`: a whole number from 1 to `maximumKeep`.
+    static func keep(_ text: String?) throws(AggError) -> Int {
+        guard let text else { return defaultKeep }
+        guard let count = Int(text), (1...maximumKeep).contains(count) else {
+            throw .usage("invalid --keep '\(text)': expected a whole number from 1 to \(maximumKeep)")
+        }
+        return count
+    }
+
+    /// The FX source named by `--source`, or the default one (else the first FX source registered).
+    static func source(_ id: String?, registry: AdapterRegistry) throws(AggError) -> AdapterDescriptor {
+        if let id {
+            let descriptor = try registry.requireDescriptor(id: id)
+            guard descriptor.supports(.fxRates) else {
+                throw .usage("\(descriptor.id) cannot give \(Capability.fxRates.title); see 'agg exchanges'")
+            }
+            return descriptor
+        }
+        let sources = registry.descriptors(supporting: .fxRates)
+        guard let descriptor = sources.first(where: { $0.id == defaultSource }) ?? sources.first else {
+            throw .usage("no registered source gives \(Capability.fxRates.title); see 'agg exchanges'")
+        }
+        return descriptor
+    }
+}
+
+/// What `agg rates` shows: the fetched table set against the previous snapshot.
+struct RatesReport: Sendable {
+    var source: AdapterDescriptor
+    var table: RateTable
+    var previousAsOf: Timestamp?
+    /// In listing order: favorites first, then the rest by code.
+    var changes: [RateChange]
+    var threshold: Decimal
+}
