@@ -52,15 +52,15 @@ struct CompareCommandTests {
                 {"base":"BTC","currency":"KRW","fx":[\
                 {"from":"USD","to":"KRW","rate":"1442.35","source":"testfx","asOf":"2025-11-29T23:00:00Z"},\
                 {"from":"USDT","to":"KRW","rate":"1442.35","source":"assumed equal to USD","asOf":null}],\
-                "reference":{"method":"median of venues not quoted in KRW","price":"139945710.723"},\
-                "venues":[{"exchange":"binance","symbol":"BTC/USDT","last":"97012.35","rate":"1442.35",\
-                "lastConverted":"139925763.0225","premiumPercent":"-0.01"},\
+                "reference":{"method":"median of venues not quoted in KRW","price":"84264510.148"},\
+                "venues":[{"exchange":"binance","symbol":"BTC/USDT","last":"58412.07","rate":"1442.35",\
+                "lastConverted":"84250649.1645","premiumPercent":"-0.02"},\
                 {"exchange":"bithumb","symbol":"BTC/KRW","last":"80630000","rate":"1","lastConverted":"80630000",\
-                "premiumPercent":"-42.38"},\
-                {"exchange":"coinbase","symbol":"BTC/USD","last":"97040.01","rate":"1442.35",\
-                "lastConverted":"139965658.4235","premiumPercent":"0.01"},\
-                {"exchange":"upbit","symbol":"BTC/KRW","last":"141350000","rate":"1","lastConverted":"141350000",\
-                "premiumPercent":"1.00"}],"errors":[]}
+                "premiumPercent":"-4.31"},\
+                {"exchange":"coinbase","symbol":"BTC/USD","last":"58431.29","rate":"1442.35",\
+                "lastConverted":"84278371.1315","premiumPercent":"0.02"},\
+                {"exchange":"upbit","symbol":"BTC/KRW","last":"80651000","rate":"1","lastConverted":"80651000",\
+                "premiumPercent":"-4.29"}],"errors":[]}
 
                 """)
         #expect(run.error.isEmpty)
@@ -72,12 +72,12 @@ struct CompareCommandTests {
         #expect(run.status == 0)
         #expect(
             run.output == """
-                VENUE     MARKET           LAST      RATE       IN KRW   PREMIUM
-                upbit     BTC/KRW   141,350,000         1  141,350,000  ▲ +1.00%
-                binance   BTC/USDT    97,012.35  1,442.35  139,925,763  ▼ -0.01%
-                coinbase  BTC/USD     97,040.01  1,442.35  139,965,658  ▲ +0.01%
+                VENUE     MARKET          LAST      RATE      IN KRW   PREMIUM
+                upbit     BTC/KRW   80,651,000         1  80,651,000  ▼ -4.29%
+                binance   BTC/USDT   58,412.07  1,442.35  84,250,649  ▼ -0.02%
+                coinbase  BTC/USD    58,431.29  1,442.35  84,278,371  ▲ +0.02%
 
-                Reference: 139,945,711 KRW, median of venues not quoted in KRW (binance, coinbase)
+                Reference: 84,264,510 KRW, median of venues not quoted in KRW (binance, coinbase)
                 FX: USD→KRW 1,442.35 from testfx (Rates by Test FX), as of 2025-11-29 23:00:00 UTC
                 FX: USDT→KRW 1,442.35 assumed equal to USD (--usdt assume)
 
@@ -87,8 +87,8 @@ struct CompareCommandTests {
     @Test("colour marks premiums up and down when asked for")
     func colour() async throws {
         let run = try await compare(["BTC", "-e", "upbit,binance,coinbase", "-f", "table", "--color", "always"])
-        #expect(run.output.contains("\u{1B}[32m▲ +1.00%\u{1B}[0m"))
-        #expect(run.output.contains("\u{1B}[31m▼ -0.01%\u{1B}[0m"))
+        #expect(run.output.contains("\u{1B}[32m▲ +0.02%\u{1B}[0m"))
+        #expect(run.output.contains("\u{1B}[31m▼ -4.29%\u{1B}[0m"))
     }
 
     @Test("--usdt market prices USDT at the first Korean venue that lists USDT/KRW, and says which")
@@ -99,18 +99,19 @@ struct CompareCommandTests {
         #expect(
             try json["fx"].elements().map { $0.serialized() }
                 == [
-                    #"{"from":"USDT","to":"KRW","rate":"1457","source":"upbit USDT/KRW","asOf":"2025-11-29T22:59:59Z"}"#
+                    #"{"from":"USDT","to":"KRW","rate":"1373","source":"upbit USDT/KRW","asOf":"2024-08-08T08:12:15Z"}"#
                 ])
         let binance = json["venues"][0]
-        #expect(try binance["rate"].string() == "1457")
-        #expect(try binance["lastConverted"].string() == "141346993.95")
-        #expect(try json["reference"]["price"].string() == "141346993.95")
-        #expect(try json["venues"][1]["premiumPercent"].string() == "0.00")
+        #expect(try binance["rate"].string() == "1373")
+        #expect(try binance["lastConverted"].string() == "80199772.11")
+        #expect(try json["reference"]["price"].string() == "80199772.11")
+        #expect(try json["venues"][1]["premiumPercent"].string() == "0.56")
+        #expect(try json["venues"][2]["premiumPercent"].string() == "0.54")
 
         let table = try await compare(["BTC", "-e", "binance,upbit", "--usdt", "market", "-f", "table"])
         #expect(
             table.output.contains(
-                "FX: USDT→KRW 1,457 from upbit USDT/KRW, as of 2025-11-29 22:59:59 UTC (--usdt market)"))
+                "FX: USDT→KRW 1,373 from upbit USDT/KRW, as of 2024-08-08 08:12:15 UTC (--usdt market)"))
     }
 
     @Test("--in USD divides KRW venues by USD→KRW and rounds the table to cents")
@@ -120,17 +121,20 @@ struct CompareCommandTests {
         let json = try run.json()
         #expect(try json["currency"].string() == "USD")
         #expect(try json["reference"]["method"].string() == "median of venues not quoted in USD")
-        #expect(try json["reference"]["price"].string() == "97012.35")
+        #expect(try json["reference"]["price"].string() == "55916.386452664055")
         let upbit = json["venues"][3]
         #expect(try upbit["rate"].string() == "0.000693312996")
-        #expect(try upbit["lastConverted"].string() == "97999.792006101154")
-        #expect(try upbit["premiumPercent"].string() == "1.02")
+        #expect(try upbit["lastConverted"].string() == "55916.386452664055")
+        #expect(try upbit["premiumPercent"].string() == "0.00")
+        #expect(try json["venues"][1]["lastConverted"].string() == "55901.826879744861")
+        #expect(try json["venues"][1]["premiumPercent"].string() == "-0.03")
+        #expect(try json["venues"][2]["premiumPercent"].string() == "4.50")
         #expect(
             json["fx"][1].serialized()
                 == #"{"from":"USDT","to":"USD","rate":"1","source":"assumed equal to USD","asOf":null}"#)
 
         let table = try await compare(["BTC", "--in", "USD", "-e", "upbit", "-f", "table"])
-        #expect(table.output.contains("97,999.79"))
+        #expect(table.output.contains("55,916.39"))
     }
 
     @Test("CSV has a header and one row per compared venue")
@@ -139,8 +143,8 @@ struct CompareCommandTests {
         #expect(
             run.output == """
                 exchange,symbol,last,currency,rate,lastConverted,premiumPercent
-                upbit,BTC/KRW,141350000,KRW,1,141350000,0.99
-                coinbase,BTC/USD,97040.01,KRW,1442.35,139965658.4235,0.00
+                upbit,BTC/KRW,80651000,KRW,1,80651000,-4.30
+                coinbase,BTC/USD,58431.29,KRW,1442.35,84278371.1315,0.00
 
                 """)
     }
@@ -159,11 +163,11 @@ struct CompareCommandTests {
         #expect(
             json["errors"].serialized()
                 == #"[{"exchange":"coinbase","kind":"notListed","code":"404","message":"NotFound"}]"#)
-        #expect(try json["reference"]["price"].string() == "139925763.0225")
+        #expect(try json["reference"]["price"].string() == "84250649.1645")
         #expect(run.error.isEmpty)
 
         let table = try await compare(["BTC", "-f", "table"], http: http)
-        #expect(table.output.contains("coinbase  BTC/USD    not listed"))
+        #expect(table.output.contains("\ncoinbase  BTC/USD   not listed\n"))
     }
 
     @Test("venue-specific not-found answers all count as not listed; nothing listed at all is exit 1")
@@ -193,7 +197,7 @@ struct CompareCommandTests {
         #expect(run.status == 1)
         let json = try run.json()
         #expect(try json["venues"].elements().count == 3)
-        #expect(try json["reference"]["price"].string() == "139965658.4235")
+        #expect(try json["reference"]["price"].string() == "84278371.1315")
         #expect(try json["errors"][0]["exchange"].string() == "binance")
         #expect(try json["errors"][0]["kind"].string() == "timeout")
         #expect(
@@ -201,7 +205,7 @@ struct CompareCommandTests {
                 "agg: binance BTC/USDT: no answer within 10 s from https://api.binance.com/api/v3/ticker/24hr?symbol=BTCUSDT"
             ])
         let table = try await compare(["BTC", "-f", "table"], http: http)
-        #expect(table.output.contains("\nbinance   BTC/USDT       failed                           timeout\n"))
+        #expect(table.output.contains("\nbinance   BTC/USDT      failed                         timeout\n"))
         #expect(table.status == 1)
     }
 
@@ -225,7 +229,7 @@ struct CompareCommandTests {
         let json = try run.json()
         #expect(try json["fx"].elements().isEmpty)
         #expect(json["venues"][0]["lastConverted"].value == .null)
-        #expect(try json["venues"][0]["last"].string() == "97012.35")
+        #expect(try json["venues"][0]["last"].string() == "58412.07")
         let message = "cannot convert to KRW: no USD→KRW rate (testfx: HTTP 503 from https://fx.test/latest/USD)"
         #expect(
             json["errors"].serialized()
@@ -235,7 +239,7 @@ struct CompareCommandTests {
         )
         #expect(run.errorLines == ["agg: binance BTC/USDT: \(message)", "agg: coinbase BTC/USD: \(message)"])
         let table = try await compare(["BTC", "-f", "table"], http: try network(fxStatus: 503, fxBody: ""))
-        #expect(table.output.contains("\nbinance   BTC/USDT    97,012.35     -      no rate          -\n"))
+        #expect(table.output.contains("\nbinance   BTC/USDT   58,412.07     -     no rate         -\n"))
     }
 
     @Test("with no FX source registered the message says so")
@@ -308,7 +312,7 @@ struct CompareCommandTests {
         #expect(run.status == 0)
         let json = try run.json()
         #expect(try json["errors"][0]["message"].string() == "USDT is binance's own quote currency")
-        #expect(try json["venues"][0]["lastConverted"].string() == "1457")
+        #expect(try json["venues"][0]["lastConverted"].string() == "1373")
         #expect(!http.requests.contains { $0.url.contains("binance") })
     }
 
@@ -318,11 +322,11 @@ struct CompareCommandTests {
             ["compare", "BTC", "-e", "upbit,binance", "--offline", "-f", "json"], registry: registryWithFX())
         #expect(run.status == 1)
         let json = try run.json()
-        #expect(try json["venues"][0]["lastConverted"].string() == "141350000")
+        #expect(try json["venues"][0]["lastConverted"].string() == "80651000")
         #expect(
             try json["errors"][0]["message"].string().hasPrefix(
                 "cannot convert to KRW: no USD→KRW rate (offline data: cannot read"))
-        #expect(run.errorLines.first == "agg: offline: upbit data is a recorded snapshot from 2025-11-29T23:00:00Z")
+        #expect(run.errorLines.first == "agg: offline: upbit data is a recorded snapshot from 2024-08-08T08:12:15Z")
     }
 }
 
@@ -336,8 +340,8 @@ struct QuoteAcrossVenuesTests {
         #expect(
             try quotes.map { "\(try $0["exchange"].string()) \(try $0["symbol"].string()) \(try $0["last"].string())" }
                 == [
-                    "binance BTC/USDT 97012.35", "bithumb BTC/KRW 80630000", "coinbase BTC/USD 97040.01",
-                    "upbit BTC/KRW 141350000",
+                    "binance BTC/USDT 58412.07", "bithumb BTC/KRW 80630000", "coinbase BTC/USD 58431.29",
+                    "upbit BTC/KRW 80651000",
                 ])
         #expect(run.errorLines.count == 4)
     }
@@ -348,7 +352,7 @@ struct QuoteAcrossVenuesTests {
         #expect(run.status == 0)
         #expect(
             try run.json()["quotes"].elements().map { "\(try $0["exchange"].string()) \(try $0["last"].string())" }
-                == ["binance 97012.35", "coinbase 97050", "upbit 97010.12"])
+                == ["binance 58412.07", "coinbase 58420.55", "upbit 58500.1"])
     }
 
     @Test("several coins on Upbit share one request")
@@ -357,6 +361,6 @@ struct QuoteAcrossVenuesTests {
         let run = await runCLI(["quote", "BTC", "ETH", "-e", "upbit", "-f", "json"], http: http)
         #expect(run.status == 0)
         #expect(http.requests.map(\.url) == ["https://api.upbit.com/v1/ticker?markets=KRW-BTC,KRW-ETH"])
-        #expect(try run.json()["quotes"][1]["changePercent"].string() == "-1.02040816")
+        #expect(try run.json()["quotes"][1]["changePercent"].string() == "-0.40923707")
     }
 }

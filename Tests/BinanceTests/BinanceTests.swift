@@ -68,21 +68,22 @@ struct BinanceDecodingTests {
         #expect(
             quote
                 == Quote(
-                    exchange: "binance", market: btc, last: decimal("97012.35"), open: decimal("96280.01"),
-                    high: 97_450, low: decimal("95910.15"), previousClose: 96_280, change: decimal("732.34"),
-                    changePercent: decimal("0.761"), baseVolume: decimal("11875.4321"),
-                    quoteVolume: decimal("1146785432.1234567"),
-                    timestamp: Timestamp(millisecondsSince1970: 1_764_457_199_987)))
-        #expect(quote.last.description == "97012.35")
-        #expect(quote.timestamp?.description == "2025-11-29T22:59:59.987Z")
+                    exchange: "binance", market: btc, last: decimal("58412.07"), open: decimal("58790.53"),
+                    high: decimal("59133.5"), low: decimal("56411.23"), previousClose: decimal("58790.52"),
+                    change: decimal("-378.46"), changePercent: decimal("-0.644"), baseVolume: decimal("31245.67812"),
+                    quoteVolume: decimal("1802716532.85710318"),
+                    timestamp: Timestamp(millisecondsSince1970: 1_723_104_734_987)))
+        #expect(quote.last.description == "58412.07")
+        #expect(quote.changePercent?.description == "-0.644")
+        #expect(quote.timestamp?.description == "2024-08-08T08:12:14.987Z")
     }
 
     @Test(
         "other quote currencies and negative changes",
         arguments: [
-            (Market(base: "ETH", quote: "USDT"), "3328.71", "-1.076"),
-            (Market(base: "ETH", quote: "BTC"), "0.03432", "-1.803"),
-            (Market(base: "BTC", quote: "FDUSD"), "97026.99", "0.77"),
+            (Market(base: "ETH", quote: "USDT"), "2478.31", "0.464"),
+            (Market(base: "ETH", quote: "BTC"), "0.04243", "1.12"),
+            (Market(base: "BTC", quote: "FDUSD"), "58405.12", "-0.64"),
         ])
     func otherMarkets(market: Market, last: String, percent: String) async throws {
         let quote = try await recorded().quote(for: market)

@@ -95,18 +95,18 @@ struct CoinbaseDecodingTests {
         #expect(
             quote
                 == Quote(
-                    exchange: "coinbase", market: btc, last: decimal("97040.01"), open: decimal("96310.55"),
-                    high: decimal("97488.88"), low: decimal("95902.3"), change: decimal("729.46"),
-                    changePercent: decimal("0.7574"), baseVolume: decimal("8231.55419872"),
-                    timestamp: Timestamp(millisecondsSince1970: 1_764_457_199_912)))
+                    exchange: "coinbase", market: btc, last: decimal("58431.29"), open: decimal("58802.14"),
+                    high: decimal("59140.01"), low: decimal("56420.5"), change: decimal("-370.85"),
+                    changePercent: decimal("-0.6307"), baseVolume: decimal("14871.30945112"),
+                    timestamp: Timestamp(millisecondsSince1970: 1_723_104_734_874)))
         #expect(quote.previousClose == nil && quote.quoteVolume == nil)
     }
 
     @Test(
-        "negative changes round the percent half away from zero to four decimals",
+        "changes of either sign round the percent half away from zero to four decimals",
         arguments: [
-            (Market(base: "ETH", quote: "USD"), "3329.4", "-36.62", "-1.0879"),
-            (Market(base: "BTC", quote: "USDT"), "97050", "719.88", "0.7473"),
+            (Market(base: "ETH", quote: "USD"), "2479.05", "11.55", "0.4681"),
+            (Market(base: "BTC", quote: "USDT"), "58420.55", "-370.75", "-0.6306"),
         ])
     func otherMarkets(market: Market, last: String, change: String, percent: String) async throws {
         let quote = try await recorded().quote(for: market)
@@ -124,7 +124,7 @@ struct CoinbaseDecodingTests {
         let client = AsyncScriptedHTTPClient(
             delay: delay, responder: try FixtureResponder(venue: "coinbase", baseURL: base))
         let quote = try await adapter(client).quote(for: btc)
-        #expect(quote.last == decimal("97040.01"))
+        #expect(quote.last == decimal("58431.29"))
         #expect(
             Set(client.requests.map(\.url)) == [base + "/products/BTC-USD/ticker", base + "/products/BTC-USD/stats"])
         #expect(client.peakConcurrentRequests == 2)

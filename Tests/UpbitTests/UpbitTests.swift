@@ -69,23 +69,23 @@ struct UpbitDecodingTests {
         #expect(
             quote
                 == Quote(
-                    exchange: "upbit", market: btc, last: 141_350_000, open: 140_100_000, high: 141_800_000,
-                    low: 139_550_000, previousClose: 140_100_000, change: 1_250_000,
-                    changePercent: decimal("0.89221984"), baseVolume: decimal("1528.34567891"),
-                    quoteVolume: decimal("215678901234.56789"),
-                    timestamp: Timestamp(millisecondsSince1970: 1_764_457_199_912)))
-        #expect(quote.changePercent?.description == "0.89221984")
-        #expect(quote.timestamp?.description == "2025-11-29T22:59:59.912Z")
+                    exchange: "upbit", market: btc, last: 80_651_000, open: 79_580_000, high: 81_480_000,
+                    low: 79_120_000, previousClose: 79_580_000, change: 1_071_000,
+                    changePercent: decimal("1.34581553"), baseVolume: decimal("3876.21587312"),
+                    quoteVolume: decimal("311604512879.45103"),
+                    timestamp: Timestamp(millisecondsSince1970: 1_723_104_735_112)))
+        #expect(quote.changePercent?.description == "1.34581553")
+        #expect(quote.timestamp?.description == "2024-08-08T08:12:15.112Z")
         #expect(client.requests.map(\.url) == [base + "/v1/ticker?markets=KRW-BTC"])
     }
 
     @Test(
         "prices in BTC and USDT, negative changes and exponent numbers stay exact",
         arguments: [
-            (Market(base: "ETH", quote: "BTC"), "0.03431", "-0.52189040"),
-            (Market(base: "BTC", quote: "USDT"), "97010.12", "0.051"),
-            (Market(base: "ETH", quote: "KRW"), "4850000", "-1.02040816"),
-            (Market(base: "USDT", quote: "KRW"), "1457", "0.13745704"),
+            (Market(base: "ETH", quote: "BTC"), "0.04225", "-1.72133054"),
+            (Market(base: "BTC", quote: "USDT"), "58500.1", "0.05057248"),
+            (Market(base: "ETH", quote: "KRW"), "3407000", "-0.40923707"),
+            (Market(base: "USDT", quote: "KRW"), "1373", "-0.21802326"),
         ])
     func otherMarkets(market: Market, last: String, percent: String) async throws {
         let quote = try await adapter(try Fixtures.client("upbit", baseURL: base)).quote(for: market)
@@ -99,8 +99,8 @@ struct UpbitDecodingTests {
         let client = try Fixtures.recordingClient("upbit", baseURL: base)
         let results = await adapter(client).quotes(for: [btc, eth, btc])
         #expect(client.requests.map(\.url) == [base + "/v1/ticker?markets=KRW-BTC,KRW-ETH"])
-        #expect(try results[btc]?.get().last == 141_350_000)
-        #expect(try results[eth]?.get().last == 4_850_000)
+        #expect(try results[btc]?.get().last == 80_651_000)
+        #expect(try results[eth]?.get().last == 3_407_000)
         #expect(results.count == 2)
     }
 
@@ -114,8 +114,8 @@ struct UpbitDecodingTests {
                 base + "/v1/market/all",
                 base + "/v1/ticker?markets=KRW-BTC,KRW-ETH",
             ])
-        #expect(try results[btc]?.get().last == 141_350_000)
-        #expect(try results[eth]?.get().last == 4_850_000)
+        #expect(try results[btc]?.get().last == 80_651_000)
+        #expect(try results[eth]?.get().last == 3_407_000)
         guard case .failure(let error)? = results[nope] else {
             Issue.record("NOPE should fail")
             return
@@ -138,7 +138,7 @@ struct UpbitDecodingTests {
             Set(client.requests.dropFirst(2).map(\.url)) == [
                 base + "/v1/ticker?markets=KRW-BTC", base + "/v1/ticker?markets=KRW-NOPE",
             ])
-        #expect(try results[btc]?.get().last == 141_350_000)
+        #expect(try results[btc]?.get().last == 80_651_000)
         #expect(results[nope].map { if case .failure(let error) = $0 { error.isNotListed } else { false } } == true)
     }
 
