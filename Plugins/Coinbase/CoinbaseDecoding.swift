@@ -65,10 +65,9 @@ public enum CoinbaseDecoding {
             else { continue }
             let id = try product["id"].string()
             guard let market = APIRouter.market(fromVenueSymbol: id) else { continue }
-            listings.append(
-                MarketListing(
-                    exchange: CoinbaseAdapter.descriptor.id, market: market, venueSymbol: id,
-                    englishName: try product["display_name"].optionalString()))
+            // `display_name` is the product id again ("BTC-USD"), not the asset's name: Coinbase
+            // publishes no names here, so none are claimed.
+            listings.append(MarketListing(exchange: CoinbaseAdapter.descriptor.id, market: market, venueSymbol: id))
         }
         return listings
     }

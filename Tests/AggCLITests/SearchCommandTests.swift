@@ -159,3 +159,19 @@ struct SearchCommandTests {
         #expect(MarketSearch.match(listing, query: "bitcoin") == nil)
     }
 }
+
+@Suite("agg search on Upbit's recorded market list")
+struct UpbitNameSearchTests {
+    @Test("비트코인 and bitcoin both find BTC and BCH by name", arguments: ["비트코인", "bitcoin", "BITCOIN"])
+    func names(query: String) async throws {
+        let run = await runCLI(["search", query, "-e", "upbit", "--offline", "-f", "json"])
+        #expect(run.status == 0)
+        let results = try run.json()["results"].elements()
+        let bases = Set(try results.map { try $0["base"].string() })
+        #expect(bases.isSuperset(of: ["BTC", "BCH"]))
+        #expect(try results[0]["symbol"].string() == "BTC/KRW")
+        #expect(try results[0]["nameKo"].string() == "비트코인")
+        #expect(try results[0]["nameEn"].string() == "Bitcoin")
+        #expect(results[0]["last"].value == .null)
+    }
+}

@@ -136,7 +136,7 @@ struct CoinbaseDecodingTests {
         #expect(listings.map(\.venueSymbol) == ["BTC-USD", "ETH-USD", "BTC-USDT", "ETH-BTC", "BTC-EUR", "USDT-USD"])
         #expect(
             listings[0]
-                == MarketListing(exchange: "coinbase", market: btc, venueSymbol: "BTC-USD", englishName: "BTC-USD"))
+                == MarketListing(exchange: "coinbase", market: btc, venueSymbol: "BTC-USD"))
     }
 }
 

@@ -158,7 +158,7 @@ struct UpbitDecodingTests {
     @Test("the market list carries Korean and English names")
     func markets() async throws {
         let listings = try await adapter(try Fixtures.client("upbit", baseURL: base)).markets()
-        #expect(listings.count == 12)
+        #expect(listings.count == 32)
         #expect(
             listings[0]
                 == MarketListing(
