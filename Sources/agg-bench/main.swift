@@ -5,7 +5,9 @@
 // 1. decode + normalize of Bithumb's 480-coin ALL_KRW body (ms, MB/s), against Foundation;
 // 2. fan-out: N venues on a loopback server, each answering after 300 ms (wall / 300 ms);
 // 3. whole-process cold start of `agg quote BTC --exchange bithumb` against the loopback
-//    server (ms) and its peak RSS.
+//    server (ms) and its peak RSS;
+// 4. `agg compare BTC --usdt market` with every venue and the FX source answering 400 ms late
+//    (wall / 400 ms: one round trip is 1.0).
 import AggCore
 import AggJSON
 import AggTestKit
@@ -162,3 +164,28 @@ print("3. Cold start of \(binary) quote BTC --exchange bithumb; median of \(runs
 line("   wall time", String(format: "%6.1f ms", median(starts) * 1000))
 line("   peak RSS", canMeasureMemory ? String(format: "%6.1f MB", median(peaks) / 1024) : "(needs /usr/bin/time)")
 if failures > 0 { print("   \(failures) runs failed") }
+
+// MARK: 4. Compare fan-out through the binary
+
+let slow = 0.4
+let slowServer = try FixtureServer { venue, request in
+    guard let answer = try? Fixtures.routes(venue).answer(path: request.path, query: request.query) else {
+        return nil
+    }
+    return LoopbackReply(status: answer.status, headers: answer.headers, body: answer.body, delay: slow)
+}
+var slowEnvironment = slowServer.environment
+slowEnvironment["AGG_HOME"] = NSTemporaryDirectory() + "agg-bench-compare-\(getpid())"
+slowEnvironment["PATH"] = "/usr/bin:/bin"
+var compareWalls: [Double] = []
+var compareFailures = 0
+for _ in 0..<min(runs, 7) {
+    let (wall, status, _) = spawn(
+        binary, ["compare", "BTC", "--usdt", "market", "--format", "json"], environment: slowEnvironment,
+        measureMemory: false)
+    if status != 0 { compareFailures += 1 }
+    compareWalls.append(wall)
+}
+print("4. agg compare BTC --usdt market: 4 venues + FX + USDT/KRW, every answer 400 ms late; median of \(min(runs, 7)) runs")
+line("   wall time", String(format: "%6.0f ms  wall / 400 ms = %.2f", median(compareWalls) * 1000, median(compareWalls) / slow))
+if compareFailures > 0 { print("   \(compareFailures) runs failed") }
