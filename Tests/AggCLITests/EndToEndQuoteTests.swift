@@ -60,6 +60,12 @@ struct EndToEndQuoteTests {
             ),
             (LoopbackReply.json(String(repeating: "9", count: 5000)), "unexpected response"),
             (
+                LoopbackReply.json(
+                    "{\"status\":\"0000\",\"data\":{\"closing_price\":\"" + String(repeating: "9", count: 5000)
+                        + "\",\"date\":\"1\"}}"),
+                "out of the range of exact decimals"
+            ),
+            (
                 LoopbackReply.json("{\"status\":\"0000\",\"data\":{\"closing_price\":\"1e999999\",\"date\":\"1\"}}"),
                 "out of the range of exact decimals"
             ),
