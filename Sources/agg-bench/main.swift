@@ -186,6 +186,10 @@ for _ in 0..<min(runs, 7) {
     if status != 0 { compareFailures += 1 }
     compareWalls.append(wall)
 }
-print("4. agg compare BTC --usdt market: 4 venues + FX + USDT/KRW, every answer 400 ms late; median of \(min(runs, 7)) runs")
-line("   wall time", String(format: "%6.0f ms  wall / 400 ms = %.2f", median(compareWalls) * 1000, median(compareWalls) / slow))
+print(
+    "4. agg compare BTC --usdt market: 4 venues + FX + USDT/KRW, every answer 400 ms late; median of \(min(runs, 7)) runs"
+)
+line(
+    "   wall time",
+    String(format: "%6.0f ms  wall / 400 ms = %.2f", median(compareWalls) * 1000, median(compareWalls) / slow))
 if compareFailures > 0 { print("   \(compareFailures) runs failed") }

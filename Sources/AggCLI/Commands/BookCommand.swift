@@ -40,12 +40,8 @@ public enum BookCommand: Command {
             command: spec.name)
         let depth = try target.count(
             arguments, option: "depth", standard: defaultDepth, maximum: target.descriptor.limits.bookDepth)
-        let factory = AdapterFactory(context: context, options: options)
-        factory.announceOffline(venues: [target.descriptor.id])
-        let adapter = try factory.adapter(id: target.descriptor.id)
-        let book = try await ProgressLine.during(
-            "asking \(target.descriptor.id) for the \(target.market) order book", console: context.console
-        ) { () async throws(AggError) in
+        let book = try await target.fetch("the \(target.market) order book", options: options, context: context) {
+            adapter async throws(AggError) in
             try await adapter.orderBook(for: target.market, depth: depth)
         }
         let output: String

@@ -54,12 +54,8 @@ public enum CandlesCommand: Command {
         let interval = arguments.value("interval").flatMap(CandleInterval.init(rawValue:)) ?? .oneMinute
         let limit = try target.count(
             arguments, option: "limit", standard: defaultLimit, maximum: target.descriptor.limits.candles)
-        let factory = AdapterFactory(context: context, options: options)
-        factory.announceOffline(venues: [target.descriptor.id])
-        let adapter = try factory.adapter(id: target.descriptor.id)
-        let candles = try await ProgressLine.during(
-            "asking \(target.descriptor.id) for \(target.market) candles", console: context.console
-        ) { () async throws(AggError) in
+        let candles = try await target.fetch("\(target.market) candles", options: options, context: context) {
+            adapter async throws(AggError) in
             try await adapter.candles(for: target.market, interval: interval, limit: limit)
         }
         let output: String

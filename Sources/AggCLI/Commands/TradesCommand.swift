@@ -38,12 +38,8 @@ public enum TradesCommand: Command {
             command: spec.name)
         let limit = try target.count(
             arguments, option: "limit", standard: defaultLimit, maximum: target.descriptor.limits.trades)
-        let factory = AdapterFactory(context: context, options: options)
-        factory.announceOffline(venues: [target.descriptor.id])
-        let adapter = try factory.adapter(id: target.descriptor.id)
-        let trades = try await ProgressLine.during(
-            "asking \(target.descriptor.id) for \(target.market) trades", console: context.console
-        ) { () async throws(AggError) in
+        let trades = try await target.fetch("\(target.market) trades", options: options, context: context) {
+            adapter async throws(AggError) in
             try await adapter.trades(for: target.market, limit: limit)
         }
         let output: String

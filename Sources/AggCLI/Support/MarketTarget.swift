@@ -50,4 +50,19 @@ struct MarketTarget: Sendable {
         }
         return value
     }
+
+    /// Asks this target's venue once: the offline notice, a fresh adapter, and the progress line
+    /// while `request` runs. `what` completes "asking <venue> for ...".
+    func fetch<Value: Sendable>(
+        _ what: String, options: NetworkOptions, context: CLIContext,
+        _ request: @Sendable (any ExchangeAdapter) async throws(AggError) -> Value
+    ) async throws(AggError) -> Value {
+        let factory = AdapterFactory(context: context, options: options)
+        factory.announceOffline(venues: [descriptor.id])
+        let adapter = try factory.adapter(id: descriptor.id)
+        return try await ProgressLine.during("asking \(descriptor.id) for \(what)", console: context.console) {
+            () async throws(AggError) in
+            try await request(adapter)
+        }
+    }
 }
