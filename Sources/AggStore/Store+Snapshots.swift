@@ -56,6 +56,17 @@ extension Store {
         }
     }
 
+    /// The newest snapshot of `base`, when it came from `source` and the provider's next update
+    /// (`nextUpdate`) is still after `now`: the provider has nothing newer yet, so asking again
+    /// would only spend its quota. `nil` otherwise, including when the snapshot has no
+    /// `nextUpdate`.
+    public func currentSnapshot(base: String, source: String, now: Timestamp) throws(AggError) -> RateTable? {
+        guard let latest = try latestSnapshot(base: base), latest.source == source,
+            let nextUpdate = latest.nextUpdate, nextUpdate > now
+        else { return nil }
+        return latest
+    }
+
     /// The most recent snapshot of `base` strictly older than `asOf`, or `nil` when none is.
     public func snapshot(base: String, olderThan asOf: Timestamp) throws(AggError) -> RateTable? {
         try withConnection("read an earlier \(base) rate snapshot from") { connection throws(SQLiteError) in

@@ -39,7 +39,8 @@ struct ConfigurationTests {
                   "baseURLs": {
                     "bithumb": "https://api.bithumb.com"
                   },
-                  "format": null
+                  "format": null,
+                  "maxStale": 600
                 }
 
                 """)

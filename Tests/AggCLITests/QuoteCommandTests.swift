@@ -88,8 +88,8 @@ struct QuoteCommandTests {
         let run = await runCLI(["quote", "BTC", "--exchange", "bithumb", "--offline", "--format", "csv"])
         #expect(
             run.output == """
-                exchange,symbol,base,quote,last,open,high,low,previousClose,change,changePercent,baseVolume,quoteVolume,timestamp
-                bithumb,BTC/KRW,BTC,KRW,80630000,79934000,81500000,77734000,79999000,-435000,-0.54,1368.01423432,109282011238.50126,2024-08-08T08:12:15.027Z
+                exchange,symbol,base,quote,last,open,high,low,previousClose,change,changePercent,baseVolume,quoteVolume,timestamp,stale
+                bithumb,BTC/KRW,BTC,KRW,80630000,79934000,81500000,77734000,79999000,-435000,-0.54,1368.01423432,109282011238.50126,2024-08-08T08:12:15.027Z,false
 
                 """)
     }

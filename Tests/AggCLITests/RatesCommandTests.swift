@@ -17,9 +17,26 @@ private let day1 = "USD_2024-08-19.json"
 private let day2 = "USD_2024-08-20.json"
 private let day3 = "USD_2024-08-21.json"
 
-/// `agg rates` with `arguments`, the day's answer served, in the database at `home`.
-private func rates(_ arguments: [String], serving file: String, home: String) async throws -> CLIRun {
-    await runCLI(["rates"] + arguments, environment: ["AGG_HOME": home], http: try serving(file))
+/// `agg rates` with `arguments`, the day's answer served, in the database at `home`, at `now`
+/// (by default the real clock, which is long past every recorded next update).
+private func rates(_ arguments: [String], serving file: String, home: String, now: Timestamp? = nil)
+    async throws -> CLIRun
+{
+    await runCLI(["rates"] + arguments, environment: ["AGG_HOME": home], http: try serving(file), now: now)
+}
+
+/// `agg rates` at `now` with a network that fails every request: only the store can answer.
+private func ratesFromStore(_ arguments: [String], home: String, now: Timestamp) async -> (CLIRun, requests: Int) {
+    let offline = ScriptedHTTPClient { request in
+        throw TransportError.connection(url: request.url, detail: "no network in this test")
+    }
+    let run = await runCLI(["rates"] + arguments, environment: ["AGG_HOME": home], http: offline, now: now)
+    return (run, offline.requests.count)
+}
+
+/// 2024-08-`day` at `hour`:00 UTC.
+private func august(_ day: Int64, _ hour: Int64) -> Timestamp {
+    Timestamp(secondsSince1970: 1_722_470_400 + (day - 1) * 86_400 + hour * 3600)
 }
 
 /// One currency of a JSON answer, as text.
@@ -59,8 +76,11 @@ struct RatesSequenceTests {
     @Test("three days in a row, each run twice: flat, then ▲ ▼ against the day before, two snapshots kept")
     func threeDays() async throws {
         try await withTemporaryHome { home async throws in
+            // Each day's first run comes after the provider's update of that day (about 00:06
+            // UTC), so it asks; the second comes later the same day, before the next update, so
+            // the stored snapshot answers without a request.
             // Day 1: nothing to compare with.
-            let first = try await rates(["-f", "json"], serving: day1, home: home)
+            let first = try await rates(["-f", "json"], serving: day1, home: home, now: august(19, 6))
             #expect(first.status == 0)
             #expect(first.error == "")
             #expect(try first.json()["asOf"].string() == "2024-08-19T00:02:31Z")
@@ -72,13 +92,18 @@ struct RatesSequenceTests {
             #expect(firstRows["KRW"] == Row(rate: "1350.003043", previous: nil, change: nil, trend: "flat"))
             #expect(try store(home).snapshotCount(base: "USD") == 1)
 
-            // Day 1 again: the same snapshot is not stored twice, and there is still nothing older.
-            let again = try await rates(["-f", "json"], serving: day1, home: home)
+            // Day 1 again: answered from the store, and there is still nothing older.
+            let (again, againRequests) = await ratesFromStore(["-f", "json"], home: home, now: august(19, 20))
+            #expect(againRequests == 0)
             #expect(again.output == first.output)
+            // Asked again all the same, the same snapshot is not stored twice.
+            let refreshed = try await rates(
+                ["-f", "json", "--refresh"], serving: day1, home: home, now: august(19, 21))
+            #expect(refreshed.output == first.output)
             #expect(try store(home).snapshotCount(base: "USD") == 1)
 
             // Day 2 against day 1.
-            let second = try await rates(["-f", "json"], serving: day2, home: home)
+            let second = try await rates(["-f", "json"], serving: day2, home: home, now: august(20, 6))
             #expect(second.status == 0)
             #expect(try second.json()["asOf"].string() == "2024-08-20T00:02:31Z")
             #expect(try second.json()["previousAsOf"].string() == "2024-08-19T00:02:31Z")
@@ -104,12 +129,13 @@ struct RatesSequenceTests {
             #expect(try store(home).snapshotCount(base: "USD") == 2)
 
             // Day 2 again, later the same day: still compared with day 1, so the arrows stay.
-            let secondAgain = try await rates(["-f", "json"], serving: day2, home: home)
+            let (secondAgain, secondRequests) = await ratesFromStore(["-f", "json"], home: home, now: august(20, 20))
+            #expect(secondRequests == 0)
             #expect(secondAgain.output == second.output)
             #expect(try store(home).snapshotCount(base: "USD") == 2)
 
             // Day 3 against day 2; day 1 is dropped.
-            let third = try await rates(["-f", "json"], serving: day3, home: home)
+            let third = try await rates(["-f", "json"], serving: day3, home: home, now: august(21, 6))
             #expect(try third.json()["previousAsOf"].string() == "2024-08-20T00:02:31Z")
             let thirdRows = try rows(third)
             let expectedThird: [String: Row] = [

@@ -1,5 +1,6 @@
 import AggCore
 import AggJSON
+import AggStore
 import FoundationEssentials
 
 /// `agg compare`: one coin on every venue, converted into one currency, with each venue's
@@ -9,8 +10,8 @@ public enum CompareCommand: Command {
         name: "compare",
         summary: "Compare one coin across venues in one currency, with each venue's premium.",
         usage:
-            "compare SYMBOL [--in CUR] [--exchange ID[,ID...]] [--usdt assume|market] [--format table|json|csv]"
-            + " [--timeout S] [--offline]",
+            "compare SYMBOL [--in CUR] [--exchange ID[,ID...]] [--usdt assume|market] [--refresh]"
+            + " [--format table|json|csv] [--timeout S] [--offline]",
         options: [
             OptionSpec("in", short: "i", value: "CUR", help: "Convert into this currency (default KRW)."),
             CommonOptions.exchange,
@@ -18,6 +19,7 @@ public enum CompareCommand: Command {
                 "usdt", value: "HOW",
                 help: "Value USDT as one US dollar (assume, the default) or at a Korean venue's USDT/KRW (market).",
                 allowed: StablecoinValuation.allCases.map(\.rawValue)),
+            CommonOptions.refresh,
         ] + CommonOptions.network,
         positionals: (1, 1),
         examples: [
@@ -31,6 +33,10 @@ public enum CompareCommand: Command {
             median of the venues not quoted in the target currency (for KRW: the global venues),
             or of all venues when there are none; PREMIUM is each venue's price over it. A venue
             that does not list the coin is shown as not listed and does not fail the command.
+            The exchange rates fetched are stored as snapshots in the local database (as agg rates
+            does); while the stored USD snapshot's next update is still to come, it is used
+            without asking the FX source (--refresh asks anyway; --offline neither reads nor
+            writes the database).
             """
     )
 
@@ -51,7 +57,13 @@ public enum CompareCommand: Command {
 
         let factory = AdapterFactory(context: context, options: options)
         factory.announceOffline(venues: plan.venues.map(\.venue) + plan.fxSources + plan.usdtVenues)
-        let report = await plan.fetch(factory: factory)
+        // Stored rates are a convenience: without a usable database every source is asked.
+        let store =
+            options.offline || plan.fxSources.isEmpty
+            ? nil : LocalStore.bestEffort(environment: context.environment, create: true)
+        let stored = arguments.has("refresh") ? [:] : plan.storedRates(in: store, now: context.now())
+        let (report, fetched) = await plan.fetch(factory: factory, stored: stored)
+        plan.save(fetched, in: store)
 
         context.console.print(
             CompareRendering(report: report, options: options, width: context.console.width).output())
@@ -145,8 +157,33 @@ struct ComparePlan: Sendable {
         case usdt(Int, QuoteResult)
     }
 
-    /// Asks every venue, every FX source and every USDT/KRW venue at once, then compares.
-    func fetch(factory: AdapterFactory) async -> CompareReport {
+    /// The USD snapshot of each FX source that is still its latest answer (its next update is
+    /// after `now`), by source id.
+    func storedRates(in store: Store?, now: Timestamp) -> [String: RateTable] {
+        guard let store else { return [:] }
+        var tables: [String: RateTable] = [:]
+        for source in fxSources {
+            if let table = try? store.currentSnapshot(base: Conversion.fxBase, source: source, now: now) {
+                tables[source] = table
+            }
+        }
+        return tables
+    }
+
+    /// Stores the rate tables fetched as snapshots, best effort, keeping as many snapshots of
+    /// each base as are already kept (at least `agg rates`' default), so that a longer
+    /// `agg rates --keep` is not cut short.
+    func save(_ tables: [RateTable], in store: Store?) {
+        guard let store else { return }
+        for table in tables {
+            let kept = (try? store.snapshotCount(base: table.base)) ?? 0
+            _ = try? store.saveSnapshot(table, keep: max(RatesCommand.defaultKeep, kept))
+        }
+    }
+
+    /// Asks every venue, every FX source without a `stored` table and every USDT/KRW venue at
+    /// once, then compares. Also returns the rate tables that were fetched (not the stored ones).
+    func fetch(factory: AdapterFactory, stored: [String: RateTable] = [:]) async -> (CompareReport, [RateTable]) {
         var venueResults = [QuoteResult?](repeating: nil, count: venues.count)
         var fxResults = [Result<RateTable, AggError>?](repeating: nil, count: fxSources.count)
         var usdtResults = [QuoteResult?](repeating: nil, count: usdtVenues.count)
@@ -161,6 +198,10 @@ struct ComparePlan: Sendable {
                 }
             }
             for (index, source) in fxSources.enumerated() {
+                if let table = stored[source] {
+                    fxResults[index] = .success(table)
+                    continue
+                }
                 group.addTask {
                     do throws(AggError) {
                         let adapter = try factory.adapter(id: source)
@@ -183,7 +224,11 @@ struct ComparePlan: Sendable {
         }
         let (values, unavailable) = rateValues(
             fx: fxResults.compactMap { $0 }, usdt: usdtResults.compactMap { $0 })
-        return CompareReport(
+        let fetched = zip(fxSources, fxResults).compactMap { source, result -> RateTable? in
+            guard stored[source] == nil, case .success(let table)? = result else { return nil }
+            return table
+        }
+        let report = CompareReport(
             plan: self,
             results: zip(venues, venueResults).map { venue, result in
                 result ?? .failure(.decoding(venue: venue.venue, path: "$", detail: "no answer for \(venue.market)"))
@@ -195,6 +240,7 @@ struct ComparePlan: Sendable {
                 : zip(fxSources, fxResults).compactMap { source, result in
                     if case .failure(let error)? = result { (source, error) } else { nil }
                 })
+        return (report, fetched)
     }
 
     /// `market` on `venue`, with the venue's own not-found answer turned into `.notListed`.

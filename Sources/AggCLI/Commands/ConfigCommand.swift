@@ -15,7 +15,8 @@ public enum ConfigCommand: Command {
             The file is $AGG_CONFIG when set, else $XDG_CONFIG_HOME/agg/config.json, else
             ~/.config/agg/config.json. Every key is optional:
               {"exchanges":["bithumb"],"quote":"KRW","palette":"kr","timeout":10,
-               "baseURLs":{"bithumb":"http://127.0.0.1:8080/bithumb"},"format":"table"}
+               "baseURLs":{"bithumb":"http://127.0.0.1:8080/bithumb"},"format":"table",
+               "maxStale":"10m"}
             Precedence, highest first: command-line flags; the environment (AGG_<ID>_URL over
             baseURLs, AGG_OFFLINE, NO_COLOR); the config file; built-in defaults. A malformed file
             stops every command with exit code 78, naming the file and the problem; unknown keys
@@ -63,6 +64,7 @@ public enum ConfigCommand: Command {
             "timeout": .number(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)),
             "baseURLs": .object(JSONObject(baseURLs)),
             "format": JSONOutput.string(configuration.format?.rawValue),
+            "maxStale": .number(String(configuration.maxStale ?? QuoteCache.defaultMaxAge)),
         ]
     }
 }

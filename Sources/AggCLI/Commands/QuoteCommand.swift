@@ -8,11 +8,15 @@ public enum QuoteCommand: Command {
         name: "quote",
         summary: "Show the current price of coins on one or more venues.",
         usage:
-            "quote SYMBOL... [--exchange ID[,ID...]] [--quote CUR] [--all] [--format table|json|csv]",
+            "quote SYMBOL... [--exchange ID[,ID...]] [--quote CUR] [--all] [--max-stale DURATION]"
+            + " [--format table|json|csv]",
         options: [
             CommonOptions.exchange,
             CommonOptions.quote,
             OptionSpec("all", short: "a", help: "List every market of the venue(s) in one request each."),
+            OptionSpec(
+                "max-stale", value: "DURATION",
+                help: "Show a venue that fails by its cached quote up to this old (default 10m; 0 turns it off)."),
         ] + CommonOptions.network,
         positionals: (0, nil),
         examples: [
@@ -20,11 +24,17 @@ public enum QuoteCommand: Command {
             "agg quote BTC ETH XRP --exchange bithumb --format json",
             "agg quote ETH/BTC --exchange bithumb",
             "agg quote --all --exchange bithumb --format csv",
+            "agg quote BTC --max-stale 1h",
         ],
         discussion: """
             SYMBOL is a coin (BTC) or a market (BTC/KRW): 1 to 15 letters or digits per code.
             Several coins of one venue are fetched in one request where the venue allows it.
             Favorite coins (agg favorites add BTC) are listed first.
+            Every quote fetched is cached in the local database (see AGG_HOME). When a venue
+            fails and its cached quote of the market is younger than --max-stale (seconds, or
+            30s, 10m, 1h), that quote is shown marked stale with its age; the failure is still
+            reported on stderr and the exit code is still 1. --offline runs neither read nor
+            write the cache.
             """
     )
 
@@ -33,12 +43,15 @@ public enum QuoteCommand: Command {
         public var exchange: String
         public var market: Market
         public var result: QuoteResult
+        /// For a failure: the cached quote shown in its place, if one is young enough.
+        public var stale: StaleQuote? = nil
     }
 
     public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
         -> ExitCode
     {
         let options = try NetworkOptions(arguments, context: context)
+        let maxStale = try Self.maxStale(arguments.value("max-stale"), configured: context.configuration.maxStale)
         let all = arguments.has("all")
         if !all && arguments.positionals.isEmpty {
             throw .usage("name at least one SYMBOL, or --all; usage: agg \(spec.usage)")
@@ -56,9 +69,19 @@ public enum QuoteCommand: Command {
         ) { () async throws(AggError) in
             try await fetch(requests, all: all, quoteCurrency: options.quoteCurrency, factory: factory)
         }
+        // One database for the favorites and the quote cache. Live runs create it to cache
+        // their quotes; offline runs only read favorites from one that exists, so that their
+        // output stays that of the recordings.
+        let store = LocalStore.bestEffort(environment: context.environment, create: !options.offline)
+        var answered = fetched
+        if !options.offline {
+            let cache = QuoteCache(store: store, now: context.now(), maxAge: maxStale)
+            answered = cache.standIns(for: fetched)
+            cache.remember(fetched)
+        }
         // Favorite coins first; without a readable database, the usual order.
-        let favorites = LocalStore.existingFavorites(kind: .symbol, environment: context.environment)
-        let outcomes = FavoritesFirst.order(fetched, favorites: favorites) { $0.market.base }
+        let favorites = LocalStore.favorites(kind: .symbol, in: store)
+        let outcomes = FavoritesFirst.order(answered, favorites: favorites) { $0.market.base }
         let rendered = QuoteRendering(
             outcomes: outcomes, options: options, width: context.console.width)
         context.console.print(rendered.output())
@@ -70,6 +93,15 @@ public enum QuoteCommand: Command {
         }
         return outcomes.contains { if case .failure = $0.result { true } else { false } }
             ? .sourceFailed : .success
+    }
+
+    /// `--max-stale` in seconds, else the config file's `maxStale`, else ten minutes.
+    static func maxStale(_ text: String?, configured: Int64?) throws(AggError) -> Int64 {
+        guard let text else { return configured ?? QuoteCache.defaultMaxAge }
+        guard let seconds = DurationText.seconds(from: text) else {
+            throw .usage("invalid --max-stale '\(text)': expected seconds (600) or a duration such as 30s, 10m or 1h")
+        }
+        return seconds
     }
 
     /// What to ask each venue for.
@@ -203,8 +235,20 @@ struct QuoteRendering {
         }
     }
 
+    /// The quotes fetched this time, without stale ones.
     var quotes: [Quote] {
         outcomes.compactMap { if case .success(let quote) = $0.result { quote } else { nil } }
+    }
+
+    /// Every quote shown, in order: the fetched ones, and the cached ones standing in for
+    /// failures (with their stale mark).
+    var shown: [(quote: Quote, stale: StaleQuote?)] {
+        outcomes.compactMap { outcome in
+            switch outcome.result {
+            case .success(let quote): (quote, nil)
+            case .failure: outcome.stale.map { ($0.quote, $0) }
+            }
+        }
     }
 
     func json() -> JSONValue {
@@ -212,18 +256,21 @@ struct QuoteRendering {
             guard case .failure(let error) = outcome.result else { return nil }
             return JSONOutput.error(error, exchange: outcome.exchange, symbol: outcome.market.description)
         }
-        return ["quotes": .array(quotes.map(JSONOutput.quote)), "errors": .array(errors)]
+        let quotes: [JSONValue] = shown.map { quote, stale in
+            stale.map { JSONOutput.staleQuote(quote, ageSeconds: $0.ageSeconds) } ?? JSONOutput.quote(quote)
+        }
+        return ["quotes": .array(quotes), "errors": .array(errors)]
     }
 
     static let csvHeader = [
         "exchange", "symbol", "base", "quote", "last", "open", "high", "low", "previousClose", "change",
-        "changePercent", "baseVolume", "quoteVolume", "timestamp",
+        "changePercent", "baseVolume", "quoteVolume", "timestamp", "stale",
     ]
 
     func csv() -> String {
         CSVWriter.render(
             header: Self.csvHeader,
-            rows: quotes.map { quote in
+            rows: shown.map { quote, stale in
                 [
                     quote.exchange, quote.market.description, quote.market.base, quote.market.quote,
                     quote.last.description,
@@ -233,7 +280,7 @@ struct QuoteRendering {
                         quote.changePercent,
                         quote.baseVolume, quote.quoteVolume,
                     ].map { $0?.description ?? "" }
-                    + [quote.timestamp?.description ?? ""]
+                    + [quote.timestamp?.description ?? "", stale == nil ? "false" : "true"]
             })
     }
 
@@ -264,13 +311,29 @@ struct QuoteRendering {
 
     func table() -> String {
         let style = options.style
+        // UPDATED goes first on a narrow terminal, unless it carries a stale mark.
+        let anyStale = outcomes.contains { $0.stale != nil }
         var table = TextTable(columns: [
             .init("EXCHANGE"), .init("MARKET"), .init("LAST", .right), .init("24H", .right, priority: 6),
             .init("CHANGE", .right, priority: 2), .init("HIGH", .right, priority: 4),
             .init("LOW", .right, priority: 3),
-            .init("VOLUME", .right, priority: 5), .init("UPDATED (UTC)", priority: 1),
+            .init("VOLUME", .right, priority: 5), .init("UPDATED (UTC)", priority: anyStale ? 0 : 1),
         ])
         for outcome in outcomes {
+            if case .failure = outcome.result, let stale = outcome.stale {
+                let quote = stale.quote
+                var texts = Self.texts(quote)
+                texts[texts.count - 1] = "stale, " + DurationText.ago(seconds: stale.ageSeconds)
+                let percent = quote.changePercent
+                let paints: [(@Sendable (String) -> String)?] = [
+                    nil, { [style] in style.signed($0, percent) }, nil, nil, nil, nil,
+                    { [style] in style.warning($0) },
+                ]
+                table.append(
+                    [.init(outcome.exchange), .init(outcome.market.description)]
+                        + zip(texts, paints).map { TextTable.Cell($0.0, paint: $0.1) })
+                continue
+            }
             switch outcome.result {
             case .success(let quote):
                 let percent = quote.changePercent

@@ -18,7 +18,8 @@ public enum RatesCommand: Command {
         name: "rates",
         summary: "Show exchange rates from a base currency, with the change since the previous day.",
         usage:
-            "rates [BASE] [--to CODE[,CODE...]] [--threshold X] [--keep N] [--source ID] [--format table|json|csv]",
+            "rates [BASE] [--to CODE[,CODE...]] [--threshold X] [--keep N] [--source ID] [--refresh]"
+            + " [--format table|json|csv]",
         options: [
             OptionSpec("to", short: "t", value: "CODE[,CODE...]", help: "Only these currencies (default: all)."),
             OptionSpec(
@@ -26,6 +27,7 @@ public enum RatesCommand: Command {
                 help: "Smallest change marked up or down, in units of each currency (default 0.01)."),
             OptionSpec("keep", value: "N", help: "Snapshots kept per base currency (default 2)."),
             OptionSpec("source", value: "ID", help: "The FX source (default exchangerate; see `agg exchanges`)."),
+            CommonOptions.refresh,
         ] + CommonOptions.network,
         positionals: (0, 1),
         examples: [
@@ -40,6 +42,9 @@ public enum RatesCommand: Command {
             compared with the most recent stored snapshot older than the current one. A change
             greater than the threshold is marked ▲, one below minus the threshold ▼, anything
             else is flat. The provider updates once a day, so the arrows show the day's move.
+            While the stored snapshot's next update is still to come, the rates are taken from
+            the database without a request (--refresh asks anyway; --offline answers from the
+            recordings and never reads stored snapshots).
             Favorite currencies (agg favorites add KRW) are listed first.
             """
     )
@@ -58,15 +63,24 @@ public enum RatesCommand: Command {
         let comparison = RateComparison(threshold: try threshold(arguments.value("threshold")))
         let keep = try keep(arguments.value("keep"))
         let source = try source(arguments.value("source"), registry: context.registry)
+        let refresh = arguments.has("refresh")
 
         // The store comes before the network: a database that cannot be used fails at once,
         // without spending a request of the provider's daily quota.
         let store = try LocalStore.open(context)
         let factory = AdapterFactory(context: context, options: options)
         factory.announceOffline(venues: [source.id])
-        let table = try await factory.adapter(id: source.id).rates(base: base)
-
-        try store.saveSnapshot(table, keep: keep)
+        // The day's snapshot, when stored, is the provider's latest answer: no request at all.
+        let stored =
+            options.offline || refresh
+            ? nil : try store.currentSnapshot(base: base, source: source.id, now: context.now())
+        let table: RateTable
+        if let stored {
+            table = stored
+        } else {
+            table = try await factory.adapter(id: source.id).rates(base: base)
+            try store.saveSnapshot(table, keep: keep)
+        }
         let previous = try store.snapshot(base: table.base, olderThan: table.asOf)
         let favorites = Set(try store.favorites(kind: .currency))
 

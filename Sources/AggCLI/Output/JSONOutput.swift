@@ -37,6 +37,18 @@ public enum JSONOutput {
         ]
     }
 
+    /// A cached quote shown in place of a venue that failed: the quote's shape followed by
+    /// `"stale":true,"ageSeconds":N` (whole seconds since it was fetched).
+    public static func staleQuote(_ quote: Quote, ageSeconds: Int64) -> JSONValue {
+        guard case .object(let object) = Self.quote(quote) else { return Self.quote(quote) }
+        return .object(
+            JSONObject(
+                object.members + [
+                    .init(key: "stale", value: .bool(true)),
+                    .init(key: "ageSeconds", value: .number(String(ageSeconds))),
+                ]))
+    }
+
     /// `{"exchange","symbol","kind","code","message"}`; `symbol` is left out when `nil`.
     public static func error(_ error: AggError, exchange: String?, symbol: String?) -> JSONValue {
         var members: [JSONObject.Member] = [

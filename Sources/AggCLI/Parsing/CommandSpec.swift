@@ -109,6 +109,10 @@ public enum CommonOptions {
         help: "Up/down colours: standard (green up, red down) or kr (red up, blue down).",
         allowed: TextStyle.Palette.allCases.map(\.rawValue))
 
+    /// `--refresh`: ask the FX source even when the stored snapshot is the latest it has.
+    public static let refresh = OptionSpec(
+        "refresh", help: "Ask the FX source even when today's stored rates are still current.")
+
     /// The options every network command takes.
     public static let network: [OptionSpec] = [format, timeout, offline, color, noColor, palette]
 }

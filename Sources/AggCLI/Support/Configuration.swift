@@ -10,7 +10,7 @@ import FoundationEssentials
 ///
 /// ```json
 /// {"exchanges":["bithumb"],"quote":"KRW","palette":"kr","timeout":10,
-///  "baseURLs":{"bithumb":"http://127.0.0.1:8080/bithumb"},"format":"table"}
+///  "baseURLs":{"bithumb":"http://127.0.0.1:8080/bithumb"},"format":"table","maxStale":"10m"}
 /// ```
 public struct Configuration: Sendable, Equatable {
     /// The venues asked when `--exchange` is not given.
@@ -25,6 +25,8 @@ public struct Configuration: Sendable, Equatable {
     public var baseURLs: [String: String]
     /// The output format when `--format` is not given.
     public var format: OutputFormat?
+    /// `agg quote`'s `--max-stale` in seconds when the flag is not given.
+    public var maxStale: Int64?
     /// The file the settings were read from; `nil` when there was none.
     public var path: String?
     /// One-line notes about keys that were ignored.
@@ -36,7 +38,7 @@ public struct Configuration: Sendable, Equatable {
     public init(
         exchanges: [String]? = nil, quote: String? = nil, palette: TextStyle.Palette? = nil,
         timeout: Double? = nil, baseURLs: [String: String] = [:], format: OutputFormat? = nil,
-        path: String? = nil, warnings: [String] = []
+        maxStale: Int64? = nil, path: String? = nil, warnings: [String] = []
     ) {
         self.exchanges = exchanges
         self.quote = quote
@@ -44,12 +46,13 @@ public struct Configuration: Sendable, Equatable {
         self.timeout = timeout
         self.baseURLs = baseURLs
         self.format = format
+        self.maxStale = maxStale
         self.path = path
         self.warnings = warnings
     }
 
     /// The keys the file may hold.
-    public static let keys = ["exchanges", "quote", "palette", "timeout", "baseURLs", "format"]
+    public static let keys = ["exchanges", "quote", "palette", "timeout", "baseURLs", "format", "maxStale"]
 
     /// The base URL for `descriptor`: `AGG_<ID>_URL`, else the file's `baseURLs`, else the
     /// adapter's default.
@@ -170,6 +173,19 @@ public enum ConfigurationLoader {
                     "expected a number of seconds above 0 and at most \(Int(NetworkOptions.maximumTimeout))")
             }
             configuration.timeout = seconds
+        }
+        let maxStale = root["maxStale"]
+        if maxStale.isPresent {
+            let text: String
+            switch maxStale.value {
+            case .number(let number)?: text = number
+            case .string(let string)?: text = string
+            default: text = ""
+            }
+            guard let seconds = DurationText.seconds(from: text) else {
+                throw maxStale.failure("expected whole seconds (600) or a duration such as \"30s\", \"10m\" or \"1h\"")
+            }
+            configuration.maxStale = seconds
         }
         let baseURLs = root["baseURLs"]
         if baseURLs.isPresent {

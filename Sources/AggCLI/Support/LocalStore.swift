@@ -3,7 +3,7 @@ import AggStore
 import FoundationEssentials
 
 /// How commands reach the local database. Only commands that need it open it, and only when
-/// they run: `agg quote` and `agg exchanges` never create one.
+/// they run: `agg exchanges` never creates one.
 enum LocalStore {
     /// Opens (creating when needed) the database the environment selects:
     /// `$AGG_HOME/agg.sqlite`, else `$XDG_DATA_HOME/agg/agg.sqlite`, else
@@ -14,17 +14,22 @@ enum LocalStore {
         try Store.open(environment: context.environment)
     }
 
-    /// The favorites of `kind` in an existing database, or none at all.
+    /// The database for commands to which it is a convenience (`agg quote`'s favorites and quote
+    /// cache, `agg compare`'s stored rates), or `nil` when it cannot be had.
     ///
-    /// For commands whose only use of the store is ordering (`agg quote`): when there is no
-    /// database yet none is created, and when it cannot be read the command goes on unordered
-    /// rather than failing, since favorites are a convenience.
-    static func existingFavorites(kind: FavoriteKind, environment: [String: String]) -> Set<String> {
-        guard let location = try? StoreLocation.resolve(environment: environment),
-            FileManager.default.fileExists(atPath: location.path),
-            let store = try? Store.open(path: location.path),
-            let codes = try? store.favorites(kind: kind)
-        else { return [] }
+    /// Such a command goes on without the database rather than failing, and says nothing about
+    /// it: a corrupt file or an unusable folder changes nothing in its output. With `create`
+    /// false no database is created where there is none (runs that only read, such as
+    /// `--offline` ones).
+    static func bestEffort(environment: [String: String], create: Bool) -> Store? {
+        guard let location = try? StoreLocation.resolve(environment: environment) else { return nil }
+        if !create && !FileManager.default.fileExists(atPath: location.path) { return nil }
+        return try? Store.open(location: location)
+    }
+
+    /// The favorites of `kind` in `store`, or none when there is no store or it cannot be read.
+    static func favorites(kind: FavoriteKind, in store: Store?) -> Set<String> {
+        guard let store, let codes = try? store.favorites(kind: kind) else { return [] }
         return Set(codes)
     }
 }

@@ -1,0 +1,64 @@
+import AggCore
+import AggStore
+
+/// A cached quote standing in for a venue that failed: the last good quote of its market, with
+/// how old it is.
+public struct StaleQuote: Sendable, Equatable {
+    /// The quote as it was fetched.
+    public var quote: Quote
+    /// When agg fetched it.
+    public var fetchedAt: Timestamp
+    /// Whole seconds from `fetchedAt` to the run that shows it (never negative).
+    public var ageSeconds: Int64
+
+    /// A stale quote with every field given.
+    public init(quote: Quote, fetchedAt: Timestamp, ageSeconds: Int64) {
+        self.quote = quote
+        self.fetchedAt = fetchedAt
+        self.ageSeconds = ageSeconds
+    }
+}
+
+/// `agg quote`'s memory of the last good quote of each venue and market, kept in the local
+/// database so that a venue that fails can still be shown, marked stale.
+///
+/// Everything here is best effort: without a store, or when it cannot be read or written, the
+/// cache is simply empty, and nothing is said about it.
+struct QuoteCache {
+    /// The default `--max-stale`: ten minutes.
+    static let defaultMaxAge: Int64 = 600
+
+    /// The database, or `nil` when it could not be had.
+    var store: Store?
+    /// The time of this run.
+    var now: Timestamp
+    /// The oldest a cached quote may be, in seconds, to stand in for a failed venue; 0 turns
+    /// stale answers off.
+    var maxAge: Int64
+
+    /// Remembers every quote of `outcomes` as fetched now.
+    func remember(_ outcomes: [QuoteCommand.Outcome]) {
+        let quotes = outcomes.compactMap { outcome -> Quote? in
+            if case .success(let quote) = outcome.result { quote } else { nil }
+        }
+        try? store?.cacheQuotes(quotes, fetchedAt: now)
+    }
+
+    /// `outcomes` with a stale quote attached to each failure that has a cached quote younger
+    /// than `maxAge`. A venue that says the market is not listed has answered: its old quotes
+    /// are not shown.
+    func standIns(for outcomes: [QuoteCommand.Outcome]) -> [QuoteCommand.Outcome] {
+        guard let store, maxAge > 0 else { return outcomes }
+        return outcomes.map { outcome in
+            guard case .failure(let error) = outcome.result, !error.isNotListed,
+                let cached = try? store.cachedQuote(exchange: outcome.exchange, market: outcome.market)
+            else { return outcome }
+            let ageMilliseconds = now.millisecondsSince1970 - cached.fetchedAt.millisecondsSince1970
+            guard ageMilliseconds < maxAge * 1000 else { return outcome }
+            var standIn = outcome
+            standIn.stale = StaleQuote(
+                quote: cached.quote, fetchedAt: cached.fetchedAt, ageSeconds: max(ageMilliseconds, 0) / 1000)
+            return standIn
+        }
+    }
+}
