@@ -264,9 +264,9 @@ struct __NAME__DecodingTests {
         #expect(
             quote
                 == Quote(
-                    exchange: "__ID__", market: btc, last: 141_340_000, open: 140_120_000, high: 141_790_000,
-                    low: 139_560_000, baseVolume: Decimal(string: "812.4501"),
-                    timestamp: Timestamp(millisecondsSince1970: 1_764_457_199_000)))
+                    exchange: "__ID__", market: btc, last: 80_640_000, open: 79_950_000, high: 81_490_000,
+                    low: 77_760_000, baseVolume: Decimal(string: "812.4501"),
+                    timestamp: Timestamp(millisecondsSince1970: 1_723_104_735_000)))
     }
 
     @Test("an unknown market is not listed, with the venue's code and message verbatim")
@@ -286,7 +286,7 @@ rm "$tests/${name}Tests.swift.body"
 render "$fixtures/routes.json" <<'EOF'
 {
   "venue": "__ID__",
-  "recorded": "2025-11-29T23:00:00Z",
+  "recorded": "2024-08-08T08:12:15Z",
   "routes": [
     {"path": "/ticker/BTC_KRW", "file": "ticker_BTC_KRW.json"},
     {"path": "/*", "file": "error_not_found.json", "status": 404}
@@ -295,7 +295,7 @@ render "$fixtures/routes.json" <<'EOF'
 EOF
 
 render "$fixtures/ticker_BTC_KRW.json" <<'EOF'
-{"symbol":"BTC_KRW","last":"141340000","open":"140120000","high":"141790000","low":"139560000","volume":"812.4501","timestamp":1764457199000}
+{"symbol":"BTC_KRW","last":"80640000","open":"79950000","high":"81490000","low":"77760000","volume":"812.4501","timestamp":1723104735000}
 EOF
 
 render "$fixtures/error_not_found.json" <<'EOF'
