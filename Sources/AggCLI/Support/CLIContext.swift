@@ -65,7 +65,8 @@ public struct NetworkOptions: Sendable {
                 seconds <= Self.maximumTimeout
             else {
                 throw .usage(
-                    "invalid --timeout '\(text)': expected a number of seconds above 0 and at most \(Int(Self.maximumTimeout))")
+                    "invalid --timeout '\(text)': expected a number of seconds above 0 and at most \(Int(Self.maximumTimeout))"
+                )
             }
             timeouts = HTTPTimeouts(connect: min(timeouts.connect, seconds), total: seconds)
         } else if let seconds = configuration.timeout {
