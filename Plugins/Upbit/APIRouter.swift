@@ -12,7 +12,8 @@ public enum APIRouter: Sendable, Equatable {
     /// `GET /v1/market/all`: every market, with Korean and English names.
     case marketAll
     /// `GET /v1/candles/minutes/{unit}?market=KRW-BTC&count=` or `GET /v1/candles/days?...`:
-    /// up to 200 bars, newest first.
+    /// up to 200 bars, newest first. The adapter builds it only for `candleIntervals`; the
+    /// lengths Upbit lacks (6h, 12h) would fall back to 1-minute bars.
     case candles(Market, interval: CandleInterval, count: Int)
     /// `GET /v1/trades/ticks?market=KRW-BTC&count=`: up to 500 recent trades, newest first.
     case trades(Market, count: Int)
