@@ -11,6 +11,14 @@ public enum APIRouter: Sendable, Equatable {
     case ticker([Market])
     /// `GET /v1/market/all`: every market, with Korean and English names.
     case marketAll
+    /// `GET /v1/candles/minutes/{unit}?market=KRW-BTC&count=` or `GET /v1/candles/days?...`:
+    /// up to 200 bars, newest first. The adapter builds it only for `candleIntervals`; the
+    /// lengths Upbit lacks (6h, 12h) would fall back to 1-minute bars.
+    case candles(Market, interval: CandleInterval, count: Int)
+    /// `GET /v1/trades/ticks?market=KRW-BTC&count=`: up to 500 recent trades, newest first.
+    case trades(Market, count: Int)
+    /// `GET /v1/orderbook?markets=KRW-BTC`: the order book, 15 levels a side.
+    case orderBook(Market)
 
     /// The quote currencies of Upbit's markets.
     public static let quoteCurrencies = ["KRW", "BTC", "USDT"]
@@ -26,6 +34,28 @@ public enum APIRouter: Sendable, Equatable {
         case .ticker(let markets):
             "/v1/ticker?markets=" + markets.map(Self.code).joined(separator: ",")
         case .marketAll: "/v1/market/all"
+        case .candles(let market, let interval, let count):
+            "/v1/candles/\(Self.candlePath(interval) ?? "minutes/1")?market=\(Self.code(market))&count=\(count)"
+        case .trades(let market, let count): "/v1/trades/ticks?market=\(Self.code(market))&count=\(count)"
+        case .orderBook(let market): "/v1/orderbook?markets=\(Self.code(market))"
+        }
+    }
+
+    /// The bar lengths Upbit offers (it has no 6 h or 12 h bars).
+    public static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter { candlePath($0) != nil }
+
+    /// The path segment of `interval`'s candles (`minutes/60`, `days`), or `nil` when Upbit has
+    /// no such bars.
+    static func candlePath(_ interval: CandleInterval) -> String? {
+        switch interval {
+        case .oneMinute: "minutes/1"
+        case .threeMinutes: "minutes/3"
+        case .fiveMinutes: "minutes/5"
+        case .tenMinutes: "minutes/10"
+        case .thirtyMinutes: "minutes/30"
+        case .oneHour: "minutes/60"
+        case .oneDay: "days"
+        case .sixHours, .twelveHours: nil
         }
     }
 

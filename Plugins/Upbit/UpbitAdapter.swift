@@ -2,8 +2,8 @@ import AggCore
 import AggJSON
 import Synchronization
 
-/// Upbit (Korea), quotation API: tickers of several markets in one request and the market list
-/// with Korean names, quoted in KRW, BTC or USDT.
+/// Upbit (Korea), quotation API: tickers of several markets in one request, the market list
+/// with Korean names, candles, recent trades and the order book, quoted in KRW, BTC or USDT.
 ///
 /// Several markets go in one `/v1/ticker` request. Upbit fails the whole request when one code
 /// is unknown (HTTP 404 "Code not found"), so on that answer the adapter reads the market list
@@ -18,9 +18,10 @@ public struct UpbitAdapter: ExchangeAdapter {
         country: "KR",
         homeCurrency: "KRW",
         quoteCurrencies: APIRouter.quoteCurrencies,
-        capabilities: [.ticker, .markets],
+        capabilities: [.ticker, .markets, .candles, .trades, .orderBook],
         requestsPerSecond: 10,
-        defaultBaseURL: "https://api.upbit.com"
+        defaultBaseURL: "https://api.upbit.com",
+        limits: FetchLimits(candles: 200, trades: 500, bookDepth: 15, candleIntervals: APIRouter.candleIntervals)
     )
 
     private let baseURL: String
@@ -156,6 +157,49 @@ public struct UpbitAdapter: ExchangeAdapter {
     public func markets() async throws(AggError) -> [MarketListing] {
         let json = try await get(.marketAll)
         return try client.decode { () throws(JSONDecodingError) in try UpbitDecoding.markets(json) }
+    }
+
+    /// The answer to `route` for `market`, with Upbit's 404 "Code not found" reported as the
+    /// market not being listed.
+    private func get(_ route: APIRouter, for market: Market) async throws(AggError) -> JSONCursor {
+        guard APIRouter.venueSymbol(for: market) != nil else { throw Self.quoteNotServed(market) }
+        do throws(AggError) {
+            return try await get(route)
+        } catch {
+            throw Self.isNotListed(error) ? error.notListed(market) : error
+        }
+    }
+
+    public func candles(for market: Market, interval: CandleInterval, limit: Int)
+        async throws(AggError) -> [Candle]
+    {
+        guard APIRouter.candleIntervals.contains(interval) else {
+            throw .usage(
+                "upbit does not offer \(interval.rawValue) candles; its intervals: "
+                    + APIRouter.candleIntervals.map(\.rawValue).joined(separator: ", "))
+        }
+        let count = min(max(limit, 1), Self.descriptor.limits.candles)
+        let json = try await get(.candles(market, interval: interval, count: count), for: market)
+        let candles = try client.decode { () throws(JSONDecodingError) in try UpbitDecoding.candles(json) }
+        return Array(candles.suffix(max(0, limit)))
+    }
+
+    public func trades(for market: Market, limit: Int) async throws(AggError) -> [Trade] {
+        let count = min(max(limit, 1), Self.descriptor.limits.trades)
+        let json = try await get(.trades(market, count: count), for: market)
+        let trades = try client.decode { () throws(JSONDecodingError) in try UpbitDecoding.trades(json) }
+        return Array(trades.prefix(max(0, limit)))
+    }
+
+    /// Upbit always sends its full book (15 levels a side); it is cut to `depth` here.
+    public func orderBook(for market: Market, depth: Int) async throws(AggError) -> OrderBook {
+        let json = try await get(.orderBook(market), for: market)
+        var book = try client.decode { () throws(JSONDecodingError) in
+            try UpbitDecoding.orderBook(json, market: market)
+        }
+        book.bids = Array(book.bids.prefix(max(0, depth)))
+        book.asks = Array(book.asks.prefix(max(0, depth)))
+        return book
     }
 }
 

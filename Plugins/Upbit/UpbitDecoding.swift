@@ -69,4 +69,104 @@ public enum UpbitDecoding {
         }
         return listings
     }
+
+    /// The bars of a `/v1/candles/...` answer (an array, newest first), oldest first.
+    ///
+    /// A bar's time is its start, `candle_date_time_utc` (UTC, written without a zone); its
+    /// volume is `candle_acc_trade_volume`, in the base currency.
+    public static func candles(_ json: JSONCursor) throws(JSONDecodingError) -> [Candle] {
+        var candles: [Candle] = []
+        for row in try json.elements() {
+            let timeField = row["candle_date_time_utc"]
+            guard let time = parseUTC(try timeField.string()) else {
+                throw timeField.failure("expected 'YYYY-MM-DDTHH:MM:SS' (UTC)")
+            }
+            candles.append(
+                Candle(
+                    time: time,
+                    open: try row["opening_price"].decimal(),
+                    high: try row["high_price"].decimal(),
+                    low: try row["low_price"].decimal(),
+                    close: try row["trade_price"].decimal(),
+                    volume: try row["candle_acc_trade_volume"].decimal()
+                ))
+        }
+        return candles.enumerated().sorted { lhs, rhs in
+            lhs.element.time != rhs.element.time
+                ? lhs.element.time < rhs.element.time : lhs.offset > rhs.offset
+        }.map(\.element)
+    }
+
+    /// `2024-08-08T08:12:00` (UTC, exactly this layout), as an instant.
+    static func parseUTC(_ text: String) -> Timestamp? {
+        let bytes = Array(text.utf8)
+        let layout = Array("0000-00-00T00:00:00".utf8)
+        guard bytes.count == layout.count else { return nil }
+        for (byte, expected) in zip(bytes, layout) {
+            if expected == UInt8(ascii: "0") {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            } else if byte != expected {
+                return nil
+            }
+        }
+        func number(_ range: Range<Int>) -> Int {
+            bytes[range].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        }
+        let civil = CivilTime(
+            year: number(0..<4), month: number(5..<7), day: number(8..<10), hour: number(11..<13),
+            minute: number(14..<16), second: number(17..<19))
+        return Timestamp(civil: civil, offsetSeconds: 0)
+    }
+
+    /// The trades of a `/v1/trades/ticks` answer, newest first. `ask_bid` `ASK` is a sell (the
+    /// taker sold into the bids) and `BID` a buy; the cost is `trade_price × trade_volume`,
+    /// exact, as Upbit sends none.
+    public static func trades(_ json: JSONCursor) throws(JSONDecodingError) -> [Trade] {
+        var trades: [Trade] = []
+        for row in try json.elements() {
+            let sideField = row["ask_bid"]
+            let side: TradeSide
+            switch try sideField.string() {
+            case "BID": side = .buy
+            case "ASK": side = .sell
+            case let other: throw sideField.failure("unknown ask_bid '\(other.prefix(40))'")
+            }
+            let price = try row["trade_price"].decimal()
+            let amount = try row["trade_volume"].decimal()
+            trades.append(
+                Trade(
+                    time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()), side: side,
+                    price: price, amount: amount, cost: price * amount))
+        }
+        return trades.enumerated().sorted { lhs, rhs in
+            lhs.element.time != rhs.element.time
+                ? lhs.element.time > rhs.element.time : lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+
+    /// The book of `market` in a `/v1/orderbook` answer (an array of one book per market).
+    /// Each of `orderbook_units` pairs the n-th best ask with the n-th best bid, best first;
+    /// they are split into bids (highest first) and asks (lowest first).
+    public static func orderBook(_ json: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
+        let code = APIRouter.code(market)
+        var found: JSONCursor?
+        for book in try json.elements() where try book["market"].string() == code {
+            found = book
+            break
+        }
+        guard let book = found else { throw json.failure("no order book for \(code) in the answer") }
+        var bids: [BookLevel] = []
+        var asks: [BookLevel] = []
+        for unit in try book["orderbook_units"].elements() {
+            asks.append(BookLevel(price: try unit["ask_price"].decimal(), amount: try unit["ask_size"].decimal()))
+            bids.append(BookLevel(price: try unit["bid_price"].decimal(), amount: try unit["bid_size"].decimal()))
+        }
+        return OrderBook(
+            exchange: UpbitAdapter.descriptor.id,
+            market: market,
+            timestamp: try book["timestamp"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) },
+            bids: bids.sorted { $0.price > $1.price },
+            asks: asks.sorted { $0.price < $1.price }
+        )
+    }
 }

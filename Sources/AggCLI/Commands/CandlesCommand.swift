@@ -52,6 +52,12 @@ public enum CandlesCommand: Command {
             symbol: arguments.positionals[0], capability: .candles, options: options, registry: context.registry,
             command: spec.name)
         let interval = arguments.value("interval").flatMap(CandleInterval.init(rawValue:)) ?? .oneMinute
+        let offered = target.descriptor.limits.candleIntervals
+        guard offered.contains(interval) else {
+            throw .usage(
+                "\(target.descriptor.id) does not offer \(interval.rawValue) candles; its intervals: "
+                    + offered.map(\.rawValue).joined(separator: ", "))
+        }
         let limit = try target.count(
             arguments, option: "limit", standard: defaultLimit, maximum: target.descriptor.limits.candles)
         let candles = try await target.fetch("\(target.market) candles", options: options, context: context) {

@@ -49,7 +49,8 @@ public struct AdapterDescriptor: Sendable, Equatable {
     }
 }
 
-/// How many rows a venue gives in one answer: candles, trades, and order book levels a side.
+/// How many rows a venue gives in one answer (candles, trades, and order book levels a side),
+/// and which bar lengths it offers.
 public struct FetchLimits: Sendable, Equatable {
     /// The most candles one request returns.
     public var candles: Int
@@ -57,13 +58,19 @@ public struct FetchLimits: Sendable, Equatable {
     public var trades: Int
     /// The most order book levels a side one request returns.
     public var bookDepth: Int
+    /// The bar lengths the venue offers, so that the CLI can refuse the others before asking.
+    public var candleIntervals: [CandleInterval]
 
-    /// Conservative values that the common venues all allow (200 candles, 100 trades, 30 levels).
+    /// Conservative values that the common venues all allow (200 candles, 100 trades, 30 levels,
+    /// every interval).
     public static let standard = FetchLimits(candles: 200, trades: 100, bookDepth: 30)
 
-    public init(candles: Int, trades: Int, bookDepth: Int) {
+    public init(
+        candles: Int, trades: Int, bookDepth: Int, candleIntervals: [CandleInterval] = CandleInterval.allCases
+    ) {
         self.candles = candles
         self.trades = trades
         self.bookDepth = bookDepth
+        self.candleIntervals = candleIntervals
     }
 }
