@@ -32,7 +32,9 @@ public struct FixtureRoutes: Sendable {
     public struct Route: Sendable {
         public var path: String
         public var query: [(name: String, pattern: String)]
-        public var file: String
+        /// The recorded body; `nil` (`"file": null`) marks a request that was never recorded,
+        /// so that it is reported as such instead of falling through to a catch-all route.
+        public var file: String?
         public var status: Int
         public var headers: [HTTPHeader]
     }
@@ -73,7 +75,7 @@ public struct FixtureRoutes: Sendable {
                 }
                 routes.append(
                     Route(
-                        path: try route["path"].string(), query: query, file: try route["file"].string(),
+                        path: try route["path"].string(), query: query, file: try route["file"].optionalString(),
                         status: route["status"].isPresent ? Int(try route["status"].int64()) : 200,
                         headers: headers
                     )
@@ -100,7 +102,8 @@ public struct FixtureRoutes: Sendable {
     /// The recorded answer for `path` and `query`, or `nil` when no route matches.
     public func answer(path: String, query: String) throws(AggError) -> FixtureAnswer? {
         guard let route = route(path: path, query: query) else { return nil }
-        let file = directory.appendingPathComponent(route.file)
+        guard let name = route.file else { return nil }
+        let file = directory.appendingPathComponent(name)
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw .offline("missing recorded body \(file.path)")
         }

@@ -17,7 +17,7 @@ struct DecoderFuzzTests {
         let registry = testRegistry()
         let descriptor = try #require(registry.descriptor(id: venue))
         let routes = try Fixtures.routes(venue)
-        let files = Array(Set(routes.routes.map(\.file))).sorted()
+        let files = Array(Set(routes.routes.compactMap(\.file))).sorted()
         var random = SeededRandom(seed: 0xA66_0000 + UInt64(venue.utf8.reduce(0) { $0 &+ Int($1) }))
         var cases = 0
         var errors = 0

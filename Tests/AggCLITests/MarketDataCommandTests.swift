@@ -24,7 +24,11 @@ struct CandlesCommandTests {
 
     @Test("--interval picks the endpoint; the default limit is 60 bars")
     func interval() async throws {
-        let client = try recordedBithumb()
+        // Only 1m bars are recorded; the same rows stand in for the venue's 1h answer here.
+        let body = try Fixtures.bytes("bithumb/candlestick_BTC_KRW_1m.json")
+        let client = ScriptedHTTPClient { request in
+            HTTPResponse(status: 200, headers: [], body: body, url: request.url)
+        }
         let run = await runCLI(["candles", "btc/krw", "-e", "bithumb", "-i", "1h", "-f", "json"], http: client)
         #expect(run.status == 0)
         #expect(client.requests.map(\.url) == ["https://api.bithumb.com/public/candlestick/BTC_KRW/1h"])
@@ -222,5 +226,21 @@ struct BookCommandTests {
             registry: extendedRegistry())
         #expect(run.status == 0)
         #expect(try run.json()["exchange"].string() == "bithumb")
+    }
+}
+
+@Suite("Offline answers only what was recorded")
+struct UnrecordedOfflineTests {
+    @Test(
+        "an interval with no recording says so instead of showing other bars",
+        arguments: [
+            ("bithumb", "5m", "/public/candlestick/BTC_KRW/5m"),
+            ("upbit", "5m", "/v1/candles/minutes/5?market=KRW-BTC&count=60"),
+        ])
+    func unrecordedInterval(venue: String, interval: String, path: String) async {
+        let run = await runCLI(["candles", "BTC", "-e", venue, "-i", interval, "--offline", "-f", "json"])
+        #expect(run.status == 1)
+        #expect(run.output.isEmpty)
+        #expect(run.errorLines.last == "agg: offline data: no recorded \(venue) response for \(path)")
     }
 }
