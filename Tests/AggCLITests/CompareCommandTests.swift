@@ -262,7 +262,7 @@ struct CompareCommandTests {
     }
 
     /// The peak count of requests in flight proves the fan-out without any clock: all 8 are
-    /// out at once. The wall-time bound is loose (half the sequential 8 s) because the whole
+    /// out at once. The wall-time bound is loose (three quarters of the sequential 8 s) because the whole
     /// parallel suite shares two cores; `agg-bench` measures the real figure (400 ms answers,
     /// the target of well under 2 × 400 ms) on the built binary.
     @Test("every venue, the FX source and USDT/KRW are asked at once: slow answers take one round trip")
@@ -276,7 +276,7 @@ struct CompareCommandTests {
         #expect(run.status == 0)
         #expect(http.requests.count == 8)
         #expect(http.peakConcurrentRequests == 8)
-        #expect(elapsed < delay * 4, "took \(elapsed)")
+        #expect(elapsed < delay * 6, "took \(elapsed)")
     }
 
     @Test(
