@@ -120,14 +120,29 @@ public struct BithumbAdapter: ExchangeAdapter {
     }
 
     /// Bithumb's public API has no market list; the ALL tickers name every listed coin.
+    /// Both payment currencies are asked at once; each listing keeps its ticker's last price.
     public func markets() async throws(AggError) -> [MarketListing] {
+        let byPayment = await withTaskGroup(of: (Int, Result<[Quote], AggError>).self) { group in
+            for (index, payment) in APIRouter.paymentCurrencies.enumerated() {
+                group.addTask {
+                    do throws(AggError) {
+                        return (index, .success(try await self.allQuotes(quotedIn: payment)))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            var results: [(Int, Result<[Quote], AggError>)] = []
+            for await result in group { results.append(result) }
+            return results.sorted { $0.0 < $1.0 }.map(\.1)
+        }
         var listings: [MarketListing] = []
-        for payment in APIRouter.paymentCurrencies {
-            for quote in try await allQuotes(quotedIn: payment) {
+        for result in byPayment {
+            for quote in try result.get() {
                 listings.append(
                     MarketListing(
                         exchange: Self.descriptor.id, market: quote.market,
-                        venueSymbol: APIRouter.pair(quote.market)))
+                        venueSymbol: APIRouter.pair(quote.market), last: quote.last))
             }
         }
         return listings

@@ -175,3 +175,21 @@ struct UpbitNameSearchTests {
         #expect(results[0]["last"].value == .null)
     }
 }
+
+@Suite("agg search asks for each ticker list once")
+struct SearchRequestTests {
+    @Test("Bithumb's market list already carries the prices: one ALL request per quote currency")
+    func bithumbRequests() async throws {
+        let client = try recordedBithumb()
+        let run = await runCLI(["search", "ETH", "-e", "bithumb", "-f", "json"], http: client)
+        #expect(run.status == 0)
+        #expect(
+            client.requests.map(\.url).sorted() == [
+                "https://api.bithumb.com/public/ticker/ALL_BTC", "https://api.bithumb.com/public/ticker/ALL_KRW",
+            ])
+        let results = try run.json()["results"].elements()
+        #expect(try results[0]["symbol"].string() == "ETH/KRW")
+        #expect(try results[0]["last"].string() == "3406000")
+        #expect(try results[1]["last"].string() == "0.04224")
+    }
+}

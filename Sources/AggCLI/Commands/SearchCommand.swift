@@ -126,9 +126,13 @@ public enum SearchCommand: Command {
             result.errors.append(error)
             return result
         }
+        for match in result.matches {
+            if let last = match.listing.last { result.prices[match.listing.market] = last }
+        }
         guard descriptor.supports(.allTickers) else { return result }
+        // Only the quote currencies whose matches came without a price need the tickers.
         let currencies = descriptor.quoteCurrencies.filter { currency in
-            result.matches.contains { $0.listing.market.quote == currency }
+            result.matches.contains { $0.listing.market.quote == currency && $0.listing.last == nil }
         }
         for currency in currencies {
             do throws(AggError) {

@@ -8,16 +8,20 @@ public struct MarketListing: Sendable, Equatable {
     public var venueSymbol: String
     public var koreanName: String?
     public var englishName: String?
+    /// The last price, when the venue's market list comes from its tickers (Bithumb), so that
+    /// nobody has to ask for the same tickers again.
+    public var last: Decimal?
 
     public init(
         exchange: String, market: Market, venueSymbol: String, koreanName: String? = nil,
-        englishName: String? = nil
+        englishName: String? = nil, last: Decimal? = nil
     ) {
         self.exchange = exchange
         self.market = market
         self.venueSymbol = venueSymbol
         self.koreanName = koreanName
         self.englishName = englishName
+        self.last = last
     }
 }
 
