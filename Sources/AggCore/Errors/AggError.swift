@@ -110,8 +110,7 @@ public enum AggError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsupported(let venue, let capability): "\(capability.title) is not supported by \(venue)"
         case .venue(_, let code, let message): "error \(code): \(message)"
         case .notListed(_, let market, let code, let message):
-            "\(market) is not listed"
-                + (message.isEmpty ? "" : code.isEmpty ? " (\(message))" : " (error \(code): \(message))")
+            "\(market) is " + Self.notListedText(code: code, message: message)
         case .http(_, let status, let url): "HTTP \(status) from \(url)"
         case .locationRestricted:
             "HTTP 451: the venue refuses requests from this location (restricted location)"
@@ -129,10 +128,13 @@ public enum AggError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The summary for a line that already names the venue and market: "not listed" rather than
     /// "NOPE/KRW is not listed".
     public var summaryNamingNoMarket: String {
-        guard case .notListed(_, let market, _, _) = self else { return summary }
-        let text = summary
-        let prefix = "\(market) is "
-        return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
+        guard case .notListed(_, _, let code, let message) = self else { return summary }
+        return Self.notListedText(code: code, message: message)
+    }
+
+    /// "not listed", with the venue's own code and message when it sent any.
+    private static func notListedText(code: String, message: String) -> String {
+        "not listed" + (message.isEmpty ? "" : code.isEmpty ? " (\(message))" : " (error \(code): \(message))")
     }
 
     /// One line a user can act on, naming the venue first when there is one.
