@@ -71,21 +71,13 @@ public struct BithumbAdapter: ExchangeAdapter {
     public func quotes(for markets: [Market]) async -> [Market: QuoteResult] {
         let unique = Array(Set(markets))
         if unique.count == 1, let market = unique.first {
-            do throws(AggError) {
-                return [market: .success(try await quote(for: market))]
-            } catch {
-                return [market: .failure(error)]
-            }
+            return [market: await .catching { () throws(AggError) in try await quote(for: market) }]
         }
-        let byPayment = Dictionary(grouping: unique, by: \.quote)
-        return await withTaskGroup(of: [Market: QuoteResult].self) { group in
-            for (payment, paymentMarkets) in byPayment {
-                group.addTask { await self.batch(paymentMarkets, payment: payment) }
-            }
-            var results: [Market: QuoteResult] = [:]
-            for await partial in group { results.merge(partial) { first, _ in first } }
-            return results
+        let byPayment = Array(Dictionary(grouping: unique, by: \.quote))
+        let partials = await concurrentMap(byPayment) { payment, paymentMarkets in
+            await self.batch(paymentMarkets, payment: payment)
         }
+        return partials.reduce(into: [:]) { results, partial in results.merge(partial) { first, _ in first } }
     }
 
     /// The markets of one payment currency, answered from one ALL request.
@@ -122,19 +114,8 @@ public struct BithumbAdapter: ExchangeAdapter {
     /// Bithumb's public API has no market list; the ALL tickers name every listed coin.
     /// Both payment currencies are asked at once; each listing keeps its ticker's last price.
     public func markets() async throws(AggError) -> [MarketListing] {
-        let byPayment = await withTaskGroup(of: (Int, Result<[Quote], AggError>).self) { group in
-            for (index, payment) in APIRouter.paymentCurrencies.enumerated() {
-                group.addTask {
-                    do throws(AggError) {
-                        return (index, .success(try await self.allQuotes(quotedIn: payment)))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
-            }
-            var results: [(Int, Result<[Quote], AggError>)] = []
-            for await result in group { results.append(result) }
-            return results.sorted { $0.0 < $1.0 }.map(\.1)
+        let byPayment = await concurrentResults(APIRouter.paymentCurrencies) { payment throws(AggError) in
+            try await self.allQuotes(quotedIn: payment)
         }
         var listings: [MarketListing] = []
         for result in byPayment {

@@ -94,11 +94,7 @@ public struct UpbitAdapter: ExchangeAdapter {
 
     /// `quote(for:)`'s outcome as a value.
     private func quoteResult(_ market: Market) async -> QuoteResult {
-        do throws(AggError) {
-            return .success(try await quote(for: market))
-        } catch {
-            return .failure(error)
-        }
+        await .catching { () throws(AggError) in try await quote(for: market) }
     }
 
     /// One `/v1/ticker` request for `markets`; a market missing from the answer is not listed.
@@ -129,14 +125,8 @@ public struct UpbitAdapter: ExchangeAdapter {
         do throws(AggError) {
             listed = Set(try await self.markets().map(\.market))
         } catch {
-            return await withTaskGroup(of: (Market, QuoteResult).self) { group in
-                for market in markets {
-                    group.addTask { (market, await quoteResult(market)) }
-                }
-                var results: [Market: QuoteResult] = [:]
-                for await (market, result) in group { results[market] = result }
-                return results
-            }
+            let answers = await concurrentMap(markets) { market in await quoteResult(market) }
+            return Dictionary(zip(markets, answers)) { first, _ in first }
         }
         var results: [Market: QuoteResult] = [:]
         let remaining = markets.filter { listed.contains($0) }

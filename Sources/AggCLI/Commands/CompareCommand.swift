@@ -150,13 +150,6 @@ struct ComparePlan: Sendable {
         }
     }
 
-    /// One answer of the concurrent fetch.
-    private enum Answer: Sendable {
-        case venue(Int, QuoteResult)
-        case fx(Int, Result<RateTable, AggError>)
-        case usdt(Int, QuoteResult)
-    }
-
     /// The USD snapshot of each FX source that is still its latest answer (its next update is
     /// after `now`), by source id.
     func storedRates(in store: Store?, now: Timestamp) -> [String: RateTable] {
@@ -184,61 +177,36 @@ struct ComparePlan: Sendable {
     /// Asks every venue, every FX source without a `stored` table and every USDT/KRW venue at
     /// once, then compares. Also returns the rate tables that were fetched (not the stored ones).
     func fetch(factory: AdapterFactory, stored: [String: RateTable] = [:]) async -> (CompareReport, [RateTable]) {
-        var venueResults = [QuoteResult?](repeating: nil, count: venues.count)
-        var fxResults = [Result<RateTable, AggError>?](repeating: nil, count: fxSources.count)
-        var usdtResults = [QuoteResult?](repeating: nil, count: usdtVenues.count)
-        await withTaskGroup(of: Answer.self) { group in
-            for (index, venue) in venues.enumerated() {
-                if let skipped = venue.skipped {
-                    venueResults[index] = .failure(skipped)
-                    continue
-                }
-                group.addTask {
-                    .venue(index, await Self.ticker(venue.market, on: venue.venue, factory: factory))
-                }
-            }
-            for (index, source) in fxSources.enumerated() {
-                if let table = stored[source] {
-                    fxResults[index] = .success(table)
-                    continue
-                }
-                group.addTask {
-                    do throws(AggError) {
-                        let adapter = try factory.adapter(id: source)
-                        return .fx(index, .success(try await adapter.rates(base: Conversion.fxBase)))
-                    } catch {
-                        return .fx(index, .failure(error))
-                    }
-                }
-            }
-            for (index, venue) in usdtVenues.enumerated() {
-                group.addTask { .usdt(index, await Self.ticker(Self.usdtMarket, on: venue, factory: factory)) }
-            }
-            for await answer in group {
-                switch answer {
-                case .venue(let index, let result): venueResults[index] = result
-                case .fx(let index, let result): fxResults[index] = result
-                case .usdt(let index, let result): usdtResults[index] = result
-                }
+        async let venueAnswers = concurrentMap(venues) { venue in
+            if let skipped = venue.skipped { return QuoteResult.failure(skipped) }
+            return await Self.ticker(venue.market, on: venue.venue, factory: factory)
+        }
+        async let fxAnswers = concurrentMap(fxSources) { source in
+            if let table = stored[source] { return Result<RateTable, AggError>.success(table) }
+            return await .catching { () throws(AggError) in
+                try await factory.adapter(id: source).rates(base: Conversion.fxBase)
             }
         }
-        let (values, unavailable) = rateValues(
-            fx: fxResults.compactMap { $0 }, usdt: usdtResults.compactMap { $0 })
+        async let usdtAnswers = concurrentMap(usdtVenues) { venue in
+            await Self.ticker(Self.usdtMarket, on: venue, factory: factory)
+        }
+        let venueResults = await venueAnswers
+        let fxResults = await fxAnswers
+        let usdtResults = await usdtAnswers
+        let (values, unavailable) = rateValues(fx: fxResults, usdt: usdtResults)
         let fetched = zip(fxSources, fxResults).compactMap { source, result -> RateTable? in
-            guard stored[source] == nil, case .success(let table)? = result else { return nil }
+            guard stored[source] == nil, case .success(let table) = result else { return nil }
             return table
         }
         let report = CompareReport(
             plan: self,
-            results: zip(venues, venueResults).map { venue, result in
-                result ?? .failure(.decoding(venue: venue.venue, path: "$", detail: "no answer for \(venue.market)"))
-            },
+            results: venueResults,
             values: values,
             unavailable: unavailable,
             fxFailures: values.keys.contains { if case .fx = $0 { true } else { false } }
                 ? []
                 : zip(fxSources, fxResults).compactMap { source, result in
-                    if case .failure(let error)? = result { (source, error) } else { nil }
+                    if case .failure(let error) = result { (source, error) } else { nil }
                 })
         return (report, fetched)
     }
@@ -251,11 +219,8 @@ struct ComparePlan: Sendable {
         } catch {
             return .failure(error)
         }
-        do throws(AggError) {
-            return .success(try await adapter.quote(for: market))
-        } catch {
-            return .failure(adapter.isNotListed(error) ? error.notListed(market) : error)
-        }
+        let result = await QuoteResult.catching { () throws(AggError) in try await adapter.quote(for: market) }
+        return result.mapError { adapter.isNotListed($0) ? $0.notListed(market) : $0 }
     }
 
     /// The values of the inputs that could be had, and why the others could not.

@@ -179,17 +179,10 @@ public enum QuoteCommand: Command {
     {
         var adapters: [(VenueRequest, any ExchangeAdapter)] = []
         for request in requests { adapters.append((request, try factory.adapter(id: request.venue))) }
-        let results = await withTaskGroup(of: (Int, [Outcome]).self) { group in
-            for (index, (request, adapter)) in adapters.enumerated() {
-                group.addTask {
-                    (index, await fetchOne(request, adapter: adapter, all: all, quoteCurrency: quoteCurrency))
-                }
-            }
-            var collected: [(Int, [Outcome])] = []
-            for await partial in group { collected.append(partial) }
-            return collected.sorted { $0.0 < $1.0 }.flatMap(\.1)
+        let results = await concurrentMap(adapters) { request, adapter in
+            await fetchOne(request, adapter: adapter, all: all, quoteCurrency: quoteCurrency)
         }
-        return results
+        return results.flatMap { $0 }
     }
 
     private static func fetchOne(

@@ -63,14 +63,9 @@ public enum SearchCommand: Command {
         let results = try await ProgressLine.during(
             "searching \(venues.map(\.id).joined(separator: ", "))", console: context.console
         ) { () async in
-            await withTaskGroup(of: VenueResult.self) { group in
-                for adapter in adapters {
-                    group.addTask { await search(adapter, query: query, quote: quoteFilter, homes: homes) }
-                }
-                var collected: [VenueResult] = []
-                for await result in group { collected.append(result) }
-                return collected.sorted { $0.venue < $1.venue }
-            }
+            await concurrentMap(adapters) { adapter in
+                await search(adapter, query: query, quote: quoteFilter, homes: homes)
+            }.sorted { $0.venue < $1.venue }
         }
         let matches = Array(
             MarketSearch.rank(results.flatMap { $0.matches.map(\.listing) }, query: query, homeCurrencies: homes)

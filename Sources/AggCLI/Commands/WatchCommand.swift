@@ -83,7 +83,10 @@ public enum WatchCommand: Command {
         if terminal { context.console.standardOutput.write(hideCursor) }
         let interrupts = context.interrupts()
         let result = await withTaskGroup(of: Event.self) { group in
-            group.addTask { .finished(await session.loop()) }
+            group.addTask {
+                let outcome = await session.loop()
+                return .finished(outcome)
+            }
             group.addTask {
                 for await _ in interrupts { return .interrupted }
                 return .interruptsEnded

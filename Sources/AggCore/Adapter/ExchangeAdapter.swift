@@ -69,20 +69,11 @@ extension ExchangeAdapter {
 
     /// Asks for each market concurrently with `quote(for:)`.
     public func quotes(for markets: [Market]) async -> [Market: QuoteResult] {
-        await withTaskGroup(of: (Market, QuoteResult).self) { group in
-            for market in Set(markets) {
-                group.addTask {
-                    do throws(AggError) {
-                        return (market, .success(try await self.quote(for: market)))
-                    } catch {
-                        return (market, .failure(error))
-                    }
-                }
-            }
-            var results: [Market: QuoteResult] = [:]
-            for await (market, result) in group { results[market] = result }
-            return results
+        let unique = Array(Set(markets))
+        let results = await concurrentResults(unique) { market throws(AggError) in
+            try await self.quote(for: market)
         }
+        return Dictionary(zip(unique, results)) { first, _ in first }
     }
 
     public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
