@@ -3,22 +3,24 @@ import Synchronization
 import Testing
 
 /// The checkout these tests were compiled from.
-private let root = URL(fileURLWithPath: #filePath)
+let root = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent()  // ScaffoldTests
     .deletingLastPathComponent()  // Tests
     .deletingLastPathComponent()
 
 /// What a script printed (standard output and error together) and how it exited.
-private struct ScriptRun {
+struct ScriptRun {
     var status: Int32
     var output: String
 }
 
-/// Runs `Tools/<script>` with bash, without blocking a thread of the test pool while it runs.
-private func runScript(_ script: String, _ arguments: [String], lowPriority: Bool = false) async throws
-    -> ScriptRun
-{
+/// Runs `Tools/<script>` with bash, without blocking a thread of the test pool while it runs;
+/// `environment` is added to this process's.
+func runScript(
+    _ script: String, _ arguments: [String], lowPriority: Bool = false, environment: [String: String] = [:]
+) async throws -> ScriptRun {
     let process = Process()
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     let command = ["bash", root.appendingPathComponent("Tools/\(script)").path] + arguments
     process.arguments = lowPriority ? ["nice", "-n", "19"] + command : command
