@@ -65,7 +65,9 @@ struct SourceRuleTests {
         var offenders: [String] = []
         for folder in ["Sources", "Plugins", "Tools"] {
             let base = root.appendingPathComponent(folder)
-            guard let files = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { continue }
+            guard let files = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else {
+                continue
+            }
             for case let file as URL in files where ["swift", "sh"].contains(file.pathExtension) {
                 let relative = String(file.path.dropFirst(root.path.count + 1))
                 let text = try String(contentsOf: file, encoding: .utf8)
