@@ -1,0 +1,210 @@
+import FoundationEssentials
+
+/// Every coin listed both on local venues (quoted in `currency`, such as KRW) and on global ones
+/// (quoted in US dollars or a dollar stablecoin), with each local venue's premium over the global
+/// price: the "kimchi premium" board. Pure arithmetic on exact `Decimal`s over tickers already
+/// fetched.
+///
+/// Two bases, side by side, because they often disagree in sign:
+/// - **FX**: the global reference in dollars × the FX rate (USD→`currency`), with USDT = USD.
+/// - **USDT**: the global reference in dollars × the USDT/`currency` price on the same local
+///   venue, so that the tether premium cancels out.
+///
+/// The global reference of a coin is the median of its global venues' prices in dollars. A price
+/// more than `maximumDeviationPercent` away from the median of all of a coin's prices is most
+/// likely another asset under the same ticker: it is marked as an outlier, left out of the
+/// reference, and the coin is flagged rather than averaged in silence.
+public struct PremiumBoard: Sendable, Equatable {
+    /// One venue's price of one coin.
+    public struct VenuePrice: Sendable, Equatable {
+        public var exchange: String
+        public var market: Market
+        /// In the market's own quote currency.
+        public var last: Decimal
+        /// `last` in the board's currency on the FX basis.
+        public var lastConverted: Decimal
+        /// Over the global reference, FX basis, percent with two decimals; for a global venue its
+        /// deviation from the reference.
+        public var premiumPercent: Decimal?
+        /// Over the global reference, USDT basis (local venues with a USDT market only).
+        public var usdtPremiumPercent: Decimal?
+        /// 24-hour volume in the board's currency, FX basis, when the venue publishes it.
+        public var volumeConverted: Decimal?
+        /// Whether the venue quotes in the board's currency.
+        public var isLocal: Bool
+        /// Whether the price is so far from the others that it is left out of the reference.
+        public var isOutlier: Bool
+    }
+
+    /// The global price premiums are measured against.
+    public struct Reference: Sendable, Equatable {
+        /// The global venues it is the median of.
+        public var exchanges: [String]
+        /// In US dollars (USDT = USD).
+        public var dollars: Decimal
+        /// In the board's currency on the FX basis.
+        public var converted: Decimal
+
+        /// Words saying how it was made.
+        public var method: String {
+            "median of \(exchanges.joined(separator: ", ")) in USD (USDT = USD)"
+        }
+    }
+
+    /// Something a reader should know before trusting a coin's premium.
+    public enum Flag: String, Sendable, Equatable, CaseIterable {
+        /// Some venue's price is more than the sanity bound away from the others'.
+        case priceMismatch
+        /// Every global price was an outlier: no reference, no premium.
+        case noReference
+    }
+
+    /// One coin.
+    public struct Row: Sendable, Equatable {
+        public var base: String
+        /// Local venues first, then global ones, each by exchange id.
+        public var venues: [VenuePrice]
+        public var reference: Reference?
+        /// The local venues' 24-hour volume added up, in the board's currency.
+        public var volume: Decimal
+        public var flags: [Flag]
+
+        /// The highest FX-basis premium of its local venues.
+        public var premiumPercent: Decimal? {
+            venues.filter(\.isLocal).compactMap(\.premiumPercent).max()
+        }
+    }
+
+    /// USDT on one local venue against the FX rate.
+    public struct TetherPrice: Sendable, Equatable {
+        public var exchange: String
+        /// USDT in the board's currency.
+        public var price: Decimal
+        /// (price / FX rate − 1) × 100, two decimals.
+        public var premiumPercent: Decimal
+    }
+
+    /// How rows can be ordered.
+    public enum Order: String, Sendable, CaseIterable {
+        /// Highest premium first.
+        case premium
+        /// Most local volume first.
+        case volume
+        /// By coin code.
+        case symbol
+    }
+
+    /// The currency of the local venues, and of every converted figure.
+    public let currency: String
+    /// USD→`currency`.
+    public let fx: RateValue
+    public let tether: [TetherPrice]
+    /// The median of the local venues' tether premiums.
+    public let tetherPremiumPercent: Decimal?
+    /// Every coin with at least one local and one global price, by coin code.
+    public let rows: [Row]
+
+    /// The quote currencies a global venue's price may be in, in the order one is picked when a
+    /// venue lists a coin in several.
+    public static let globalQuotes = ["USDT", "USD", "USDC"]
+    /// The default sanity bound.
+    public static let defaultMaximumDeviationPercent: Decimal = 50
+
+    /// The board of `quotes` (every venue's tickers, any mix) in `currency` at `fx` (USD→`currency`).
+    public init(
+        currency: String, quotes: [Quote], fx: RateValue,
+        maximumDeviationPercent: Decimal = defaultMaximumDeviationPercent
+    ) {
+        self.currency = currency
+        self.fx = fx
+        var local: [String: [Quote]] = [:]
+        var global: [String: [String: Quote]] = [:]
+        var usdt: [String: Decimal] = [:]
+        for quote in quotes where quote.last > 0 {
+            if quote.market.quote == currency {
+                if quote.market.base == "USDT" { usdt[quote.exchange] = quote.last }
+                local[quote.market.base, default: []].append(quote)
+            } else if let rank = Self.globalQuotes.firstIndex(of: quote.market.quote) {
+                let chosen = global[quote.market.base]?[quote.exchange]
+                let chosenRank = chosen.flatMap { Self.globalQuotes.firstIndex(of: $0.market.quote) }
+                if chosenRank.map({ rank < $0 }) ?? true {
+                    global[quote.market.base, default: [:]][quote.exchange] = quote
+                }
+            }
+        }
+        tether = usdt.sorted { $0.key < $1.key }.map { exchange, price in
+            TetherPrice(exchange: exchange, price: price, premiumPercent: Self.percent(price, over: fx.value))
+        }
+        tetherPremiumPercent = PriceComparison.median(tether.map(\.premiumPercent))
+        rows = local.keys.sorted().compactMap { base in
+            guard let globalQuotes = global[base], !globalQuotes.isEmpty, let localQuotes = local[base] else {
+                return nil
+            }
+            return Self.row(
+                base: base, local: localQuotes, global: globalQuotes.values.sorted { $0.exchange < $1.exchange },
+                fx: fx.value, usdt: usdt, bound: maximumDeviationPercent)
+        }
+    }
+
+    private static func row(
+        base: String, local: [Quote], global: [Quote], fx: Decimal, usdt: [String: Decimal], bound: Decimal
+    ) -> Row {
+        var venues = local.sorted { $0.exchange < $1.exchange }.map { venuePrice($0, rate: 1, isLocal: true) }
+        venues += global.map { venuePrice($0, rate: fx, isLocal: false) }
+        var flags: [Flag] = []
+        if let median = PriceComparison.median(venues.map(\.lastConverted)), median > 0 {
+            for index in venues.indices where abs(percent(venues[index].lastConverted, over: median)) > bound {
+                venues[index].isOutlier = true
+            }
+        }
+        if venues.contains(where: \.isOutlier) { flags.append(.priceMismatch) }
+        let references = venues.filter { !$0.isLocal && !$0.isOutlier }
+        var reference: Reference?
+        if let dollars = PriceComparison.median(references.map(\.last)) {
+            let converted = dollars * fx
+            reference = Reference(exchanges: references.map(\.exchange), dollars: dollars, converted: converted)
+            for index in venues.indices {
+                venues[index].premiumPercent = percent(venues[index].lastConverted, over: converted)
+                if venues[index].isLocal, let tetherPrice = usdt[venues[index].exchange] {
+                    venues[index].usdtPremiumPercent = percent(venues[index].last, over: dollars * tetherPrice)
+                }
+            }
+        } else {
+            flags.append(.noReference)
+        }
+        let volume = venues.filter(\.isLocal).compactMap(\.volumeConverted).reduce(0, +)
+        return Row(base: base, venues: venues, reference: reference, volume: volume, flags: flags)
+    }
+
+    private static func venuePrice(_ quote: Quote, rate: Decimal, isLocal: Bool) -> VenuePrice {
+        let volume = quote.quoteVolume ?? quote.baseVolume.map { $0 * quote.last }
+        return VenuePrice(
+            exchange: quote.exchange, market: quote.market, last: quote.last, lastConverted: quote.last * rate,
+            premiumPercent: nil, usdtPremiumPercent: nil, volumeConverted: volume.map { $0 * rate },
+            isLocal: isLocal, isOutlier: false)
+    }
+
+    /// (value / base − 1) × 100, rounded half away from zero to two decimals.
+    static func percent(_ value: Decimal, over base: Decimal) -> Decimal {
+        PriceComparison.premiumPercent(value, reference: base)
+    }
+
+    /// The rows in `order`; ties and coins without a premium go by coin code, the latter last.
+    public func rows(in order: Order) -> [Row] {
+        switch order {
+        case .symbol:
+            return rows
+        case .volume:
+            return rows.sorted { ($0.volume, $1.base) > ($1.volume, $0.base) }
+        case .premium:
+            return rows.sorted { left, right in
+                switch (left.premiumPercent, right.premiumPercent) {
+                case (let l?, let r?): (l, right.base) > (r, left.base)
+                case (.some, nil): true
+                case (nil, .some): false
+                case (nil, nil): left.base < right.base
+                }
+            }
+        }
+    }
+}
