@@ -35,6 +35,8 @@ public enum AggError: Error, Sendable, Equatable, CustomStringConvertible {
     case store(String)
     /// Recorded responses for `--offline` are missing.
     case offline(String)
+    /// No FX rate could be used: none answered, or the one to use is too old.
+    case fxUnavailable(String)
 
     /// The venue this error came from, if any.
     public var venue: String? {
@@ -65,6 +67,7 @@ public enum AggError: Error, Sendable, Equatable, CustomStringConvertible {
         case .decoding: "decoding"
         case .store: "store"
         case .offline: "offline"
+        case .fxUnavailable: "fxUnavailable"
         }
     }
 
@@ -122,6 +125,7 @@ public enum AggError: Error, Sendable, Equatable, CustomStringConvertible {
         case .decoding(_, let path, let detail): "unexpected response at \(path): \(detail)"
         case .store(let text): "database: \(text)"
         case .offline(let text): "offline data: \(text)"
+        case .fxUnavailable(let text): "no usable FX rate: \(text)"
         }
     }
 
