@@ -7,6 +7,7 @@ public enum CLI {
     public static let commands: [any Command.Type] = [
         QuoteCommand.self,
         CompareCommand.self,
+        PremiumCommand.self,
         SearchCommand.self,
         CandlesCommand.self,
         TradesCommand.self,

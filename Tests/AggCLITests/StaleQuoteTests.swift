@@ -280,7 +280,7 @@ struct StaleQuoteTests {
 
     @Test(
         "a bad --max-stale is a usage error naming the value, before any request",
-        arguments: ["abc", "-5", "1.5m", "10d", "", "m", "5 m", "1e3", "99999999999999h", "3600000000"])
+        arguments: ["abc", "-5", "1.5m", "10w", "", "m", "5 m", "1e3", "99999999999999h", "3600000000"])
     func badMaxStale(text: String) async throws {
         let client = ScriptedHTTPClient(body: "{}")
         let run = await runCLI(["quote", "BTC", "-e", "bithumb", "--max-stale", text], http: client)
@@ -332,11 +332,12 @@ struct StaleQuoteTests {
 @Suite("Durations and ages")
 struct DurationTextTests {
     @Test(
-        "durations: whole seconds, or a whole number of s, m or h",
+        "durations: whole seconds, or a whole number of s, m, h or d",
         arguments: [
             ("600", 600 as Int64?), ("0", 0), ("30s", 30), ("10m", 600), ("1h", 3600), ("0m", 0), ("007", 7),
             ("8784h", 31_622_400), ("8785h", nil), ("31622400", 31_622_400), ("31622401", nil),
-            ("", nil), ("s", nil), ("h", nil), ("-1", nil), ("+1", nil), ("1.5", nil), ("1d", nil), ("1H", nil),
+            ("", nil), ("s", nil), ("h", nil), ("-1", nil), ("+1", nil), ("1.5", nil), ("1d", 86_400), ("3d", 259_200),
+            ("366d", 31_622_400), ("367d", nil), ("1D", nil), ("1H", nil),
             ("10ms", nil), ("1 h", nil), (" 1", nil), ("١٢", nil), ("9999999999999", nil),
         ])
     func parse(text: String, seconds: Int64?) {

@@ -1,4 +1,4 @@
-/// Durations as users type them (`600`, `30s`, `10m`, `1h`) and ages as tables show them
+/// Durations as users type them (`600`, `30s`, `10m`, `1h`, `3d`) and ages as tables show them
 /// (`3m ago`).
 enum DurationText {
     /// The longest duration accepted, in seconds: a year, far beyond any useful cache age, and
@@ -6,7 +6,7 @@ enum DurationText {
     static let maximumSeconds: Int64 = 366 * 24 * 3600
 
     /// The seconds `text` stands for: whole seconds (`600`), or a whole number followed by `s`,
-    /// `m` or `h` (`30s`, `10m`, `1h`). `nil` for anything else, including negative, fractional,
+    /// `m`, `h` or `d` (`30s`, `10m`, `1h`, `3d`). `nil` for anything else, including negative, fractional,
     /// empty or over-long values.
     static func seconds(from text: String) -> Int64? {
         var digits = Substring(text)
@@ -15,6 +15,7 @@ enum DurationText {
         case "s": unit = 1
         case "m": unit = 60
         case "h": unit = 3600
+        case "d": unit = 86_400
         default: break
         }
         if unit != 1 || digits.last == "s" { digits = digits.dropLast() }

@@ -1,0 +1,194 @@
+import AggCore
+import AggJSON
+import FoundationEssentials
+
+/// `premium` output in the three formats.
+struct PremiumRendering {
+    /// Which premiums a table shows.
+    enum Basis: String, CaseIterable, Sendable {
+        case fx, usdt, both
+    }
+
+    var result: PremiumService.Result
+    var options: NetworkOptions
+    var width: Int
+    var basis: Basis
+    /// The rows to show, in order.
+    var rows: [PremiumBoard.Row]
+    /// FX attributions by source id.
+    var attributions: [String: String]
+
+    /// The board's rows filtered and ordered: the symbols asked for (all when none), at least
+    /// `minimumVolume`, favorites first, at most `top`.
+    static func select(
+        _ board: PremiumBoard?, order: PremiumBoard.Order, symbols: [String], minimumVolume: Decimal?, top: Int?,
+        favorites: Set<String>
+    ) -> [PremiumBoard.Row] {
+        guard let board else { return [] }
+        var rows = board.rows(in: order)
+        if !symbols.isEmpty { rows = rows.filter { symbols.contains($0.base) } }
+        if let minimumVolume { rows = rows.filter { $0.volume >= minimumVolume } }
+        rows = FavoritesFirst.order(rows, favorites: favorites, code: \.base)
+        if let top { rows = Array(rows.prefix(top)) }
+        return rows
+    }
+
+    func output() -> String {
+        switch options.format {
+        case .json: json().serialized()
+        case .csv: csv()
+        case .table: table()
+        }
+    }
+
+    private static func percentText(_ value: Decimal?) -> String? {
+        value.map { DecimalFormatting.fixed($0, places: 2, grouping: false) }
+    }
+
+    private static func exact(_ value: Decimal?) -> JSONValue {
+        JSONOutput.decimal(value)
+    }
+
+    func json() -> JSONValue {
+        let fx: JSONValue =
+            result.fx.map { table in
+                [
+                    "source": .string(table.source),
+                    "rate": Self.exact(result.board?.fx.value),
+                    "asOf": .string(table.asOf.iso8601Seconds),
+                    "attribution": JSONOutput.string(attributions[table.source]),
+                ]
+            } ?? .null
+        let tether: [JSONValue] = (result.board?.tether ?? []).map { price in
+            [
+                "exchange": .string(price.exchange), "price": Self.exact(price.price),
+                "premiumPercent": JSONOutput.string(Self.percentText(price.premiumPercent)),
+            ]
+        }
+        let rowValues: [JSONValue] = rows.map { row in
+            [
+                "base": .string(row.base),
+                "venues": .array(
+                    row.venues.map { venue in
+                        [
+                            "exchange": .string(venue.exchange), "symbol": .string(venue.market.description),
+                            "last": Self.exact(venue.last), "lastKRW": Self.exact(venue.lastConverted),
+                            "premiumPercent": JSONOutput.string(Self.percentText(venue.premiumPercent)),
+                            "usdtPremiumPercent": JSONOutput.string(Self.percentText(venue.usdtPremiumPercent)),
+                            "volumeKRW": Self.exact(venue.volumeConverted),
+                            "local": .bool(venue.isLocal), "outlier": .bool(venue.isOutlier),
+                            "transfer": "unknown",
+                        ]
+                    }),
+                "reference": row.reference.map { reference in
+                    [
+                        "method": .string(reference.method), "price": Self.exact(reference.converted),
+                        "priceUSD": Self.exact(reference.dollars),
+                    ]
+                } ?? .null,
+                "volumeKRW": Self.exact(row.volume),
+                "flags": .array(row.flags.map { .string($0.rawValue) }),
+            ]
+        }
+        return [
+            "asOf": .string(result.asOf.description),
+            "currency": .string(result.board?.currency ?? ""),
+            "fx": fx,
+            "usdtPremiumPercent": JSONOutput.string(Self.percentText(result.board?.tetherPremiumPercent)),
+            "tether": .array(tether),
+            "rows": .array(rowValues),
+            "errors": .array(result.errors.map { JSONOutput.error($0, exchange: nil, symbol: nil) }),
+        ]
+    }
+
+    static let csvHeader = [
+        "time", "base", "exchange", "symbol", "last", "lastConverted", "premiumPercent", "usdtPremiumPercent",
+        "volumeConverted", "local", "outlier", "reference", "flags",
+    ]
+
+    func csv() -> String {
+        let time = result.asOf.description
+        return CSVWriter.render(
+            header: Self.csvHeader,
+            rows: rows.flatMap { row in
+                row.venues.map { venue in
+                    [
+                        time, row.base, venue.exchange, venue.market.description, venue.last.description,
+                        venue.lastConverted.description, Self.percentText(venue.premiumPercent) ?? "",
+                        Self.percentText(venue.usdtPremiumPercent) ?? "", venue.volumeConverted?.description ?? "",
+                        String(venue.isLocal), String(venue.isOutlier), row.reference?.converted.description ?? "",
+                        row.flags.map(\.rawValue).joined(separator: " "),
+                    ]
+                }
+            })
+    }
+
+    /// The lines above the table: the FX rate used, and the tether premium.
+    func headerLines() -> [String] {
+        guard let board = result.board, let table = result.fx else { return [] }
+        let currency = board.currency
+        let age = (result.asOf.millisecondsSince1970 - table.asOf.millisecondsSince1970) / 1000
+        var lines = [
+            "FX: USD→\(currency) \(DecimalFormatting.price(board.fx.value, currency: currency)) from \(table.source), "
+                + "as of \(table.asOf.iso8601Seconds) (\(DurationText.ago(seconds: age)))"
+                + (attributions[table.source].map { "; \($0)" } ?? "")
+        ]
+        if let tether = board.tetherPremiumPercent {
+            let venues = board.tether.map { "\($0.exchange) \(DecimalFormatting.percent($0.premiumPercent))" }
+            lines.append(
+                "Tether premium: \(DecimalFormatting.percent(tether)) (USDT/\(currency): \(venues.joined(separator: ", ")))"
+            )
+        }
+        return lines
+    }
+
+    func table() -> String {
+        guard let board = result.board else { return "" }
+        let currency = board.currency
+        var columns: [TextTable.Column] = [
+            .init("COIN"), .init("EXCHANGE"), .init("LAST (\(currency))", .right),
+            .init("GLOBAL (\(currency))", .right, priority: 3),
+        ]
+        if basis != .usdt { columns.append(.init("PREMIUM", .right)) }
+        if basis != .fx { columns.append(.init("USDT PREM", .right, priority: basis == .usdt ? 0 : 1)) }
+        columns += [.init("VOLUME 24H", .right, priority: 2), .init("NOTE", priority: 4)]
+        var table = TextTable(columns: columns)
+        let style = options.style
+        for row in rows {
+            let note =
+                row.flags.contains(.noReference)
+                ? "no global price agrees"
+                : row.flags.contains(.priceMismatch)
+                    ? "outlier: " + row.venues.filter(\.isOutlier).map(\.exchange).joined(separator: ", ") : ""
+            for (index, venue) in row.venues.filter(\.isLocal).enumerated() {
+                var cells: [TextTable.Cell] = [
+                    .init(index == 0 ? row.base : ""), .init(venue.exchange),
+                    .init(DecimalFormatting.price(venue.last, currency: currency)),
+                    .init(
+                        index == 0
+                            ? row.reference.map { DecimalFormatting.money($0.converted, currency: currency) } ?? "-"
+                            : ""),
+                ]
+                if basis != .usdt { cells.append(percentCell(venue.premiumPercent, style: style)) }
+                if basis != .fx { cells.append(percentCell(venue.usdtPremiumPercent, style: style)) }
+                cells += [
+                    .init(venue.volumeConverted.map { DecimalFormatting.money($0, currency: currency) } ?? "-"),
+                    .init(index == 0 ? note : ""),
+                ]
+                table.append(cells)
+            }
+        }
+        let body =
+            rows.isEmpty
+            ? "no coin is listed on both a local and a global venue" : table.render(width: width, style: style)
+        return (headerLines() + [body]).joined(separator: "\n")
+    }
+
+    private func percentCell(_ value: Decimal?, style: TextStyle) -> TextTable.Cell {
+        guard let value else { return .init("-") }
+        let text = DecimalFormatting.percent(value)
+        if value > 0 { return .init(text, paint: { [style] in style.up($0) }) }
+        if value < 0 { return .init(text, paint: { [style] in style.down($0) }) }
+        return .init(text)
+    }
+}

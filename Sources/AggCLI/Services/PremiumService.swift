@@ -1,0 +1,121 @@
+import AggCore
+import FoundationEssentials
+
+/// The premium board's use case: one all-tickers request per venue and one request per FX
+/// source, all at once; then the board from what answered, with the FX rate chosen and checked
+/// for age. No per-coin requests.
+struct PremiumService: Sendable {
+    /// What to build.
+    struct Request: Sendable {
+        /// The local currency (KRW).
+        var currency: String
+        /// Venues with an all-tickers request: local ones quote in `currency`, global ones in a
+        /// dollar or a dollar stablecoin.
+        var venues: [AdapterDescriptor]
+        /// FX sources to ask.
+        var fxSources: [AdapterDescriptor]
+        /// `--fx`: the FX source to use; `nil` for the freshest that answered.
+        var fxSource: String?
+        var maximumFXAgeSeconds: Int64
+        var maximumDeviationPercent: Decimal = PremiumBoard.defaultMaximumDeviationPercent
+    }
+
+    /// What came back.
+    struct Result: Sendable {
+        var board: PremiumBoard?
+        /// The FX table the board used.
+        var fx: RateTable?
+        /// Every FX table that answered.
+        var tables: [RateTable]
+        /// One per venue or FX source that failed, and the FX choice when it was refused.
+        var errors: [AggError]
+        /// When the board was made.
+        var asOf: Timestamp
+    }
+
+    /// A venue's answer: its tickers, or why there are none.
+    private struct VenueAnswer: Sendable {
+        var venue: String
+        var outcome: Swift.Result<[Quote], AggError>
+    }
+
+    var factory: AdapterFactory
+    var now: @Sendable () -> Timestamp
+
+    /// Venues that can take part: an all-tickers request in `currency` (local) or in a dollar
+    /// currency (global). The local ones come first.
+    static func venues(in registry: AdapterRegistry, currency: String, named: [String]) throws(AggError)
+        -> [AdapterDescriptor]
+    {
+        var chosen: [AdapterDescriptor] = []
+        for id in named {
+            let descriptor = try registry.requireDescriptor(id: id)
+            guard descriptor.supports(.allTickers) else {
+                throw .usage("\(descriptor.id) cannot give every ticker in one request; see 'agg exchanges'")
+            }
+            if !chosen.contains(where: { $0.id == descriptor.id }) { chosen.append(descriptor) }
+        }
+        if chosen.isEmpty { chosen = registry.descriptors(supporting: .allTickers) }
+        let local = chosen.filter { $0.quoteCurrencies.contains(currency) }
+        let global = chosen.filter {
+            !$0.quoteCurrencies.contains(currency) && PremiumBoard.globalQuotes.contains($0.homeCurrency)
+        }
+        guard !local.isEmpty, !global.isEmpty else {
+            throw .usage(
+                "the board needs a venue quoting in \(currency) and a global one; asked: "
+                    + chosen.map(\.id).joined(separator: ", "))
+        }
+        return local + global
+    }
+
+    /// The currency each venue is asked for.
+    static func askedCurrency(_ descriptor: AdapterDescriptor, local currency: String) -> String {
+        descriptor.quoteCurrencies.contains(currency) ? currency : descriptor.homeCurrency
+    }
+
+    func run(_ request: Request) async -> Result {
+        let factory = self.factory
+        let currency = request.currency
+        async let venueAnswers = concurrentMap(request.venues) { descriptor in
+            let outcome = await Swift.Result<[Quote], AggError>.catching { () throws(AggError) in
+                let adapter = try factory.adapter(id: descriptor.id)
+                return try await adapter.allQuotes(quotedIn: Self.askedCurrency(descriptor, local: currency))
+            }
+            return VenueAnswer(venue: descriptor.id, outcome: outcome)
+        }
+        async let fxAnswers = concurrentResults(request.fxSources) { descriptor throws(AggError) in
+            try await factory.adapter(id: descriptor.id).rates(base: Conversion.fxBase)
+        }
+        let venues = await venueAnswers
+        let fxResults = await fxAnswers
+
+        var errors: [AggError] = []
+        var quotes: [Quote] = []
+        for answer in venues {
+            switch answer.outcome {
+            case .success(let answered): quotes += answered
+            case .failure(let error): errors.append(error)
+            }
+        }
+        var tables: [RateTable] = []
+        for result in fxResults {
+            switch result {
+            case .success(let table): tables.append(table)
+            case .failure(let error): errors.append(error)
+            }
+        }
+        let asOf = now()
+        let fx: RateTable
+        do throws(AggError) {
+            fx = try FXChoice.choose(
+                from: tables, named: request.fxSource, quote: currency, now: asOf,
+                maximumAgeSeconds: request.maximumFXAgeSeconds)
+        } catch {
+            return Result(board: nil, fx: nil, tables: tables, errors: errors + [error], asOf: asOf)
+        }
+        let rate = RateValue(value: fx.rates[currency] ?? 1, source: fx.source, asOf: fx.asOf)
+        let board = PremiumBoard(
+            currency: currency, quotes: quotes, fx: rate, maximumDeviationPercent: request.maximumDeviationPercent)
+        return Result(board: board, fx: fx, tables: tables, errors: errors, asOf: asOf)
+    }
+}

@@ -1,0 +1,232 @@
+import AggCLI
+import AggCore
+import AggJSON
+import Foundation
+import Testing
+
+/// A venue answering its all-tickers request from a fixed table (sample data at the fixtures'
+/// moment), so that the board's command is tested apart from any real venue's decoding.
+private struct BoardVenue: Sendable {
+    var descriptor: AdapterDescriptor
+    /// base → (last, quote volume, base volume)
+    var tickers: [String: (String, String?, String?)]
+}
+
+private func boardVenue(_ id: String, _ quote: String, _ tickers: [String: (String, String?, String?)])
+    -> BoardVenue
+{
+    BoardVenue(
+        descriptor: AdapterDescriptor(
+            id: id, displayName: id, country: quote == "KRW" ? "KR" : "US", homeCurrency: quote,
+            quoteCurrencies: [quote], capabilities: [.ticker, .allTickers], requestsPerSecond: 10,
+            defaultBaseURL: "https://\(id).invalid"),
+        tickers: tickers)
+}
+
+private let boardVenues: [String: BoardVenue] = [
+    "kra": boardVenue(
+        "kra", "KRW",
+        [
+            "BTC": ("80651000", "311604512879.45103", nil), "USDT": ("1374", nil, nil),
+            "ETH": ("3407000", "148703652310.70581", nil), "ABC": ("1000", nil, nil), "ONLYKR": ("5", nil, nil),
+        ]),
+    "krb": boardVenue(
+        "krb", "KRW",
+        ["BTC": ("80630000", "109282011238.50126", nil), "USDT": ("1376", nil, nil), "ABC": ("1000", nil, nil)]),
+    "gla": boardVenue(
+        "gla", "USDT",
+        ["BTC": ("58412.07", "1802716532.85710318", nil), "ETH": ("2478.31", nil, nil), "ABC": ("0.7", nil, nil)]),
+    "glb": boardVenue(
+        "glb", "USD",
+        ["BTC": ("58431.29", nil, "14871.30945112"), "ETH": ("2479.05", nil, nil), "ABC": ("5.0", nil, nil)]),
+]
+
+/// 2024-08-08T08:12:15Z.
+private let boardNow = Timestamp(millisecondsSince1970: 1_723_104_735_000)
+
+/// One test venue per type, since a registry entry is a type with a static descriptor.
+private protocol BoardTestVenue: ExchangeAdapter {
+    static var id: String { get }
+}
+
+extension BoardTestVenue {
+    static var venue: BoardVenue { boardVenues[id] ?? boardVenue(id, "KRW", [:]) }
+    static var descriptor: AdapterDescriptor { venue.descriptor }
+
+    func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
+        Self.venue.tickers.map { base, values in
+            Quote(
+                exchange: Self.id, market: Market(base: base, quote: Self.descriptor.homeCurrency),
+                last: Decimal(string: values.0) ?? 0, baseVolume: values.2.flatMap { Decimal(string: $0) },
+                quoteVolume: values.1.flatMap { Decimal(string: $0) })
+        }
+    }
+}
+
+private struct KRA: BoardTestVenue {
+    static let id = "kra"
+    init(environment: AdapterEnvironment) {}
+}
+private struct KRB: BoardTestVenue {
+    static let id = "krb"
+    init(environment: AdapterEnvironment) {}
+}
+private struct GLA: BoardTestVenue {
+    static let id = "gla"
+    init(environment: AdapterEnvironment) {}
+}
+private struct GLB: BoardTestVenue {
+    static let id = "glb"
+    init(environment: AdapterEnvironment) {}
+}
+
+/// FX sources: `fxa` gives USD→KRW 1371.55 as of 16 h before the board; `fxb` 1375.2, 100 days
+/// old.
+private protocol BoardTestFX: ExchangeAdapter {
+    static var id: String { get }
+    static var rate: String { get }
+    static var ageMilliseconds: Int64 { get }
+}
+
+extension BoardTestFX {
+    static var descriptor: AdapterDescriptor {
+        AdapterDescriptor(
+            id: id, displayName: id, country: "ZZ", homeCurrency: "USD", quoteCurrencies: [],
+            capabilities: [.fxRates], requestsPerSecond: 1, defaultBaseURL: "https://\(id).invalid",
+            attribution: "Rates by \(id)")
+    }
+
+    func rates(base: String) async throws(AggError) -> RateTable {
+        RateTable(
+            source: Self.id, base: base, rates: ["USD": 1, "KRW": Decimal(string: Self.rate) ?? 0],
+            asOf: Timestamp(millisecondsSince1970: boardNow.millisecondsSince1970 - Self.ageMilliseconds),
+            nextUpdate: nil)
+    }
+}
+
+private struct FXA: BoardTestFX {
+    init(environment: AdapterEnvironment) {}
+    static let id = "fxa"
+    static let rate = "1371.55"
+    static let ageMilliseconds: Int64 = 16 * 3_600_000
+}
+
+private struct FXB: BoardTestFX {
+    init(environment: AdapterEnvironment) {}
+    static let id = "fxb"
+    static let rate = "1375.2"
+    static let ageMilliseconds: Int64 = 100 * 86_400_000
+}
+
+private func boardRegistry() -> AdapterRegistry {
+    var registry = AdapterRegistry()
+    for type in [KRA.self, KRB.self, GLA.self, GLB.self, FXA.self, FXB.self] as [any ExchangeAdapter.Type] {
+        registry.register(type)
+    }
+    return registry
+}
+
+private func runBoard(_ arguments: [String]) async -> CLIRun {
+    await runCLI(arguments, registry: boardRegistry(), now: boardNow)
+}
+
+@Suite("agg premium")
+struct PremiumCommandTests {
+    @Test("JSON: premiums on both bases against hand-computed values, the FX used, the tether premium")
+    func json() async throws {
+        let run = await runBoard(["premium", "-f", "json"])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.error == "")
+        let json = try run.json()
+        #expect(try json["fx"]["source"].string() == "fxa")
+        #expect(try json["fx"]["rate"].string() == "1371.55")
+        #expect(try json["fx"]["asOf"].string() == "2024-08-07T16:12:15Z")
+        #expect(try json["fx"]["attribution"].string() == "Rates by fxa")
+        #expect(try json["usdtPremiumPercent"].string() == "0.25")
+        let rows = try json["rows"].elements()
+        // By premium: ABC (4.16 %), BTC (0.65 %), ETH (0.22 %); ONLYKR is listed in Korea only.
+        #expect(try rows.map { try $0["base"].string() } == ["ABC", "BTC", "ETH"])
+        let btc = rows[1]
+        #expect(try btc["reference"]["price"].string() == "80128255.204")
+        #expect(try btc["reference"]["priceUSD"].string() == "58421.68")
+        #expect(try btc["volumeKRW"].string() == "420886524117.95229")
+        let venues = try btc["venues"].elements()
+        #expect(try venues.map { try $0["exchange"].string() } == ["kra", "krb", "gla", "glb"])
+        #expect(try venues.map { try $0["premiumPercent"].string() } == ["0.65", "0.63", "-0.02", "0.02"])
+        #expect(try venues[0]["usdtPremiumPercent"].string() == "0.47")
+        #expect(try venues[1]["usdtPremiumPercent"].string() == "0.30")
+        #expect(try venues[0]["transfer"].string() == "unknown")
+        let abc = rows[0]
+        #expect(try abc["flags"].elements().map { try $0.string() } == ["priceMismatch"])
+        #expect(try abc["venues"][3]["outlier"].bool() == true)
+        #expect(try rows[2]["venues"][0]["premiumPercent"].string() == "0.22")
+        #expect(try rows[2]["venues"][0]["usdtPremiumPercent"].string() == "0.04")
+        #expect(try json["errors"].elements().isEmpty)
+    }
+
+    @Test("table: the FX line, the tether line, one row per local venue; symbols, --sort, --top")
+    func table() async {
+        let run = await runBoard(["premium", "BTC", "ETH", "--sort", "symbol", "-f", "table", "--top", "2"])
+        #expect(run.status == 0, "\(run.error)")
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(
+            lines.prefix(2) == [
+                "FX: USD→KRW 1,371.55 from fxa, as of 2024-08-07T16:12:15Z (16h ago); Rates by fxa",
+                "Tether premium: +0.25% (USDT/KRW: kra +0.18%, krb +0.32%)",
+            ])
+        #expect(
+            lines.dropFirst(2) == [
+                "COIN  EXCHANGE  LAST (KRW)  GLOBAL (KRW)  PREMIUM  USDT PREM       VOLUME 24H  NOTE",
+                "BTC   kra       80,651,000    80,128,255   +0.65%     +0.47%  311,604,512,879",
+                "      krb       80,630,000                 +0.63%     +0.30%  109,282,011,239",
+                "ETH   kra        3,407,000     3,399,634   +0.22%     +0.04%  148,703,652,311",
+            ])
+    }
+
+    @Test("--min-volume hides illiquid coins; CSV has one row per coin and venue with a time column")
+    func csv() async {
+        let run = await runBoard(["premium", "--min-volume", "200000000000", "-f", "csv"])
+        #expect(run.status == 0, "\(run.error)")
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5)
+        #expect(
+            lines[0]
+                == "time,base,exchange,symbol,last,lastConverted,premiumPercent,usdtPremiumPercent,volumeConverted,local,outlier,reference,flags"
+        )
+        #expect(
+            lines[1]
+                == "2024-08-08T08:12:15.000Z,BTC,kra,BTC/KRW,80651000,80651000,0.65,0.47,311604512879.45103,true,false,80128255.204,"
+        )
+    }
+
+    @Test("an FX source older than --max-fx-age is refused with why, exit 1; a bad option is a usage error")
+    func staleFX() async {
+        let run = await runBoard(["premium", "--fx", "fxb", "-f", "json"])
+        #expect(run.status == 1)
+        #expect(
+            run.errorLines == [
+                "agg: no usable FX rate: fxb's rate is from 2024-04-30T08:12:15.000Z, 2400 h old, older than the 72 h allowed (--max-fx-age)"
+            ])
+        let allowed = await runBoard(["premium", "--fx", "fxb", "--max-fx-age", "101d", "-f", "json"])
+        #expect(allowed.status == 0, "\(allowed.error)")
+        for (arguments, message) in [
+            (["--max-fx-age", "soon"], "invalid --max-fx-age 'soon': expected a duration such as 3d, 12h or 3600"),
+            (["--min-volume", "lots"], "invalid --min-volume 'lots': expected an amount such as 1000000000"),
+            (["--top", "0"], "invalid --top '0': expected a whole number from 1 to 10000"),
+            (["--fx", "kra"], "kra is not an FX source"),
+            (["-e", "kra"], "the board needs a venue quoting in KRW and a global one; asked: kra"),
+        ] {
+            let bad = await runBoard(["premium"] + arguments)
+            #expect(bad.status == 64)
+            #expect(bad.errorLines == ["agg: " + message])
+        }
+    }
+
+    @Test("a symbol not on both sides is named on stderr, exit 1")
+    func missingSymbol() async {
+        let run = await runBoard(["premium", "BTC", "ONLYKR", "-f", "csv"])
+        #expect(run.status == 1)
+        #expect(run.errorLines == ["agg: ONLYKR is not listed on both a local and a global venue"])
+        #expect(run.output.split(separator: "\n").count == 5)
+    }
+}
