@@ -2,13 +2,18 @@ import FoundationEssentials
 
 /// Exact conversion between decimal text and `Decimal`, never through `Double`.
 ///
-/// Venues send prices as JSON numbers or strings, with trailing zeros (`"80630000.0000"`),
-/// without a leading zero (`".5"`), with an exponent (`1E-7`) and, in a few older APIs, with
-/// thousands separators (`"1,234.5"`). All of these parse to the same exact value.
+/// The grammar is strict: `-?digits(.digits)?([eE][+-]?digits)?`, which is a JSON number that
+/// may also have leading zeros (`"0080630000.0000"`). Venues send prices as JSON numbers or as
+/// strings in this form, with trailing zeros and exponents (`1E-7`). Anything else fails:
+/// thousands separators and decimal commas (`"1,234"` would be read 1000 times too small or too
+/// large depending on the venue's locale), white space (`" 123"`), a `+` sign, and a point
+/// without digits on both sides (`".5"`, `"5."`).
 public enum DecimalText {
     /// Why a text is not a decimal number.
     public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The text is empty.
         case empty
+        /// The text is not in the grammar.
         case invalid(String)
         /// More than 38 significant digits, or an exponent `Decimal` cannot hold.
         case outOfRange(String)
@@ -49,18 +54,10 @@ public enum DecimalText {
     }
 
     private static func parseBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
-        var index = 0
         let count = bytes.count
-        while index < count, bytes[index] == 0x20 { index += 1 }
-        var end = count
-        while end > index, bytes[end - 1] == 0x20 { end -= 1 }
-        guard index < end else { return .empty }
-
-        var negative = false
-        if bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
-            negative = bytes[index] == UInt8(ascii: "-")
-            index += 1
-        }
+        guard count > 0 else { return .empty }
+        let negative = bytes[0] == UInt8(ascii: "-")
+        var index = negative ? 1 : 0
 
         // Significant digits accumulate into a 128-bit integer without any allocation. Leading
         // zeros are skipped and zeros are held back until a non-zero digit follows, so trailing
@@ -70,20 +67,20 @@ public enum DecimalText {
         var pendingZeros = 0
         var tooManyDigits = false
         var exponent = 0
-        var sawDigit = false
-        var sawPoint = false
-        var lastWasDigit = false
-        var groupLength = -1  // digits since the last thousands separator, -1 when none seen
-        var leadingDigits = 0  // integer digits before any separator: the first group holds 1 to 3
+        var integerDigits = 0
+        var fractionDigits = 0
+        var inFraction = false
 
-        while index < end {
+        scan: while index < count {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                sawDigit = true
-                lastWasDigit = true
-                if groupLength >= 0 { groupLength += 1 } else if !sawPoint { leadingDigits += 1 }
-                if sawPoint { exponent -= 1 }
+                if inFraction {
+                    fractionDigits += 1
+                    exponent -= 1
+                } else {
+                    integerDigits += 1
+                }
                 let digit = byte - UInt8(ascii: "0")
                 if digit == 0 {
                     if digitCount > 0 { pendingZeros += 1 }
@@ -95,31 +92,23 @@ public enum DecimalText {
                     digitCount += pendingZeros + 1
                     pendingZeros = 0
                 }
-            case UInt8(ascii: ","):
-                guard !sawPoint, lastWasDigit, groupLength == 3 || (groupLength == -1 && leadingDigits <= 3) else {
-                    return .invalid
-                }
-                groupLength = 0
-                lastWasDigit = false
             case UInt8(ascii: "."):
-                guard !sawPoint, groupLength == -1 || groupLength == 3 else { return .invalid }
-                sawPoint = true
-                groupLength = -1
-                lastWasDigit = false
+                // Digits on both sides: ".5" and "5." are not numbers here.
+                guard !inFraction, integerDigits > 0 else { return .invalid }
+                inFraction = true
             case UInt8(ascii: "e"), UInt8(ascii: "E"):
-                guard sawDigit, groupLength == -1 || groupLength == 3 else { return .invalid }
-                index += 1
-                guard let value = parseExponent(bytes, from: index, to: end) else { return .invalid }
-                exponent += value
-                index = end
-                continue
+                break scan
             default:
+                // Thousands separators, decimal commas, white space and a leading `+` all end
+                // up here: a comma would misread a price 1000 times.
                 return .invalid
             }
             index += 1
         }
-        guard sawDigit, groupLength == -1 || groupLength == 3, lastWasDigit || sawPoint else {
-            return .invalid
+        guard integerDigits > 0, !inFraction || fractionDigits > 0 else { return .invalid }
+        if index < count {
+            guard let value = parseExponent(bytes, from: index + 1, to: count) else { return .invalid }
+            exponent += value
         }
 
         exponent += pendingZeros

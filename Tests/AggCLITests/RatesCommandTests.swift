@@ -423,6 +423,15 @@ struct RatesErrorTests {
         #expect(!FileManager.default.fileExists(atPath: home))
     }
 
+    @Test("--threshold takes what a person types: .5 and 5. as well as 0.5", arguments: [".5", "5.", "0.5"])
+    func thresholdForms(text: String) async throws {
+        let run = await runCLI(
+            ["rates", "--offline", "--threshold", text, "--to", "KRW", "-f", "json"],
+            environment: ["AGG_HOME": unusedTemporaryPath()])
+        #expect(run.status == 0)
+        #expect(run.error.contains("invalid") == false)
+    }
+
     @Test(
         "the provider's errors exit 1 with one line naming the source and the error type",
         arguments: [

@@ -11,7 +11,8 @@ struct JSONCursorTests {
           "BTC":{"closing_price":{"nested":true},"opening_price":"80630000.0000","units_traded":"",
                  "min_price":null,"max_price":80700000,"fluctate_rate_24H":"-0.54","bad":"1,23",
                  "date":"1723104735027","count":42,"fraction":"1.5","huge":"9223372036854775808",
-                 "flag":false,"name":"비트코인"},
+                 "flag":false,"name":"비트코인","comma":"80,630.5","spaced":" 123","bare":".5",
+                 "plus":"+1","exponent":"1.5E-3"},
           "1INCH":{"closing_price":"512.3"},
           "date":"1723104735027"}}
         """#)
@@ -51,6 +52,10 @@ struct JSONCursorTests {
         (tickers["data"]["BTC"]["min_price"], "$.data.BTC.min_price: expected a decimal, found null"),
         (tickers["data"]["BTC"]["flag"], "$.data.BTC.flag: expected a decimal, found a boolean"),
         (tickers["data"]["BTC"]["bad"], "$.data.BTC.bad: '1,23' is not a decimal number"),
+        (tickers["data"]["BTC"]["comma"], "$.data.BTC.comma: '80,630.5' is not a decimal number"),
+        (tickers["data"]["BTC"]["spaced"], "$.data.BTC.spaced: ' 123' is not a decimal number"),
+        (tickers["data"]["BTC"]["bare"], "$.data.BTC.bare: '.5' is not a decimal number"),
+        (tickers["data"]["BTC"]["plus"], "$.data.BTC.plus: '+1' is not a decimal number"),
         (tickers["data"]["BTC"]["units_traded"], "$.data.BTC.units_traded: an empty number"),
         (tickers["data"]["BTC"]["name"], "$.data.BTC.name: '비트코인' is not a decimal number"),
         (
@@ -81,6 +86,7 @@ struct JSONCursorTests {
         #expect(try btc["opening_price"].decimal() == Decimal(string: "80630000"))
         #expect(try btc["max_price"].decimal() == Decimal(string: "80700000"))
         #expect(try btc["fluctate_rate_24H"].decimal() == Decimal(string: "-0.54"))
+        #expect(try btc["exponent"].decimal() == Decimal(string: "0.0015"))
         #expect(
             try Self.tickers["data"]["1INCH"]["closing_price"].decimal() == Decimal(string: "512.3"))
         #expect(try Self.candles["data"][2][5].decimal() == Decimal(string: "0.25"))
@@ -105,7 +111,7 @@ struct JSONCursorTests {
         let blank = #expect(throws: JSONDecodingError.self) {
             try JSONCursor(.string(" ")).optionalDecimal()
         }
-        #expect(blank?.description == "$: an empty number")
+        #expect(blank?.description == "$: ' ' is not a decimal number")
     }
 
     @Test("whole numbers from numbers and strings")

@@ -80,13 +80,40 @@ struct BithumbDecodingTests {
         #expect(quotes.contains { $0.market.base == "1INCH" })
     }
 
-    @Test("ALL skips entries that are not ticker objects and reads lenient numbers")
+    @Test("ALL skips entries that are not ticker objects")
     func allSkipsOddEntries() throws {
         let json = JSONCursor(try JSONParser.parse(try Fixtures.bytes("bithumb/ticker_ALL_KRW_odd.json")))
         let quotes = try BithumbDecoding.quotes(data: json["data"], shape: .all(payment: "KRW"))
         #expect(quotes.map(\.market.base) == ["BTC", "XRP"])
-        #expect(quotes[1].last == decimal("0.5"))
+        #expect(quotes[1].last == decimal("790.4"))
         #expect(quotes[1].baseVolume == decimal("130241587.45521309"))
+    }
+
+    /// A number with a decimal comma or a thousands separator would be misread by a factor of
+    /// 1000; anything outside `-?digits(.digits)?([eE][+-]?digits)?` fails, naming its path.
+    @Test(
+        "a price that is not a plain decimal is a decoding error naming its path",
+        arguments: [
+            ("closing_price", "80,630.5"), ("closing_price", "80630,5"), ("units_traded_24H", "1,234"),
+            ("max_price", " 81500000"), ("min_price", ".5"), ("fluctate_24H", "+435000"),
+        ])
+    func lenientNumbersFail(field: String, text: String) async {
+        var ticker: [String: String] = [
+            "opening_price": "79934000", "closing_price": "80630000", "min_price": "77734000",
+            "max_price": "81500000", "prev_closing_price": "79999000", "units_traded_24H": "1368.01423432",
+            "acc_trade_value_24H": "109282011238.50126", "fluctate_24H": "-435000", "fluctate_rate_24H": "-0.54",
+            "date": "1723104735027",
+        ]
+        ticker[field] = text
+        let body =
+            "{\"status\":\"0000\",\"data\":{"
+            + ticker.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\"\($0.value)\"" }.joined(separator: ",") + "}}"
+        await #expect(
+            throws: AggError.decoding(
+                venue: "bithumb", path: "$.data.\(field)", detail: "'\(text)' is not a decimal number")
+        ) {
+            try await adapter(ScriptedHTTPClient(body: body)).quote(for: Market(base: "BTC", quote: "KRW"))
+        }
     }
 
     @Test("several coins share one ALL request; one coin uses the single endpoint")

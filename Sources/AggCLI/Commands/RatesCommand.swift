@@ -111,7 +111,10 @@ public enum RatesCommand: Command {
             bytes.contains { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
             && bytes.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") }
             && bytes.filter { $0 == UInt8(ascii: ".") }.count <= 1
-        guard isPlain, let value = try? DecimalText.parse(text) else {
+        // The venue-number grammar wants digits on both sides of the point; a person may type
+        // ".5" or "5.".
+        let padded = (text.hasPrefix(".") ? "0" : "") + text + (text.hasSuffix(".") ? "0" : "")
+        guard isPlain, let value = try? DecimalText.parse(padded) else {
             throw .usage("invalid --threshold '\(text)': expected a non-negative decimal such as 0.01")
         }
         return value
