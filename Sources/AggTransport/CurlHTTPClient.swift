@@ -20,7 +20,7 @@ public final class CurlHTTPClient: HTTPClient {
     /// The `User-Agent` header value.
     public let userAgent: String
     /// The largest body accepted, in bytes after content decoding; a larger one fails the
-    /// request with `TransportError.malformedResponse`.
+    /// request with `TransportError.responseTooLarge`.
     public let maximumBodySize: Int
 
     /// `nil` when libcurl could not be initialised; every request then fails.
@@ -58,7 +58,8 @@ public final class CurlHTTPClient: HTTPClient {
     /// Sends `request` and returns the complete answer, whatever its HTTP status.
     ///
     /// - Throws: `TransportError` when there is no complete answer (`.timeout`, `.connection`,
-    ///   `.malformedResponse` for a cut-short, undecodable or oversized answer, `.invalidURL`),
+    ///   `.malformedResponse` for a cut-short or undecodable answer, `.responseTooLarge` for a
+    ///   body over `maximumBodySize`, `.invalidURL`),
     ///   and `CancellationError` when the calling task is cancelled.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard let mailbox else {

@@ -46,8 +46,7 @@ final class CurlTransfer {
     func outcome(_ code: CURLcode) -> Result<HTTPResponse, TransportError> {
         let url = ticket.request.url
         if bodyExceededLimit {
-            return .failure(
-                .malformedResponse(url: url, detail: "the body is larger than the limit of \(maximumBodySize) bytes"))
+            return .failure(.responseTooLarge(url: url, limit: maximumBodySize))
         }
         guard code == CURLE_OK else { return .failure(error(for: code)) }
         return .success(

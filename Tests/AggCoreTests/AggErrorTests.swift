@@ -39,6 +39,7 @@ struct AggErrorTests {
         .decoding(
             JSONDecodingError(path: "$.data[3][2]", reason: "expected a decimal, found an object"),
             venue: "bithumb"),
+        .responseTooLarge(venue: "bithumb", url: url, limit: 64 * 1024 * 1024),
         .store("disk I/O error"),
         .offline("no recorded response for bithumb ticker BTC/KRW"),
     ]
@@ -46,7 +47,8 @@ struct AggErrorTests {
     static let everyKind: Set<String> = [
         "invalidSymbol", "invalidCurrency", "unknownExchange", "usage", "unsupported", "venue",
         "notListed", "http",
-        "locationRestricted", "rateLimited", "timeout", "connection", "decoding", "store", "offline",
+        "locationRestricted", "rateLimited", "timeout", "connection", "decoding", "responseTooLarge",
+        "store", "offline",
     ]
 
     @Test("the examples cover every case")
@@ -115,6 +117,10 @@ struct AggErrorTests {
         (
             .decoding(venue: "bithumb", path: "$.data", detail: "expected an object, found null"),
             "bithumb: unexpected response at $.data: expected an object, found null"
+        ),
+        (
+            .responseTooLarge(venue: "bithumb", url: "https://x.test/a", limit: 1024),
+            "bithumb: the answer from https://x.test/a is larger than the limit of 1024 bytes"
         ),
         (.store("disk I/O error"), "database: disk I/O error"),
         (

@@ -102,6 +102,16 @@ struct RetryTests {
         #expect(base.requests.count == 3)
     }
 
+    @Test("a body over the size cap is not transient: no retry")
+    func tooLarge() async throws {
+        let (retrying, base, clock) = client([.fail(.responseTooLarge(url: url, limit: 1024))])
+        await #expect(throws: TransportError.responseTooLarge(url: url, limit: 1024)) {
+            try await retrying.send(HTTPRequest(url: url))
+        }
+        #expect(base.requests.count == 1)
+        #expect(clock.sleeps.isEmpty)
+    }
+
     @Test("a timeout uses up the budget and reports the whole budget")
     func timeout() async throws {
         let (retrying, base, _) = client([.fail(.timeout(url: url, seconds: 9.5))])

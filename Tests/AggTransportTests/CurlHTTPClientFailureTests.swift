@@ -9,6 +9,7 @@ struct CurlHTTPClientFailureTests {
     /// What kind of error a case must end in.
     enum Expected: Sendable {
         case malformed(detailContaining: String)
+        case tooLarge(limit: Int)
         case timeout(seconds: Double)
         case connection(detailContaining: String)
     }
@@ -41,13 +42,13 @@ struct CurlHTTPClientFailureTests {
             testDescription: "a body larger than the limit",
             reply: .bytes([UInt8](repeating: 7, count: 4096)),
             maximumBodySize: 1024,
-            expected: .malformed(detailContaining: "larger than the limit of 1024 bytes")),
+            expected: .tooLarge(limit: 1024)),
         FailureCase(
             testDescription: "a gzip body larger than the limit once decoded",
             reply: .bytes(
                 GzipFixture.bytes, headers: [HTTPHeader(name: "Content-Encoding", value: "gzip")]),
             maximumBodySize: 50,
-            expected: .malformed(detailContaining: "larger than the limit of 50 bytes")),
+            expected: .tooLarge(limit: 50)),
         FailureCase(
             testDescription: "a server that never answers",
             reply: LoopbackReply.json("{}").withFault(.hang),
@@ -81,6 +82,8 @@ struct CurlHTTPClientFailureTests {
         case (.malformed(let expected), .malformedResponse(let errorURL, let detail)?):
             #expect(errorURL == url)
             #expect(expected.isEmpty || detail.contains(expected), "detail: \(detail)")
+        case (.tooLarge(let limit), let error?):
+            #expect(error == .responseTooLarge(url: url, limit: limit))
         case (.timeout(let seconds), let error?):
             #expect(error == .timeout(url: url, seconds: seconds))
         case (.connection(let expected), .connection(let errorURL, let detail)?):

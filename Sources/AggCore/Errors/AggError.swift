@@ -31,6 +31,8 @@ public enum AggError: Error, Sendable, Equatable, CustomStringConvertible {
     case connection(venue: String, url: String, detail: String)
     /// The answer is not what the venue's API documents.
     case decoding(venue: String, path: String, detail: String)
+    /// The answer's body is larger than agg accepts (`limit` bytes); not retried.
+    case responseTooLarge(venue: String, url: String, limit: Int)
     /// The local database failed.
     case store(String)
     /// Recorded responses for `--offline` are missing.
@@ -43,7 +45,8 @@ public enum AggError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .unsupported(let venue, _), .venue(let venue, _, _), .notListed(let venue, _, _, _),
             .http(let venue, _, _), .locationRestricted(let venue, _), .rateLimited(let venue, _),
-            .timeout(let venue, _, _), .connection(let venue, _, _), .decoding(let venue, _, _):
+            .timeout(let venue, _, _), .connection(let venue, _, _), .decoding(let venue, _, _),
+            .responseTooLarge(let venue, _, _):
             venue
         default: nil
         }
@@ -65,6 +68,7 @@ public enum AggError: Error, Sendable, Equatable, CustomStringConvertible {
         case .timeout: "timeout"
         case .connection: "connection"
         case .decoding: "decoding"
+        case .responseTooLarge: "responseTooLarge"
         case .store: "store"
         case .offline: "offline"
         case .fxUnavailable: "fxUnavailable"
@@ -123,6 +127,8 @@ public enum AggError: Error, Sendable, Equatable, CustomStringConvertible {
             "no answer within \(formatSeconds(seconds)) s from \(url)"
         case .connection(_, let url, let detail): "connection to \(url) failed: \(detail)"
         case .decoding(_, let path, let detail): "unexpected response at \(path): \(detail)"
+        case .responseTooLarge(_, let url, let limit):
+            "the answer from \(url) is larger than the limit of \(limit) bytes"
         case .store(let text): "database: \(text)"
         case .offline(let text): "offline data: \(text)"
         case .fxUnavailable(let text): "no usable FX rate: \(text)"

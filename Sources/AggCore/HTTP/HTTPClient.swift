@@ -73,6 +73,9 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     case connection(url: String, detail: String)
     /// The answer broke off or was not valid HTTP (a truncated body, a dropped connection).
     case malformedResponse(url: String, detail: String)
+    /// The body is larger than the transport accepts (`limit` bytes, after content decoding).
+    /// Asking again would get the same answer, so it is not retried.
+    case responseTooLarge(url: String, limit: Int)
     case invalidURL(String)
 
     public var description: String {
@@ -80,6 +83,7 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
         case .timeout(let url, let seconds): "no answer within \(seconds) s from \(url)"
         case .connection(let url, let detail): "connection to \(url) failed: \(detail)"
         case .malformedResponse(let url, let detail): "broken answer from \(url): \(detail)"
+        case .responseTooLarge(let url, let limit): "the answer from \(url) is larger than the limit of \(limit) bytes"
         case .invalidURL(let url): "invalid URL \(url)"
         }
     }

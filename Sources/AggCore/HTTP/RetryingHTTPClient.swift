@@ -39,8 +39,8 @@ public struct RetryPolicy: Sendable {
 /// Retries idempotent GETs on connection failures, broken answers and 5xx, inside one time
 /// budget: every attempt gets only the time that is left, so `--timeout` bounds the whole
 /// exchange. A 429 (or Upbit's 418) is retried only when the venue's `Retry-After` fits the
-/// budget; otherwise the answer is returned at once for the caller to report. 4xx answers are
-/// never retried.
+/// budget; otherwise the answer is returned at once for the caller to report. 4xx answers and
+/// bodies over the transport's size cap are never retried.
 public struct RetryingHTTPClient: HTTPClient {
     public let base: any HTTPClient
     public let policy: RetryPolicy
@@ -86,7 +86,8 @@ public struct RetryingHTTPClient: HTTPClient {
                 switch error {
                 case .timeout:
                     throw TransportError.timeout(url: request.url, seconds: budget.total)
-                case .invalidURL:
+                case .invalidURL, .responseTooLarge:
+                    // Asking again would give the same answer.
                     throw error
                 case .connection, .malformedResponse:
                     guard retry < policy.maximumRetries else { throw error }

@@ -75,6 +75,7 @@ public struct VenueClient: Sendable {
         case .connection(let url, let detail): .connection(venue: venue, url: url, detail: detail)
         case .malformedResponse(let url, let detail):
             .connection(venue: venue, url: url, detail: detail)
+        case .responseTooLarge(let url, let limit): .responseTooLarge(venue: venue, url: url, limit: limit)
         case .invalidURL(let url): .connection(venue: venue, url: url, detail: "invalid URL")
         }
     }
