@@ -31,11 +31,12 @@ public enum BithumbDecoding {
     ///
     /// Both shapes reduce to a list of (coin, ticker object) entries and a timestamp, then go
     /// through the same `quote(coin:payment:ticker:timestamp:)`. Entries of ALL that are not
-    /// objects (Bithumb has sent strings and nulls there) are skipped.
+    /// objects (Bithumb has sent strings and nulls there) are skipped. Some recorded answers
+    /// carry no `date`: their quotes are good, with no timestamp.
     public static func quotes(data: JSONCursor, shape: TickerShape) throws(JSONDecodingError)
         -> [Quote]
     {
-        let timestamp = try Timestamp(millisecondsSince1970: data["date"].int64())
+        let timestamp = try data["date"].optionalInt64().map(Timestamp.init(millisecondsSince1970:))
         let entries: [(coin: String, ticker: JSONCursor)]
         let payment: String
         switch shape {
@@ -59,7 +60,7 @@ public enum BithumbDecoding {
     }
 
     /// One ticker object mapped field by field, as other tools map it so that results agree.
-    static func quote(coin: String, payment: String, ticker: JSONCursor, timestamp: Timestamp)
+    static func quote(coin: String, payment: String, ticker: JSONCursor, timestamp: Timestamp?)
         throws(JSONDecodingError)
         -> Quote
     {

@@ -54,12 +54,10 @@ public enum BithumbFoundationDecoding {
         public var description: String
     }
 
-    /// The quotes of an ALL answer, sorted by market.
+    /// The quotes of an ALL answer, sorted by market; without a `date`, they have no timestamp.
     public static func allQuotes(_ body: [UInt8], payment: String) throws -> [Quote] {
         let envelope = try JSONDecoder().decode(Envelope.self, from: Data(body))
-        guard let date = envelope.data.date, let milliseconds = Int64(date) else {
-            throw Failure(description: "no date in data")
-        }
+        let milliseconds = try milliseconds(envelope.data.date)
         return try envelope.data.tickers.filter { AssetCode.isNormalized($0.key) }.map { coin, ticker in
             try quote(ticker, market: Market(base: coin, quote: payment), milliseconds: milliseconds)
         }.sorted { $0.market < $1.market }
@@ -69,13 +67,17 @@ public enum BithumbFoundationDecoding {
     public static func quote(_ body: [UInt8], market: Market) throws -> Quote {
         struct Single: Decodable { var data: Ticker }
         let ticker = try JSONDecoder().decode(Single.self, from: Data(body)).data
-        guard let date = ticker.date, let milliseconds = Int64(date) else {
-            throw Failure(description: "no date in data")
-        }
-        return try quote(ticker, market: market, milliseconds: milliseconds)
+        return try quote(ticker, market: market, milliseconds: milliseconds(ticker.date))
     }
 
-    private static func quote(_ ticker: Ticker, market: Market, milliseconds: Int64) throws -> Quote {
+    /// The epoch milliseconds of a `date` field; `nil` when there is none.
+    private static func milliseconds(_ date: String?) throws -> Int64? {
+        guard let date else { return nil }
+        guard let milliseconds = Int64(date) else { throw Failure(description: "'\(date)' is not a date") }
+        return milliseconds
+    }
+
+    private static func quote(_ ticker: Ticker, market: Market, milliseconds: Int64?) throws -> Quote {
         func decimal(_ text: String) throws -> Decimal {
             guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
                 throw Failure(description: "'\(text)' is not a decimal")
@@ -88,6 +90,6 @@ public enum BithumbFoundationDecoding {
             low: try decimal(ticker.min_price), previousClose: try decimal(ticker.prev_closing_price),
             change: try decimal(ticker.fluctate_24H), changePercent: try decimal(ticker.fluctate_rate_24H),
             baseVolume: try decimal(ticker.units_traded_24H), quoteVolume: try decimal(ticker.acc_trade_value_24H),
-            timestamp: Timestamp(millisecondsSince1970: milliseconds))
+            timestamp: milliseconds.map(Timestamp.init(millisecondsSince1970:)))
     }
 }

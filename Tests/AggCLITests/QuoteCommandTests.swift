@@ -103,6 +103,25 @@ struct QuoteCommandTests {
         #expect(try quotes.map { try $0["symbol"].string() } == quotes.map { try $0["symbol"].string() }.sorted())
     }
 
+    @Test("an ALL answer without a date still quotes every coin: no time in the table, null in JSON, empty in CSV")
+    func allWithoutDate() async throws {
+        let body = String(decoding: try Fixtures.bytes("bithumb/ticker_ALL_KRW_nodate.json"), as: UTF8.self)
+        let arguments = ["quote", "BTC", "ETH", "-e", "bithumb"]
+        let json = await runCLI(arguments + ["-f", "json"], http: ScriptedHTTPClient(body: body))
+        #expect(json.status == 0)
+        let quotes = try json.json()["quotes"].elements()
+        #expect(try quotes.map { try $0["symbol"].string() } == ["BTC/KRW", "ETH/KRW"])
+        #expect(quotes.allSatisfy { $0["timestamp"].value == .null })
+        let table = await runCLI(arguments + ["-f", "table"], http: ScriptedHTTPClient(body: body))
+        let lines = table.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines.dropFirst().allSatisfy { $0.hasSuffix("  -") })
+        let csv = await runCLI(arguments + ["-f", "csv"], http: ScriptedHTTPClient(body: body))
+        let csvLines = csv.output.split(separator: "\n")
+        #expect(csvLines.count == 3)
+        #expect(csvLines.dropFirst().allSatisfy { $0.hasSuffix(",,false") })
+    }
+
     @Test("a BTC-quoted market through --quote and through BASE/QUOTE")
     func btcMarket() async throws {
         for arguments in [["ETH", "--quote", "btc"], ["eth/btc"]] {

@@ -80,6 +80,31 @@ struct BithumbDecodingTests {
         #expect(quotes.contains { $0.market.base == "1INCH" })
     }
 
+    /// Recorded ALL answers sometimes lack `data.date`; the tickers are still good, only the time
+    /// is unknown. (The fixture is sample data cut from ticker_ALL_KRW.json, without the date.)
+    @Test("an ALL answer without data.date gives every coin, with no timestamp")
+    func allWithoutDate() async throws {
+        let body = String(decoding: try Fixtures.bytes("bithumb/ticker_ALL_KRW_nodate.json"), as: UTF8.self)
+        let quotes = try await adapter(ScriptedHTTPClient(body: body)).allQuotes(quotedIn: "KRW")
+        #expect(quotes.map(\.market.base).sorted() == ["BTC", "ETH", "XRP"])
+        #expect(quotes.allSatisfy { $0.timestamp == nil })
+        let btc = try #require(quotes.first { $0.market.base == "BTC" })
+        var dated = try await recorded().quote(for: Market(base: "BTC", quote: "KRW"))
+        dated.timestamp = nil
+        #expect(btc == dated)
+    }
+
+    @Test("a date that is present must still be a whole number")
+    func allWithBadDate() async {
+        let body = #"{"status":"0000","data":{"BTC":{"closing_price":"1"},"date":"yesterday"}}"#
+        await #expect(
+            throws: AggError.decoding(
+                venue: "bithumb", path: "$.data.date", detail: "'yesterday' is not a whole number in range")
+        ) {
+            try await adapter(ScriptedHTTPClient(body: body)).allQuotes(quotedIn: "KRW")
+        }
+    }
+
     @Test("ALL skips entries that are not ticker objects")
     func allSkipsOddEntries() throws {
         let json = JSONCursor(try JSONParser.parse(try Fixtures.bytes("bithumb/ticker_ALL_KRW_odd.json")))

@@ -19,6 +19,16 @@ struct FoundationAgreementTests {
         #expect(fast.map { $0.quoteVolume?.description } == reference.map { $0.quoteVolume?.description })
     }
 
+    @Test("an ALL answer without a date: identical, with no timestamp")
+    func allWithoutDate() throws {
+        let body = try Fixtures.bytes("bithumb/ticker_ALL_KRW_nodate.json")
+        let fast = try BithumbDecoding.quotes(
+            data: JSONCursor(try JSONParser.parse(body))["data"], shape: .all(payment: "KRW")
+        ).sorted { $0.market < $1.market }
+        #expect(fast.count == 3)
+        #expect(fast == (try BithumbFoundationDecoding.allQuotes(body, payment: "KRW")))
+    }
+
     @Test(
         "single tickers are identical",
         arguments: [
