@@ -36,6 +36,17 @@ public struct BithumbAdapter: ExchangeAdapter {
         return json["data"]
     }
 
+    /// The `data` of `route`'s answer about one market. Bithumb answers 5500 when it does not
+    /// list the coin (on the ticker, order book, trades and candles alike): that is reported as
+    /// the market not being listed, keeping the code and message.
+    private func data(_ route: APIRouter, for market: Market) async throws(AggError) -> JSONCursor {
+        do throws(AggError) {
+            return try await data(route)
+        } catch {
+            throw Self.isNotListed(error) ? error.notListed(market) : error
+        }
+    }
+
     private func decode<T>(_ body: () throws(JSONDecodingError) -> T) throws(AggError) -> T {
         do throws(JSONDecodingError) {
             return try body()
@@ -56,7 +67,7 @@ public struct BithumbAdapter: ExchangeAdapter {
 
     public func quote(for market: Market) async throws(AggError) -> Quote {
         try requirePayment(market)
-        let data = try await data(.ticker(market))
+        let data = try await data(.ticker(market), for: market)
         let quotes = try decode { () throws(JSONDecodingError) in
             try BithumbDecoding.quotes(data: data, shape: .single(market))
         }
@@ -133,7 +144,7 @@ public struct BithumbAdapter: ExchangeAdapter {
         async throws(AggError) -> [Candle]
     {
         try requirePayment(market)
-        let data = try await data(.candlestick(market, interval: interval))
+        let data = try await data(.candlestick(market, interval: interval), for: market)
         let candles = try decode { () throws(JSONDecodingError) in
             try BithumbDecoding.candles(data: data)
         }
@@ -142,7 +153,7 @@ public struct BithumbAdapter: ExchangeAdapter {
 
     public func trades(for market: Market, limit: Int) async throws(AggError) -> [Trade] {
         try requirePayment(market)
-        let data = try await data(.transactionHistory(market, count: min(max(limit, 1), 100)))
+        let data = try await data(.transactionHistory(market, count: min(max(limit, 1), 100)), for: market)
         let trades = try decode { () throws(JSONDecodingError) in try BithumbDecoding.trades(data: data)
         }
         return Array(trades.prefix(max(0, limit)))
@@ -150,7 +161,7 @@ public struct BithumbAdapter: ExchangeAdapter {
 
     public func orderBook(for market: Market, depth: Int) async throws(AggError) -> OrderBook {
         try requirePayment(market)
-        let data = try await data(.orderBook(market, count: min(max(depth, 1), 30)))
+        let data = try await data(.orderBook(market, count: min(max(depth, 1), 30)), for: market)
         var book = try decode { () throws(JSONDecodingError) in
             try BithumbDecoding.orderBook(data: data, market: market)
         }
@@ -161,7 +172,8 @@ public struct BithumbAdapter: ExchangeAdapter {
 }
 
 extension BithumbAdapter {
-    /// Bithumb answers a ticker request for a coin it does not list with status 5500.
+    /// Bithumb answers a request about one coin it does not list with status 5500. (On an ALL
+    /// request, 5500 means the payment currency is not served; that is never asked here.)
     public static func isNotListed(_ error: AggError) -> Bool {
         switch error {
         case .notListed: true

@@ -99,12 +99,17 @@ struct CandlesCommandTests {
         #expect(client.requests.isEmpty)
     }
 
-    @Test("the venue's own error is exit 1 with its code and message")
-    func venueError() async throws {
-        let run = await runCLI(["candles", "NOPE", "-e", "bithumb", "--offline", "-f", "json"])
+    @Test(
+        "Bithumb's 5500 for an unlisted coin is 'not listed' on every command, naming the market, code and message",
+        arguments: [["candles", "NOPE"], ["book", "NOPE"], ["trades", "NOPE"], ["candles", "ETC/BTC"]])
+    func venueError(arguments: [String]) async throws {
+        let run = await runCLI(arguments + ["-e", "bithumb", "--offline", "-f", "json"])
         #expect(run.status == 1)
         #expect(run.output.isEmpty)
-        #expect(run.errorLines.last == "agg: bithumb: error 5500: 잘못된 코인명입니다.")
+        let market = arguments[1].contains("/") ? arguments[1] : arguments[1] + "/KRW"
+        #expect(
+            run.errorLines.last
+                == "agg: bithumb: \(market) is not listed (error 5500: 잘못된 코인명입니다. [English: invalid coin name])")
     }
 }
 

@@ -33,15 +33,17 @@ struct QuoteCommandTests {
         #expect(run.errorLines.last == "agg: bithumb NOPE/KRW: not listed")
     }
 
-    @Test("a single unlisted coin carries Bithumb's 5500 and Korean message verbatim")
+    @Test("a single unlisted coin is not listed, with Bithumb's 5500 and Korean message verbatim and glossed")
     func venueErrorJSON() async throws {
         let run = await runCLI(["quote", "NOPE", "--exchange", "bithumb", "--offline", "--format", "json"])
         #expect(run.status == 1)
         #expect(
             run.output
-                == "{\"quotes\":[],\"errors\":[{\"exchange\":\"bithumb\",\"symbol\":\"NOPE/KRW\",\"kind\":\"venue\","
+                == "{\"quotes\":[],\"errors\":[{\"exchange\":\"bithumb\",\"symbol\":\"NOPE/KRW\",\"kind\":\"notListed\","
                 + "\"code\":\"5500\",\"message\":\"잘못된 코인명입니다.\"}]}\n")
-        #expect(run.errorLines.last == "agg: bithumb NOPE/KRW: error 5500: 잘못된 코인명입니다.")
+        #expect(
+            run.errorLines.last
+                == "agg: bithumb NOPE/KRW: not listed (error 5500: 잘못된 코인명입니다. [English: invalid coin name])")
     }
 
     @Test("the table groups thousands and aligns columns")

@@ -149,6 +149,28 @@ struct StaleQuoteTests {
         }
     }
 
+    @Test("Bithumb's 5500 on a single coin means not listed: never answered from the cache")
+    func notListedSingle() async throws {
+        try await withTemporaryHome { home async throws in
+            try await cache(["ETH"], home: home)
+            let unlisted = String(decoding: try Fixtures.bytes("bithumb/error_5500_unlisted.json"), as: UTF8.self)
+            let client = ScriptedHTTPClient(body: unlisted)
+            let run = await quote(["ETH", "-f", "json"], home: home, http: client, now: later(60_000))
+            #expect(run.status == 1)
+            #expect(client.requests.map(\.url) == ["https://api.bithumb.com/public/ticker/ETH_KRW"])
+            #expect(
+                run.output == """
+                    {"quotes":[],"errors":[{"exchange":"bithumb","symbol":"ETH/KRW","kind":"notListed",\
+                    "code":"5500","message":"잘못된 코인명입니다."}]}
+
+                    """)
+            #expect(
+                run.errorLines == [
+                    "agg: bithumb ETH/KRW: not listed (error 5500: 잘못된 코인명입니다. [English: invalid coin name])"
+                ])
+        }
+    }
+
     @Test("fresh quotes keep their shape: no stale keys, whatever the cache holds")
     func freshShape() async throws {
         try await withTemporaryHome { home async throws in

@@ -81,7 +81,9 @@ struct WatchCommandTests {
     func failure() async throws {
         let run = await runCLI(["watch", "NOPE", "-e", "bithumb", "--count", "1", "--offline", "-f", "json"])
         #expect(run.status == 1)
-        #expect(run.errorLines.last == "agg: bithumb NOPE/KRW: error 5500: 잘못된 코인명입니다.")
+        #expect(
+            run.errorLines.last
+                == "agg: bithumb NOPE/KRW: not listed (error 5500: 잘못된 코인명입니다. [English: invalid coin name])")
         #expect(try JSONCursor(try JSONParser.parse(run.output))["errors"][0]["code"].string() == "5500")
     }
 

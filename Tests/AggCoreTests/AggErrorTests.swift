@@ -124,6 +124,16 @@ struct AggErrorTests {
         ),
         (.store("disk I/O error"), "database: disk I/O error"),
         (
+            .venue(venue: "bithumb", code: "5600", message: "입력값을 확인해주세요."),
+            "bithumb: error 5600: 입력값을 확인해주세요. [English: please check the input]"
+        ),
+        (
+            .notListed(
+                venue: "bithumb", market: Market(base: "NOPE", quote: "KRW"), code: "5500",
+                message: "잘못된 코인명입니다."),
+            "bithumb: NOPE/KRW is not listed (error 5500: 잘못된 코인명입니다. [English: invalid coin name])"
+        ),
+        (
             .venue(venue: "bithumb", code: "5600", message: "잠시 후 다시 시도해 주세요.\n(요청 횟수 초과)"),
             "bithumb: error 5600: 잠시 후 다시 시도해 주세요. (요청 횟수 초과)"
         ),
@@ -140,6 +150,8 @@ struct AggErrorTests {
         #expect(AggError.locationRestricted(venue: "binance", url: "u").code == "451")
         #expect(AggError.rateLimited(venue: "upbit", retryAfterSeconds: nil).code == "429")
         #expect(AggError.venue(venue: "bithumb", code: "5500", message: "m").code == "5500")
+        // JSON keeps the venue's message verbatim; the gloss is for the one-line text only.
+        #expect(AggError.venue(venue: "bithumb", code: "5600", message: "입력값을 확인해주세요.").message == "입력값을 확인해주세요.")
         #expect(AggError.usage("x").code == nil)
     }
 }

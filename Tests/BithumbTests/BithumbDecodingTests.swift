@@ -211,10 +211,9 @@ struct BithumbErrorTests {
     @Test(
         "a status other than 0000 is a venue error with the message verbatim, whatever the HTTP status",
         arguments: [
-            ("bithumb/error_5500_unlisted.json", 200, "5500", "잘못된 코인명입니다."),
             ("bithumb/error_5600.json", 200, "5600", "입력값을 확인해주세요."),
             ("bithumb/error_5600_too_many.json", 200, "5600", "요청 횟수가 너무 많습니다. 잠시 후 다시 시도해주세요."),
-            ("bithumb/error_5500_unlisted.json", 400, "5500", "잘못된 코인명입니다."),
+            ("bithumb/error_5600.json", 400, "5600", "입력값을 확인해주세요."),
         ])
     func venueErrors(file: String, status: Int, code: String, message: String) async throws {
         let body = try Fixtures.bytes(file)
@@ -224,6 +223,36 @@ struct BithumbErrorTests {
         await #expect(throws: AggError.venue(venue: "bithumb", code: code, message: message)) {
             try await adapter(client).quote(for: Market(base: "NOPE", quote: "KRW"))
         }
+    }
+
+    /// The calls that ask about one market; Bithumb answers each with 5500 for a coin it does not
+    /// list (HTTP 200, sometimes 400).
+    static let singleMarketCalls: [(String, @Sendable (BithumbAdapter, Market) async throws(AggError) -> Void)] = [
+        ("ticker", { adapter, market throws(AggError) in _ = try await adapter.quote(for: market) }),
+        ("order book", { adapter, market throws(AggError) in _ = try await adapter.orderBook(for: market, depth: 5) }),
+        ("trades", { adapter, market throws(AggError) in _ = try await adapter.trades(for: market, limit: 5) }),
+        (
+            "candles",
+            { adapter, market throws(AggError) in
+                _ = try await adapter.candles(for: market, interval: .oneMinute, limit: 5)
+            }
+        ),
+    ]
+
+    @Test("5500 on any single-market call is not listed, keeping the code and message", arguments: [200, 400])
+    func notListedEverywhere(status: Int) async throws {
+        let body = try Fixtures.bytes("bithumb/error_5500_unlisted.json")
+        let client = ScriptedHTTPClient { request in
+            HTTPResponse(status: status, headers: [], body: body, url: request.url)
+        }
+        let market = Market(base: "NOPE", quote: "KRW")
+        for (name, call) in Self.singleMarketCalls {
+            let error = await #expect(throws: AggError.self, "\(name)") { try await call(adapter(client), market) }
+            #expect(
+                error == .notListed(venue: "bithumb", market: market, code: "5500", message: "잘못된 코인명입니다."),
+                "\(name)")
+        }
+        #expect(client.requests.count == 4)
     }
 
     @Test("5500 on a ticker counts as not listed; 5600 does not")

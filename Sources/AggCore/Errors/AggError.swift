@@ -105,7 +105,9 @@ public enum AggError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// One line without the venue prefix: "error 5500: 잘못된 코인명입니다.".
+    /// One line without the venue prefix: "error 5600: 입력값을 확인해주세요. [English: please check
+    /// the input]". A known Korean message gets its English gloss after it (see
+    /// `VenueMessageGlossary`).
     public var summary: String {
         switch self {
         case .invalidSymbol(let text, let reason): "invalid symbol '\(text)': \(reason)"
@@ -115,7 +117,7 @@ public enum AggError: Error, Sendable, Equatable, CustomStringConvertible {
             "unknown exchange '\(id)'; known: \(known.joined(separator: ", "))"
         case .usage(let text): text
         case .unsupported(let venue, let capability): "\(capability.title) is not supported by \(venue)"
-        case .venue(_, let code, let message): "error \(code): \(message)"
+        case .venue(_, let code, let message): "error \(code): \(Self.glossed(message))"
         case .notListed(_, let market, let code, let message):
             "\(market) is " + Self.notListedText(code: code, message: message)
         case .http(_, let status, let url): "HTTP \(status) from \(url)"
@@ -144,7 +146,14 @@ public enum AggError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// "not listed", with the venue's own code and message when it sent any.
     private static func notListedText(code: String, message: String) -> String {
-        "not listed" + (message.isEmpty ? "" : code.isEmpty ? " (\(message))" : " (error \(code): \(message))")
+        let message = glossed(message)
+        return "not listed" + (message.isEmpty ? "" : code.isEmpty ? " (\(message))" : " (error \(code): \(message))")
+    }
+
+    /// A venue's message followed by its English gloss when it is a known Korean one:
+    /// "잘못된 코인명입니다. [English: invalid coin name]".
+    private static func glossed(_ message: String) -> String {
+        VenueMessageGlossary.english(for: message).map { "\(message) [English: \($0)]" } ?? message
     }
 
     /// One line a user can act on, naming the venue first when there is one.
