@@ -122,22 +122,38 @@ public struct BithumbAdapter: ExchangeAdapter {
         }
     }
 
-    /// Bithumb's public API has no market list; the ALL tickers name every listed coin.
-    /// Both payment currencies are asked at once; each listing keeps its ticker's last price.
+    /// Bithumb's public API has no market list; the ALL tickers name every listed coin. Every
+    /// listing is asked for, and the first failure, if any, is thrown: see `marketList` for the
+    /// listings that answered.
     public func markets() async throws(AggError) -> [MarketListing] {
-        let byPayment = await concurrentResults(APIRouter.paymentCurrencies) { payment throws(AggError) in
+        let list = await marketList(quotedIn: nil)
+        if let failure = list.failures.first { throw failure.error }
+        return list.listings
+    }
+
+    /// The ALL tickers of each payment currency asked for (both when `currency` is `nil`), at
+    /// once; each listing keeps its ticker's last price. ALL_BTC has failed live since 2023
+    /// (5500 with HTTP 200, sometimes a 404): that failure is reported beside the KRW listings
+    /// instead of hiding them.
+    public func marketList(quotedIn currency: String?) async -> MarketList {
+        let payments = APIRouter.paymentCurrencies.filter { currency == nil || $0 == currency }
+        let results = await concurrentResults(payments) { payment throws(AggError) in
             try await self.allQuotes(quotedIn: payment)
         }
-        var listings: [MarketListing] = []
-        for result in byPayment {
-            for quote in try result.get() {
-                listings.append(
+        var list = MarketList(listings: [])
+        for (payment, result) in zip(payments, results) {
+            switch result {
+            case .success(let quotes):
+                list.listings += quotes.map { quote in
                     MarketListing(
-                        exchange: Self.descriptor.id, market: quote.market,
-                        venueSymbol: APIRouter.pair(quote.market), last: quote.last))
+                        exchange: Self.descriptor.id, market: quote.market, venueSymbol: APIRouter.pair(quote.market),
+                        last: quote.last)
+                }
+            case .failure(let error):
+                list.failures.append(MarketList.Failure(quoteCurrency: payment, error: error))
             }
         }
-        return listings
+        return list
     }
 
     public func candles(for market: Market, interval: CandleInterval, limit: Int)

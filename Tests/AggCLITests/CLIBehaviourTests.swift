@@ -7,7 +7,7 @@ import Testing
 
 /// Every new command, with arguments that answer offline.
 private let offlineRuns: [[String]] = [
-    ["search", "ET", "-e", "bithumb"],
+    ["search", "ET", "-e", "bithumb", "-q", "KRW"],
     ["candles", "BTC", "-e", "bithumb", "-n", "5"],
     ["candles", "BTC", "-e", "bithumb", "-n", "30", "--chart"],
     ["trades", "BTC", "-e", "bithumb", "-n", "5"],

@@ -19,18 +19,18 @@ struct EndToEndCommandTests {
         return environment
     }
 
-    @Test("search: prices from the ALL tickers, ranked, exit 0")
+    @Test("search: prices from the ALL tickers that answered; ALL_BTC's 5500 in errors, exit 1")
     func search() async throws {
         let server = try FixtureServer(venues: ["bithumb"])
         let run = try await AggBinary.run(
             ["search", "ETH", "-e", "bithumb", "-f", "json"], environment: try environment(server))
-        #expect(run.status == 0)
-        #expect(run.error == "")
+        #expect(run.status == 1)
+        #expect(run.error == "agg: bithumb ALL/BTC: error 5500: 입력값을 확인해 주세요. [English: please check the input]\n")
         #expect(
             run.output == """
                 {"query":"ETH","results":[\
-                {"exchange":"bithumb","symbol":"ETH/KRW","base":"ETH","quote":"KRW","nameKo":null,"nameEn":null,"last":"3406000"},\
-                {"exchange":"bithumb","symbol":"ETH/BTC","base":"ETH","quote":"BTC","nameKo":null,"nameEn":null,"last":"0.04224"}]}
+                {"exchange":"bithumb","symbol":"ETH/KRW","base":"ETH","quote":"KRW","nameKo":null,"nameEn":null,"last":"3406000"}],\
+                "errors":[{"exchange":"bithumb","symbol":"ALL/BTC","kind":"venue","code":"5500","message":"입력값을 확인해 주세요."}]}
 
                 """)
         #expect(

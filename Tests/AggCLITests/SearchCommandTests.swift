@@ -11,17 +11,57 @@ struct SearchCommandTests {
         try run.json()["results"].elements().map { "\(try $0["exchange"].string()) \(try $0["symbol"].string())" }
     }
 
-    @Test("JSON has the documented shape, with the last price from Bithumb's ALL tickers")
+    /// Bithumb's ALL_BTC has answered 5500 since 2023 (the recordings route it so): the KRW
+    /// listings still answer, and the failed request is reported as `quote` reports one.
+    @Test("JSON has the documented shape: what answered, with the last price, and the failed request in errors")
     func json() async throws {
         let run = await runCLI(["search", "eth", "--exchange", "bithumb", "--offline", "-f", "json"])
-        #expect(run.status == 0)
+        #expect(run.status == 1)
         #expect(
             run.output == """
                 {"query":"eth","results":[\
-                {"exchange":"bithumb","symbol":"ETH/KRW","base":"ETH","quote":"KRW","nameKo":null,"nameEn":null,"last":"3406000"},\
-                {"exchange":"bithumb","symbol":"ETH/BTC","base":"ETH","quote":"BTC","nameKo":null,"nameEn":null,"last":"0.04224"}]}
+                {"exchange":"bithumb","symbol":"ETH/KRW","base":"ETH","quote":"KRW","nameKo":null,"nameEn":null,"last":"3406000"}],\
+                "errors":[{"exchange":"bithumb","symbol":"ALL/BTC","kind":"venue","code":"5500","message":"입력값을 확인해 주세요."}]}
 
                 """)
+        #expect(
+            run.errorLines.last
+                == "agg: bithumb ALL/BTC: error 5500: 입력값을 확인해 주세요. [English: please check the input]")
+    }
+
+    @Test("ALL_BTC answering 404 instead: the KRW listings still answer, exit 1")
+    func allBTCNotFound() async throws {
+        let krw = try Fixtures.bytes("bithumb/ticker_ALL_KRW.json")
+        let client = ScriptedHTTPClient { request in
+            request.url.hasSuffix("/ALL_BTC")
+                ? HTTPResponse(status: 404, headers: [], body: Array("<html>Not Found</html>".utf8), url: request.url)
+                : HTTPResponse(status: 200, headers: [], body: krw, url: request.url)
+        }
+        let run = await runCLI(["search", "XRP", "-e", "bithumb", "-f", "table"], http: client)
+        #expect(run.status == 1)
+        #expect(
+            run.output == """
+                EXCHANGE  MARKET    LAST
+                bithumb   XRP/KRW  790.4
+
+                """)
+        #expect(
+            run.errorLines == ["agg: bithumb ALL/BTC: HTTP 404 from https://api.bithumb.com/public/ticker/ALL_BTC"])
+    }
+
+    @Test("when every listing request fails: no results, every failure in errors, exit 1")
+    func everyRequestFails() async throws {
+        let client = ScriptedHTTPClient(body: #"{"status":"5600","message":"점검 중"}"#)
+        let run = await runCLI(["search", "ETH", "-e", "bithumb", "-f", "json"], http: client)
+        #expect(run.status == 1)
+        #expect(
+            run.output == """
+                {"query":"ETH","results":[],"errors":[\
+                {"exchange":"bithumb","symbol":"ALL/KRW","kind":"venue","code":"5600","message":"점검 중"},\
+                {"exchange":"bithumb","symbol":"ALL/BTC","kind":"venue","code":"5600","message":"점검 중"}]}
+
+                """)
+        #expect(run.errorLines == ["agg: bithumb ALL/KRW: error 5600: 점검 중", "agg: bithumb ALL/BTC: error 5600: 점검 중"])
     }
 
     @Test("symbol prefixes rank before substrings; shorter, then alphabetical; home currency first")
@@ -29,13 +69,14 @@ struct SearchCommandTests {
         let run = await runCLI(["search", "ET", "-e", "bithumb", "--offline", "-f", "json"])
         #expect(
             try symbols(run) == [
-                "bithumb ETC/KRW", "bithumb ETC/BTC", "bithumb ETH/KRW", "bithumb ETH/BTC", "bithumb ETKR/KRW",
-                "bithumb VET/KRW", "bithumb META/KRW", "bithumb THETA/KRW",
+                "bithumb ETC/KRW", "bithumb ETH/KRW", "bithumb ETKR/KRW", "bithumb VET/KRW", "bithumb META/KRW",
+                "bithumb THETA/KRW",
             ])
-        let quoted = await runCLI(["search", "ET", "-e", "bithumb", "--quote", "btc", "--offline", "-f", "json"])
-        #expect(try symbols(quoted) == ["bithumb ETC/BTC", "bithumb ETH/BTC"])
-        let limited = await runCLI(["search", "ET", "-e", "bithumb", "--limit", "3", "--offline", "-f", "json"])
-        #expect(try symbols(limited) == ["bithumb ETC/KRW", "bithumb ETC/BTC", "bithumb ETH/KRW"])
+        let quoted = await runCLI(
+            ["search", "ET", "-e", "testnames", "--quote", "btc", "-f", "json"], registry: extendedRegistry())
+        #expect(try symbols(quoted) == ["testnames ETH/BTC"])
+        let limited = await runCLI(["search", "ET", "-e", "bithumb", "--limit", "2", "--offline", "-f", "json"])
+        #expect(try symbols(limited) == ["bithumb ETC/KRW", "bithumb ETH/KRW"])
     }
 
     @Test(
@@ -62,7 +103,7 @@ struct SearchCommandTests {
         #expect(
             run.output == """
                 {"query":"비트코인","results":[{"exchange":"testnames","symbol":"BTC/KRW","base":"BTC","quote":"KRW",\
-                "nameKo":"비트코인","nameEn":"Bitcoin","last":"80500000"}]}
+                "nameKo":"비트코인","nameEn":"Bitcoin","last":"80500000"}],"errors":[]}
 
                 """)
     }
@@ -71,8 +112,9 @@ struct SearchCommandTests {
     func allVenues() async throws {
         let run = await runCLI(
             ["search", "BTC", "-f", "json"], http: try recordedBithumb(), registry: extendedRegistry())
-        #expect(run.status == 0)
+        #expect(run.status == 1)
         #expect(try symbols(run) == ["bithumb BTC/KRW", "testnames BTC/KRW"])
+        #expect(try run.json()["errors"].elements().map { try $0["symbol"].string() } == ["ALL/BTC"])
     }
 
     @Test("the table shows name columns only when a venue publishes names, Korean aligned")
@@ -89,21 +131,21 @@ struct SearchCommandTests {
         let plain = await runCLI(["search", "ETH", "-e", "bithumb", "--offline", "-f", "table"])
         #expect(
             plain.output == """
-                EXCHANGE  MARKET         LAST
-                bithumb   ETH/KRW   3,406,000
-                bithumb   ETH/BTC  0.04224000
+                EXCHANGE  MARKET        LAST
+                bithumb   ETH/KRW  3,406,000
 
                 """)
     }
 
     @Test("no match: an empty result list, exit 0; the table says so on stderr")
     func noMatch() async throws {
-        let json = await runCLI(["search", "zzzz", "-e", "bithumb", "--offline", "-f", "json"])
+        let json = await runCLI(["search", "zzzz", "-e", "testnames", "-f", "json"], registry: extendedRegistry())
         #expect(json.status == 0)
-        #expect(json.output == "{\"query\":\"zzzz\",\"results\":[]}\n")
-        let table = await runCLI(["search", "zzzz", "-e", "bithumb", "--offline", "-f", "table"])
+        #expect(json.output == "{\"query\":\"zzzz\",\"results\":[],\"errors\":[]}\n")
+        let table = await runCLI(["search", "zzzz", "-e", "testnames", "-f", "table"], registry: extendedRegistry())
+        #expect(table.status == 0)
         #expect(table.output.isEmpty)
-        #expect(table.errorLines.last == "agg: no market matches 'zzzz'")
+        #expect(table.errorLines == ["agg: no market matches 'zzzz'"])
     }
 
     @Test(
@@ -138,9 +180,25 @@ struct SearchCommandTests {
         let run = await runCLI(["search", "BTC", "-f", "json"], http: client, registry: extendedRegistry())
         #expect(run.status == 1)
         #expect(try symbols(run) == ["testnames BTC/KRW"])
-        #expect(run.errorLines.count == 1)
         #expect(
-            run.error.hasPrefix("agg: bithumb: no answer within 10 s from https://api.bithumb.com/public/ticker/ALL_"))
+            run.errorLines
+                == ["KRW", "BTC"].map {
+                    "agg: bithumb ALL/\($0): no answer within 10 s from https://api.bithumb.com/public/ticker/ALL_\($0)"
+                })
+    }
+
+    @Test("a venue whose whole list failed: an error without a symbol, its own line")
+    func wholeListFails() async throws {
+        let client = ScriptedHTTPClient { request in throw TransportError.timeout(url: request.url, seconds: 10) }
+        let run = await runCLI(["search", "BTC", "-e", "upbit", "-f", "json"], http: client)
+        #expect(run.status == 1)
+        #expect(
+            run.output == """
+                {"query":"BTC","results":[],"errors":[{"exchange":"upbit","kind":"timeout","code":null,\
+                "message":"no answer within 10 s from https://api.upbit.com/v1/market/all"}]}
+
+                """)
+        #expect(run.errorLines == ["agg: upbit: no answer within 10 s from https://api.upbit.com/v1/market/all"])
     }
 
     @Test("MarketSearch.match tells each kind apart")
@@ -178,18 +236,28 @@ struct UpbitNameSearchTests {
 
 @Suite("agg search asks for each ticker list once")
 struct SearchRequestTests {
-    @Test("Bithumb's market list already carries the prices: one ALL request per quote currency")
+    @Test("Bithumb's market list already carries the prices: one ALL request per quote currency, none again")
     func bithumbRequests() async throws {
         let client = try recordedBithumb()
         let run = await runCLI(["search", "ETH", "-e", "bithumb", "-f", "json"], http: client)
-        #expect(run.status == 0)
+        #expect(run.status == 1)
         #expect(
             client.requests.map(\.url).sorted() == [
                 "https://api.bithumb.com/public/ticker/ALL_BTC", "https://api.bithumb.com/public/ticker/ALL_KRW",
             ])
         let results = try run.json()["results"].elements()
+        #expect(results.count == 1)
         #expect(try results[0]["symbol"].string() == "ETH/KRW")
         #expect(try results[0]["last"].string() == "3406000")
-        #expect(try results[1]["last"].string() == "0.04224")
+    }
+
+    @Test("--quote asks Bithumb only for that currency's list: ALL_BTC's failure does not matter to KRW")
+    func quoteFilterAsksOnce() async throws {
+        let client = try recordedBithumb()
+        let run = await runCLI(["search", "ETH", "-e", "bithumb", "-q", "KRW", "-f", "json"], http: client)
+        #expect(run.status == 0)
+        #expect(run.error.isEmpty)
+        #expect(client.requests.map(\.url) == ["https://api.bithumb.com/public/ticker/ALL_KRW"])
+        #expect(try run.json()["results"].elements().map { try $0["symbol"].string() } == ["ETH/KRW"])
     }
 }

@@ -304,3 +304,35 @@ struct BithumbErrorTests {
         #expect(client.requests.isEmpty)
     }
 }
+
+@Suite("Bithumb market list")
+struct BithumbMarketListTests {
+    @Test("ALL_BTC's 5500 (as since 2023) leaves the KRW listings, with their prices, and one failure")
+    func partial() async throws {
+        let list = await (try recorded()).marketList(quotedIn: nil)
+        #expect(list.listings.count == 480)
+        #expect(Set(list.listings.map(\.market.quote)) == ["KRW"])
+        let eth = try #require(list.listings.first { $0.market.base == "ETH" })
+        #expect(eth.venueSymbol == "ETH_KRW")
+        #expect(eth.last == 3_406_000)
+        #expect(
+            list.failures == [
+                MarketList.Failure(
+                    quoteCurrency: "BTC",
+                    error: .venue(venue: "bithumb", code: "5500", message: "입력값을 확인해 주세요."))
+            ])
+        await #expect(throws: AggError.venue(venue: "bithumb", code: "5500", message: "입력값을 확인해 주세요.")) {
+            try await recorded().markets()
+        }
+    }
+
+    @Test("one currency asks for that currency's list only; one Bithumb does not serve asks nothing")
+    func oneCurrency() async throws {
+        let client = try Fixtures.recordingClient("bithumb", baseURL: base)
+        let krw = await adapter(client).marketList(quotedIn: "KRW")
+        #expect(krw.listings.count == 480 && krw.failures.isEmpty)
+        let usdt = await adapter(client).marketList(quotedIn: "USDT")
+        #expect(usdt.listings.isEmpty && usdt.failures.isEmpty)
+        #expect(client.requests.map(\.url) == [base + "/public/ticker/ALL_KRW"])
+    }
+}

@@ -25,7 +25,9 @@ public enum SearchCommand: Command {
             Symbols match first by prefix, then anywhere (ET finds ETH and ETC before VET); names
             match where a venue publishes them (Upbit gives Korean and English names). The last
             price is shown when the venue gives every ticker in one request. Several words are
-            one query: agg search bitcoin cash.
+            one query: agg search bitcoin cash. A venue whose list takes several requests shows
+            what answered; each failed request is one line on stderr (and an entry in JSON
+            errors) and the exit code is 1. --quote asks only for that currency's list.
             """
     )
 
@@ -37,7 +39,8 @@ public enum SearchCommand: Command {
         var venue: String
         var matches: [MarketSearch.Match] = []
         var prices: [Market: Decimal] = [:]
-        var errors: [AggError] = []
+        /// The requests that failed; the matches are those of the requests that answered.
+        var failures: [MarketList.Failure] = []
     }
 
     public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
@@ -74,8 +77,11 @@ public enum SearchCommand: Command {
             for (market, price) in result.prices { all[QuoteRendering.key(result.venue, market)] = price }
         }
         let rows = matches.map { ($0.listing, prices[QuoteRendering.key($0.listing.exchange, $0.listing.market)]) }
+        let failures = results.flatMap { result in
+            result.failures.map { VenueFailure(venue: result.venue, failure: $0) }
+        }
         switch options.format {
-        case .json: context.console.print(json(query: query, rows: rows).serialized())
+        case .json: context.console.print(json(query: query, rows: rows, failures: failures).serialized())
         case .csv: context.console.print(csv(rows))
         case .table:
             if rows.isEmpty {
@@ -84,9 +90,25 @@ public enum SearchCommand: Command {
                 context.console.print(table(rows, style: options.style, width: context.console.width))
             }
         }
-        let errors = results.flatMap(\.errors)
-        for error in errors { context.console.printError("agg: \(error.description)") }
-        return errors.isEmpty ? .success : .sourceFailed
+        for failure in failures { context.console.printError("agg: \(failure.line)") }
+        return failures.isEmpty ? .success : .sourceFailed
+    }
+
+    /// A failed request of one venue's list, as `quote` reports a failed `--all`: its part of
+    /// the list is the market `ALL/<currency>`.
+    struct VenueFailure: Sendable {
+        var venue: String
+        var failure: MarketList.Failure
+
+        var symbol: String? { failure.quoteCurrency.map { "ALL/\($0)" } }
+
+        /// "bithumb ALL/BTC: error 5500: ...", or the error's own line for a whole list.
+        var line: String {
+            guard let symbol else { return failure.error.description }
+            return "\(venue) \(symbol): \(failure.error.summaryNamingNoMarket)"
+        }
+
+        var json: JSONValue { JSONOutput.error(failure.error, exchange: venue, symbol: symbol) }
     }
 
     /// The venues to search: those named (each must list its markets), else the config file's
@@ -114,13 +136,10 @@ public enum SearchCommand: Command {
     ) async -> VenueResult {
         let descriptor = adapter.descriptor
         var result = VenueResult(venue: descriptor.id)
-        do throws(AggError) {
-            let listings = try await adapter.markets().filter { quote == nil || $0.market.quote == quote }
-            result.matches = MarketSearch.rank(listings, query: query, homeCurrencies: homes)
-        } catch {
-            result.errors.append(error)
-            return result
-        }
+        let list = await adapter.marketList(quotedIn: quote)
+        result.failures = list.failures
+        let listings = list.listings.filter { quote == nil || $0.market.quote == quote }
+        result.matches = MarketSearch.rank(listings, query: query, homeCurrencies: homes)
         for match in result.matches {
             if let last = match.listing.last { result.prices[match.listing.market] = last }
         }
@@ -135,13 +154,14 @@ public enum SearchCommand: Command {
                     result.prices[quote.market] = quote.last
                 }
             } catch {
-                result.errors.append(error)
+                result.failures.append(MarketList.Failure(quoteCurrency: currency, error: error))
             }
         }
         return result
     }
 
-    static func json(query: String, rows: [(MarketListing, Decimal?)]) -> JSONValue {
+    /// `{"query","results":[...],"errors":[...]}`; each error is shaped as in `quote`.
+    static func json(query: String, rows: [(MarketListing, Decimal?)], failures: [VenueFailure]) -> JSONValue {
         [
             "query": .string(query),
             "results": .array(
@@ -156,6 +176,7 @@ public enum SearchCommand: Command {
                         "last": JSONOutput.decimal(last),
                     ]
                 }),
+            "errors": .array(failures.map(\.json)),
         ]
     }
 

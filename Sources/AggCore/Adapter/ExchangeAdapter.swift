@@ -37,6 +37,11 @@ public protocol ExchangeAdapter: Sendable {
     /// Every market the venue lists.
     func markets() async throws(AggError) -> [MarketListing]
 
+    /// The markets quoted in `currency` (every market when `nil`), as far as they could be had:
+    /// a venue whose list takes several requests reports the ones that failed beside the
+    /// listings of those that answered, instead of failing as a whole.
+    func marketList(quotedIn currency: String?) async -> MarketList
+
     /// The most recent bars, oldest first.
     func candles(for market: Market, interval: CandleInterval, limit: Int) async throws(AggError)
         -> [Candle]
@@ -82,6 +87,17 @@ extension ExchangeAdapter {
 
     public func markets() async throws(AggError) -> [MarketListing] {
         throw .unsupported(venue: Self.descriptor.id, capability: .markets)
+    }
+
+    /// `markets()` filtered to `currency`; its failure is the failure of the whole list.
+    public func marketList(quotedIn currency: String?) async -> MarketList {
+        let listings: [MarketListing]
+        do throws(AggError) {
+            listings = try await markets()
+        } catch {
+            return MarketList(listings: [], failures: [MarketList.Failure(quoteCurrency: nil, error: error)])
+        }
+        return MarketList(listings: listings.filter { currency == nil || $0.market.quote == currency })
     }
 
     public func candles(for market: Market, interval: CandleInterval, limit: Int)
