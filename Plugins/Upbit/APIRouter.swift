@@ -17,8 +17,9 @@ public enum APIRouter: Sendable, Equatable {
     case candles(Market, interval: CandleInterval, count: Int)
     /// `GET /v1/trades/ticks?market=KRW-BTC&count=`: up to 500 recent trades, newest first.
     case trades(Market, count: Int)
-    /// `GET /v1/orderbook?markets=KRW-BTC`: the order book, 15 levels a side.
-    case orderBook(Market)
+    /// `GET /v1/orderbook?markets=KRW-BTC&count=`: the order book, 1 to 30 levels a side
+    /// (30 since 2025; before, always 15).
+    case orderBook(Market, count: Int)
 
     /// The quote currencies of Upbit's markets.
     public static let quoteCurrencies = ["KRW", "BTC", "USDT"]
@@ -37,7 +38,7 @@ public enum APIRouter: Sendable, Equatable {
         case .candles(let market, let interval, let count):
             "/v1/candles/\(Self.candlePath(interval) ?? "minutes/1")?market=\(Self.code(market))&count=\(count)"
         case .trades(let market, let count): "/v1/trades/ticks?market=\(Self.code(market))&count=\(count)"
-        case .orderBook(let market): "/v1/orderbook?markets=\(Self.code(market))"
+        case .orderBook(let market, let count): "/v1/orderbook?markets=\(Self.code(market))&count=\(count)"
         }
     }
 

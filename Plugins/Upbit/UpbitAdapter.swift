@@ -21,7 +21,7 @@ public struct UpbitAdapter: ExchangeAdapter {
         capabilities: [.ticker, .markets, .candles, .trades, .orderBook],
         requestsPerSecond: 10,
         defaultBaseURL: "https://api.upbit.com",
-        limits: FetchLimits(candles: 200, trades: 500, bookDepth: 15, candleIntervals: APIRouter.candleIntervals)
+        limits: FetchLimits(candles: 200, trades: 500, bookDepth: 30, candleIntervals: APIRouter.candleIntervals)
     )
 
     private let baseURL: String
@@ -181,9 +181,11 @@ public struct UpbitAdapter: ExchangeAdapter {
         return Array(trades.prefix(max(0, limit)))
     }
 
-    /// Upbit always sends its full book (15 levels a side); it is cut to `depth` here.
+    /// Upbit sends up to 30 levels a side, as many as `count` asks for (an answer with more,
+    /// such as the 15 it always sent before 2025 when fewer are wanted, is cut to `depth`).
     public func orderBook(for market: Market, depth: Int) async throws(AggError) -> OrderBook {
-        let json = try await get(.orderBook(market), for: market)
+        let count = min(max(depth, 1), Self.descriptor.limits.bookDepth)
+        let json = try await get(.orderBook(market, count: count), for: market)
         var book = try client.decode { () throws(JSONDecodingError) in
             try UpbitDecoding.orderBook(json, market: market)
         }

@@ -89,11 +89,32 @@ struct UpbitMarketDataCommandTests {
                 """)
     }
 
-    @Test("book depth is at most Upbit's 15 levels", arguments: [("15", 0), ("16", 64)])
+    @Test("book depth is at most Upbit's 30 levels", arguments: [("16", 0), ("30", 0), ("31", 64)])
     func bookDepth(text: String, status: Int32) async throws {
         let run = await runCLI(["book", "BTC", "-e", "upbit", "-d", text, "--offline", "-f", "json"])
         #expect(run.status == status)
-        if status == 64 { #expect(run.error.contains("from 1 to 15 for upbit")) }
+        if status == 0 {
+            let json = try run.json()
+            #expect(try json["bids"].elements().count == Int(text))
+            #expect(try json["asks"].elements().count == Int(text))
+        } else {
+            #expect(run.errorLines.last == "agg: invalid --depth '31': expected a whole number from 1 to 30 for upbit")
+        }
+    }
+
+    @Test("book -d 30: thirty asks above the spread and thirty bids below it")
+    func bookTable() async throws {
+        let run = await runCLI(["book", "BTC", "-e", "upbit", "-d", "30", "--offline", "-f", "table"])
+        #expect(run.status == 0)
+        let lines = run.output.split(separator: "\n").map(String.init)
+        // Caption, header, 30 asks, the spread, 30 bids.
+        #expect(lines.count == 63)
+        #expect(lines[0] == "BTC/KRW on upbit · 30 asks, 30 bids · 2024-08-08 08:12:16 UTC")
+        // The 30th level of each side, with the running total of all 30 (the answer's
+        // total_ask_size and total_bid_size).
+        #expect(lines[2] == "ask     80,704,000  0.49708782  29.58242102   40,116,975")
+        #expect(lines[32].hasPrefix("spread"))
+        #expect(lines[62] == "bid     80,605,000   0.0600453   26.3566545    4,839,951")
     }
 
     @Test("an unknown market is exit 1 with Upbit's code and message", arguments: ["candles", "trades", "book"])

@@ -41,7 +41,8 @@ struct UpbitMarketDataRouterTests {
                 "/v1/candles/minutes/1?market=BTC-ETH&count=1"
             ),
             (.trades(btc, count: 500), "/v1/trades/ticks?market=KRW-BTC&count=500"),
-            (.orderBook(btc), "/v1/orderbook?markets=KRW-BTC"),
+            (.orderBook(btc, count: 30), "/v1/orderbook?markets=KRW-BTC&count=30"),
+            (.orderBook(Market(base: "ETH", quote: "BTC"), count: 5), "/v1/orderbook?markets=BTC-ETH&count=5"),
         ])
     func url(route: APIRouter, path: String) {
         #expect(route.url(baseURL: base) == base + path)
@@ -57,7 +58,7 @@ struct UpbitMarketDataRouterTests {
         let descriptor = UpbitAdapter.descriptor
         #expect(
             descriptor.limits
-                == FetchLimits(candles: 200, trades: 500, bookDepth: 15, candleIntervals: APIRouter.candleIntervals))
+                == FetchLimits(candles: 200, trades: 500, bookDepth: 30, candleIntervals: APIRouter.candleIntervals))
         #expect(descriptor.capabilities == [.ticker, .markets, .candles, .trades, .orderBook])
     }
 }
@@ -200,11 +201,11 @@ struct UpbitTradesTests {
 
 @Suite("Upbit order book")
 struct UpbitOrderBookTests {
-    @Test("units split into bids highest first and asks lowest first, 15 a side")
+    @Test("units split into bids highest first and asks lowest first, 30 a side")
     func book() async throws {
         let client = try Fixtures.recordingClient("upbit", baseURL: base)
-        let book = try await adapter(client).orderBook(for: btc, depth: 15)
-        #expect(client.requests.map(\.url) == [base + "/v1/orderbook?markets=KRW-BTC"])
+        let book = try await adapter(client).orderBook(for: btc, depth: 30)
+        #expect(client.requests.map(\.url) == [base + "/v1/orderbook?markets=KRW-BTC&count=30"])
         #expect(book.exchange == "upbit")
         #expect(book.market == btc)
         #expect(book.timestamp == Timestamp(millisecondsSince1970: 1_723_104_736_112))
@@ -220,17 +221,20 @@ struct UpbitOrderBookTests {
                 BookLevel(price: 80_652_000, amount: decimal("0.40076801")),
                 BookLevel(price: 80_653_000, amount: decimal("0.27055188")),
             ])
-        #expect(book.bids.last == BookLevel(price: 80_629_000, amount: decimal("1.11057174")))
-        #expect(book.asks.last == BookLevel(price: 80_675_000, amount: decimal("0.10134483")))
-        #expect(book.bids.count == 15 && book.asks.count == 15)
+        #expect(book.bids[14] == BookLevel(price: 80_629_000, amount: decimal("1.11057174")))
+        #expect(book.asks[14] == BookLevel(price: 80_675_000, amount: decimal("0.10134483")))
+        #expect(book.bids.last == BookLevel(price: 80_605_000, amount: decimal("0.0600453")))
+        #expect(book.asks.last == BookLevel(price: 80_704_000, amount: decimal("0.49708782")))
+        #expect(book.bids.count == 30 && book.asks.count == 30)
         #expect(zip(book.bids, book.bids.dropFirst()).allSatisfy { $0.price > $1.price })
         #expect(zip(book.asks, book.asks.dropFirst()).allSatisfy { $0.price < $1.price })
     }
 
-    @Test("depth trims both sides to the best levels", arguments: [1, 2, 10])
+    @Test("depth is asked for as count, and trims both sides to the best levels", arguments: [1, 2, 10, 15, 16])
     func depth(depth: Int) async throws {
         let client = try Fixtures.recordingClient("upbit", baseURL: base)
         let book = try await adapter(client).orderBook(for: btc, depth: depth)
+        #expect(client.requests.map(\.url) == [base + "/v1/orderbook?markets=KRW-BTC&count=\(depth)"])
         #expect(book.bids.count == depth)
         #expect(book.asks.count == depth)
         #expect(book.bids.first?.price == 80_650_000)
