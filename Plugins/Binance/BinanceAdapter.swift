@@ -15,7 +15,8 @@ public struct BinanceAdapter: ExchangeAdapter {
         // The limit is request weight, 6000 a minute: about 50 ticker requests a second; 20 leaves
         // room for the heavier symbol list.
         requestsPerSecond: 20,
-        defaultBaseURL: "https://api.binance.com"
+        defaultBaseURL: "https://api.binance.com",
+        changeBasis: .rolling24h
     )
 
     private let baseURL: String

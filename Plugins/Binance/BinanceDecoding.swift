@@ -36,6 +36,7 @@ public enum BinanceDecoding {
             previousClose: try ticker["prevClosePrice"].optionalDecimal(),
             change: try ticker["priceChange"].optionalDecimal(),
             changePercent: try ticker["priceChangePercent"].optionalDecimal(),
+            changeBasis: BinanceAdapter.descriptor.changeBasis,
             baseVolume: try ticker["volume"].optionalDecimal(),
             quoteVolume: try ticker["quoteVolume"].optionalDecimal(),
             timestamp: try ticker["closeTime"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) }

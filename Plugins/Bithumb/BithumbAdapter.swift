@@ -13,7 +13,8 @@ public struct BithumbAdapter: ExchangeAdapter {
         capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook],
         requestsPerSecond: 150,
         defaultBaseURL: "https://api.bithumb.com",
-        limits: FetchLimits(candles: 1500, trades: 100, bookDepth: 30)
+        limits: FetchLimits(candles: 1500, trades: 100, bookDepth: 30),
+        changeBasis: .rolling24h
     )
 
     private let baseURL: String

@@ -74,6 +74,7 @@ public enum BithumbDecoding {
             previousClose: try ticker["prev_closing_price"].optionalDecimal(),
             change: try ticker["fluctate_24H"].optionalDecimal(),
             changePercent: try ticker["fluctate_rate_24H"].optionalDecimal(),
+            changeBasis: BithumbAdapter.descriptor.changeBasis,
             baseVolume: try ticker["units_traded_24H"].optionalDecimal(),
             quoteVolume: try ticker["acc_trade_value_24H"].optionalDecimal(),
             timestamp: timestamp

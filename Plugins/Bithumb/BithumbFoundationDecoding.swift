@@ -89,6 +89,7 @@ public enum BithumbFoundationDecoding {
             open: try decimal(ticker.opening_price), high: try decimal(ticker.max_price),
             low: try decimal(ticker.min_price), previousClose: try decimal(ticker.prev_closing_price),
             change: try decimal(ticker.fluctate_24H), changePercent: try decimal(ticker.fluctate_rate_24H),
+            changeBasis: .rolling24h,
             baseVolume: try decimal(ticker.units_traded_24H), quoteVolume: try decimal(ticker.acc_trade_value_24H),
             timestamp: milliseconds.map(Timestamp.init(millisecondsSince1970:)))
     }

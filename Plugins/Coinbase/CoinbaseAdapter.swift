@@ -12,7 +12,8 @@ public struct CoinbaseAdapter: ExchangeAdapter {
         quoteCurrencies: APIRouter.quoteCurrencies,
         capabilities: [.ticker, .markets],
         requestsPerSecond: 10,
-        defaultBaseURL: "https://api.exchange.coinbase.com"
+        defaultBaseURL: "https://api.exchange.coinbase.com",
+        changeBasis: .rolling24h
     )
 
     private let baseURL: String

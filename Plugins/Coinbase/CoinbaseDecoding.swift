@@ -51,6 +51,7 @@ public enum CoinbaseDecoding {
             low: try stats["low"].optionalDecimal(),
             change: change,
             changePercent: changePercent,
+            changeBasis: CoinbaseAdapter.descriptor.changeBasis,
             baseVolume: try stats["volume"].optionalDecimal(),
             timestamp: timestamp
         )

@@ -21,7 +21,8 @@ public struct UpbitAdapter: ExchangeAdapter {
         capabilities: [.ticker, .markets, .candles, .trades, .orderBook],
         requestsPerSecond: 10,
         defaultBaseURL: "https://api.upbit.com",
-        limits: FetchLimits(candles: 200, trades: 500, bookDepth: 30, candleIntervals: APIRouter.candleIntervals)
+        limits: FetchLimits(candles: 200, trades: 500, bookDepth: 30, candleIntervals: APIRouter.candleIntervals),
+        changeBasis: .sinceUTCMidnight
     )
 
     private let baseURL: String

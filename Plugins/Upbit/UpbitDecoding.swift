@@ -43,6 +43,7 @@ public enum UpbitDecoding {
                     previousClose: try ticker["prev_closing_price"].optionalDecimal(),
                     change: try ticker["signed_change_price"].optionalDecimal(),
                     changePercent: try ticker["signed_change_rate"].optionalDecimal().map { $0 * 100 },
+                    changeBasis: UpbitAdapter.descriptor.changeBasis,
                     baseVolume: try ticker["acc_trade_volume_24h"].optionalDecimal(),
                     quoteVolume: try ticker["acc_trade_price_24h"].optionalDecimal(),
                     timestamp: try ticker["timestamp"].optionalInt64().map {

@@ -15,8 +15,8 @@ struct QuoteCommandTests {
             run.output == """
                 {"quotes":[{"exchange":"bithumb","symbol":"BTC/KRW","base":"BTC","quote":"KRW","last":"80630000",\
                 "open":"79934000","high":"81500000","low":"77734000","previousClose":"79999000","change":"-435000",\
-                "changePercent":"-0.54","baseVolume":"1368.01423432","quoteVolume":"109282011238.50126",\
-                "timestamp":"2024-08-08T08:12:15.027Z"}],"errors":[]}
+                "changePercent":"-0.54","changeBasis":"rolling24h","baseVolume":"1368.01423432",\
+                "quoteVolume":"109282011238.50126","timestamp":"2024-08-08T08:12:15.027Z"}],"errors":[]}
 
                 """)
         #expect(run.error == "agg: offline: bithumb data is a recorded snapshot from 2024-08-08T08:12:15Z\n")
@@ -61,6 +61,50 @@ struct QuoteCommandTests {
         #expect(!run.output.contains("\u{1B}["))
     }
 
+    /// Bithumb, Binance and Coinbase measure their change over a rolling 24 hours; Upbit since
+    /// 00:00 UTC (09:00 in Korea). A column headed 24H would be wrong for Upbit's row.
+    @Test("the change column is headed 24H only when every row's change is over a rolling 24 hours")
+    func changeBasisHeader() async throws {
+        let rolling = await runCLI(["quote", "BTC", "-e", "bithumb,binance,coinbase", "--offline", "-f", "table"])
+        #expect(
+            rolling.output.split(separator: "\n").first?.hasPrefix("EXCHANGE  MARKET          LAST       24H") == true)
+        #expect(!rolling.output.contains("BASIS"))
+
+        let mixed = await runCLI(["quote", "BTC", "--offline", "-f", "table"])
+        #expect(mixed.status == 0)
+        #expect(
+            mixed.output == """
+                EXCHANGE  MARKET          LAST  CHANGE %  BASIS               CHANGE        HIGH         LOW     VOLUME  UPDATED (UTC)
+                binance   BTC/USDT   58,412.07  ▼ -0.64%  rolling 24h        -378.46   59,133.50   56,411.23  31,245.68  2024-08-08 08:12:14
+                bithumb   BTC/KRW   80,630,000  ▼ -0.54%  rolling 24h       -435,000  81,500,000  77,734,000   1,368.01  2024-08-08 08:12:15
+                coinbase  BTC/USD    58,431.29  ▼ -0.63%  rolling 24h        -370.85   59,140.01   56,420.50  14,871.31  2024-08-08 08:12:14
+                upbit     BTC/KRW   80,651,000  ▲ +1.35%  since 00:00 UTC  1,071,000  81,480,000  79,120,000   3,876.22  2024-08-08 08:12:15
+
+                """)
+
+        let upbit = await runCLI(["quote", "BTC", "-e", "upbit", "--offline", "-f", "table"])
+        let lines = upbit.output.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains("CHANGE %  BASIS") == true)
+        #expect(!(lines.first?.contains("24H") ?? true))
+        #expect(lines.last?.contains("▲ +1.35%  since 00:00 UTC") == true)
+    }
+
+    @Test(
+        "JSON and CSV carry each venue's change basis",
+        arguments: [
+            ("binance", "rolling24h"), ("bithumb", "rolling24h"), ("coinbase", "rolling24h"),
+            ("upbit", "sinceUTCMidnight"),
+        ])
+    func changeBasisData(venue: String, basis: String) async throws {
+        let json = await runCLI(["quote", "BTC", "-e", venue, "--offline", "-f", "json"])
+        #expect(try json.json()["quotes"][0]["changeBasis"].string() == basis)
+        let csv = await runCLI(["quote", "BTC", "-e", venue, "--offline", "-f", "csv"])
+        let rows = csv.output.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let column = try #require(rows.first?.firstIndex(of: "changeBasis"))
+        #expect(rows.count == 2)
+        #expect(rows.last?[column] == Substring(basis))
+    }
+
     @Test("colour only when asked for or on a terminal without NO_COLOR")
     func colour() async throws {
         let forced = await runCLI(["quote", "BTC", "-e", "bithumb", "--offline", "-f", "table", "--color", "always"])
@@ -90,8 +134,8 @@ struct QuoteCommandTests {
         let run = await runCLI(["quote", "BTC", "--exchange", "bithumb", "--offline", "--format", "csv"])
         #expect(
             run.output == """
-                exchange,symbol,base,quote,last,open,high,low,previousClose,change,changePercent,baseVolume,quoteVolume,timestamp,stale
-                bithumb,BTC/KRW,BTC,KRW,80630000,79934000,81500000,77734000,79999000,-435000,-0.54,1368.01423432,109282011238.50126,2024-08-08T08:12:15.027Z,false
+                exchange,symbol,base,quote,last,open,high,low,previousClose,change,changePercent,changeBasis,baseVolume,quoteVolume,timestamp,stale
+                bithumb,BTC/KRW,BTC,KRW,80630000,79934000,81500000,77734000,79999000,-435000,-0.54,rolling24h,1368.01423432,109282011238.50126,2024-08-08T08:12:15.027Z,false
 
                 """)
     }
@@ -122,6 +166,7 @@ struct QuoteCommandTests {
         let csvLines = csv.output.split(separator: "\n")
         #expect(csvLines.count == 3)
         #expect(csvLines.dropFirst().allSatisfy { $0.hasSuffix(",,false") })
+        #expect(csvLines.dropFirst().allSatisfy { $0.contains(",rolling24h,") })
     }
 
     @Test("a BTC-quoted market through --quote and through BASE/QUOTE")

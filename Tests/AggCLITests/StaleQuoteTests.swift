@@ -41,8 +41,8 @@ private func cache(_ coins: [String], home: String) async throws {
 private let btcQuoteJSON = """
     {"exchange":"bithumb","symbol":"BTC/KRW","base":"BTC","quote":"KRW","last":"80630000",\
     "open":"79934000","high":"81500000","low":"77734000","previousClose":"79999000","change":"-435000",\
-    "changePercent":"-0.54","baseVolume":"1368.01423432","quoteVolume":"109282011238.50126",\
-    "timestamp":"2024-08-08T08:12:15.027Z"
+    "changePercent":"-0.54","changeBasis":"rolling24h","baseVolume":"1368.01423432",\
+    "quoteVolume":"109282011238.50126","timestamp":"2024-08-08T08:12:15.027Z"
     """
 
 @Suite("agg quote: stale quotes from the cache")
@@ -224,6 +224,26 @@ struct StaleQuoteTests {
         }
     }
 
+    @Test("a stale quote keeps its venue's change basis: Upbit's is since 00:00 UTC")
+    func staleChangeBasis() async throws {
+        try await withTemporaryHome { home async throws in
+            let upbit = try Fixtures.recordingClient("upbit", baseURL: "https://api.upbit.com")
+            let arguments = ["quote", "BTC", "-e", "upbit"]
+            let first = await runCLI(
+                arguments + ["-f", "json"], environment: ["AGG_HOME": home], http: upbit, now: cachedAt)
+            try #require(first.status == 0)
+            let json = await runCLI(
+                arguments + ["-f", "json"], environment: ["AGG_HOME": home], http: timingOut(), now: later(1_000))
+            #expect(json.status == 1)
+            #expect(try json.json()["quotes"][0]["stale"].value == .bool(true))
+            #expect(try json.json()["quotes"][0]["changeBasis"].string() == "sinceUTCMidnight")
+            let table = await runCLI(
+                arguments + ["-f", "table"], environment: ["AGG_HOME": home], http: timingOut(), now: later(1_000))
+            #expect(table.output.contains("CHANGE %  BASIS"))
+            #expect(table.output.contains("▲ +1.35%  since 00:00 UTC"))
+        }
+    }
+
     @Test("CSV ends every row and the header with a stale column")
     func csv() async throws {
         try await withTemporaryHome { home async throws in
@@ -232,8 +252,8 @@ struct StaleQuoteTests {
             #expect(run.status == 1)
             #expect(
                 run.output == """
-                    exchange,symbol,base,quote,last,open,high,low,previousClose,change,changePercent,baseVolume,quoteVolume,timestamp,stale
-                    bithumb,BTC/KRW,BTC,KRW,80630000,79934000,81500000,77734000,79999000,-435000,-0.54,1368.01423432,109282011238.50126,2024-08-08T08:12:15.027Z,true
+                    exchange,symbol,base,quote,last,open,high,low,previousClose,change,changePercent,changeBasis,baseVolume,quoteVolume,timestamp,stale
+                    bithumb,BTC/KRW,BTC,KRW,80630000,79934000,81500000,77734000,79999000,-435000,-0.54,rolling24h,1368.01423432,109282011238.50126,2024-08-08T08:12:15.027Z,true
 
                     """)
         }

@@ -70,7 +70,8 @@ struct BinanceDecodingTests {
                 == Quote(
                     exchange: "binance", market: btc, last: decimal("58412.07"), open: decimal("58790.53"),
                     high: decimal("59133.5"), low: decimal("56411.23"), previousClose: decimal("58790.52"),
-                    change: decimal("-378.46"), changePercent: decimal("-0.644"), baseVolume: decimal("31245.67812"),
+                    change: decimal("-378.46"), changePercent: decimal("-0.644"), changeBasis: .rolling24h,
+                    baseVolume: decimal("31245.67812"),
                     quoteVolume: decimal("1802716532.85710318"),
                     timestamp: Timestamp(millisecondsSince1970: 1_723_104_734_987)))
         #expect(quote.last.description == "58412.07")

@@ -50,7 +50,7 @@ struct BithumbDecodingTests {
                 == Quote(
                     exchange: "bithumb", market: Market(base: "BTC", quote: "KRW"), last: 80_630_000, open: 79_934_000,
                     high: 81_500_000, low: 77_734_000, previousClose: 79_999_000, change: -435_000,
-                    changePercent: decimal("-0.54"), baseVolume: decimal("1368.01423432"),
+                    changePercent: decimal("-0.54"), changeBasis: .rolling24h, baseVolume: decimal("1368.01423432"),
                     quoteVolume: decimal("109282011238.50126"),
                     timestamp: Timestamp(millisecondsSince1970: 1_723_104_735_027)))
         #expect(quote.quoteVolume?.description == "109282011238.50126")

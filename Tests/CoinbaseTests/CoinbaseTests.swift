@@ -97,7 +97,7 @@ struct CoinbaseDecodingTests {
                 == Quote(
                     exchange: "coinbase", market: btc, last: decimal("58431.29"), open: decimal("58802.14"),
                     high: decimal("59140.01"), low: decimal("56420.5"), change: decimal("-370.85"),
-                    changePercent: decimal("-0.6307"), baseVolume: decimal("14871.30945112"),
+                    changePercent: decimal("-0.6307"), changeBasis: .rolling24h, baseVolume: decimal("14871.30945112"),
                     timestamp: Timestamp(millisecondsSince1970: 1_723_104_734_874)))
         #expect(quote.previousClose == nil && quote.quoteVolume == nil)
     }
@@ -168,6 +168,19 @@ struct CoinbaseErrorTests {
         await #expect(throws: expected) {
             try await adapter(client).quote(for: btc)
         }
+    }
+
+    @Test("stats without an open: no change, and so no change basis")
+    func noOpen() async throws {
+        let ticker = try Fixtures.bytes("coinbase/products_BTC-USD_ticker.json")
+        let client = ScriptedHTTPClient { request in
+            let body = request.url.hasSuffix("/stats") ? Array(#"{"high":"1","low":"1","volume":"1"}"#.utf8) : ticker
+            return HTTPResponse(status: 200, headers: [], body: body, url: request.url)
+        }
+        let quote = try await adapter(client).quote(for: btc)
+        #expect(quote.change == nil && quote.changePercent == nil)
+        #expect(quote.changeBasis == nil)
+        #expect(CoinbaseAdapter.descriptor.changeBasis == .rolling24h)
     }
 
     @Test("a failing stats request fails the quote even when the ticker answered")

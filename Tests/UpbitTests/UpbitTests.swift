@@ -71,7 +71,8 @@ struct UpbitDecodingTests {
                 == Quote(
                     exchange: "upbit", market: btc, last: 80_651_000, open: 79_580_000, high: 81_480_000,
                     low: 79_120_000, previousClose: 79_580_000, change: 1_071_000,
-                    changePercent: decimal("1.34581553"), baseVolume: decimal("3876.21587312"),
+                    changePercent: decimal("1.34581553"), changeBasis: .sinceUTCMidnight,
+                    baseVolume: decimal("3876.21587312"),
                     quoteVolume: decimal("311604512879.45103"),
                     timestamp: Timestamp(millisecondsSince1970: 1_723_104_735_112)))
         #expect(quote.changePercent?.description == "1.34581553")
@@ -290,5 +291,16 @@ struct UpbitErrorTests {
         ) {
             try await adapter(client).quote(for: btc)
         }
+    }
+}
+
+@Suite("Change basis per venue")
+struct UpbitChangeBasisTests {
+    @Test("Upbit's signed_change_price is since 00:00 UTC, and the descriptor says so")
+    func upbit() async throws {
+        let quote = try await adapter(try Fixtures.client("upbit", baseURL: base)).quote(
+            for: Market(base: "BTC", quote: "KRW"))
+        #expect(quote.changeBasis == .sinceUTCMidnight)
+        #expect(UpbitAdapter.descriptor.changeBasis == .sinceUTCMidnight)
     }
 }

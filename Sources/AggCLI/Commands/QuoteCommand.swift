@@ -75,7 +75,12 @@ public enum QuoteCommand: Command {
         let store = LocalStore.bestEffort(environment: context.environment, create: !options.offline)
         var answered = fetched
         if !options.offline {
-            let cache = QuoteCache(store: store, now: context.now(), maxAge: maxStale)
+            let changeBases = Dictionary(
+                context.registry.descriptors.compactMap { descriptor in
+                    descriptor.changeBasis.map { (descriptor.id, $0) }
+                }
+            ) { first, _ in first }
+            let cache = QuoteCache(store: store, now: context.now(), maxAge: maxStale, changeBases: changeBases)
             answered = cache.standIns(for: fetched)
             cache.remember(fetched)
         }
@@ -257,7 +262,7 @@ struct QuoteRendering {
 
     static let csvHeader = [
         "exchange", "symbol", "base", "quote", "last", "open", "high", "low", "previousClose", "change",
-        "changePercent", "baseVolume", "quoteVolume", "timestamp", "stale",
+        "changePercent", "changeBasis", "baseVolume", "quoteVolume", "timestamp", "stale",
     ]
 
     func csv() -> String {
@@ -271,8 +276,9 @@ struct QuoteRendering {
                     + [
                         quote.open, quote.high, quote.low, quote.previousClose, quote.change,
                         quote.changePercent,
-                        quote.baseVolume, quote.quoteVolume,
                     ].map { $0?.description ?? "" }
+                    + [quote.changeBasis?.rawValue ?? ""]
+                    + [quote.baseVolume, quote.quoteVolume].map { $0?.description ?? "" }
                     + [quote.timestamp?.description ?? "", stale == nil ? "false" : "true"]
             })
     }
@@ -286,12 +292,30 @@ struct QuoteRendering {
         exchange + " " + market.description
     }
 
-    /// The texts of a quote's cells after EXCHANGE and MARKET: last, 24H, change, high, low,
-    /// volume, updated.
-    private static func texts(_ quote: Quote) -> [String] {
+    /// Whether the percent column may be headed 24H: every row shown with a change measures it
+    /// over a rolling 24 hours. Otherwise it is headed CHANGE % and a BASIS column says what
+    /// each row's change is measured against, so that Upbit's change since 00:00 UTC is never
+    /// read as a 24-hour change.
+    var changeIsRolling24h: Bool {
+        shown.allSatisfy { quote, _ in quote.changePercent == nil || quote.changeBasis == .rolling24h }
+    }
+
+    /// The BASIS cell of a quote.
+    static func basisText(_ quote: Quote) -> String {
+        guard quote.change != nil || quote.changePercent != nil else { return "-" }
+        switch quote.changeBasis {
+        case .rolling24h: return "rolling 24h"
+        case .sinceUTCMidnight: return "since 00:00 UTC"
+        case nil: return "-"
+        }
+    }
+
+    /// The texts of a quote's cells after EXCHANGE and MARKET: last, 24H (or CHANGE % and
+    /// BASIS, when `basis`), change, high, low, volume, updated.
+    private static func texts(_ quote: Quote, basis: Bool) -> [String] {
         let percent = quote.changePercent
         let arrow = percent.map { $0 > 0 ? "▲ " : ($0 < 0 ? "▼ " : "  ") } ?? ""
-        return [
+        var texts = [
             DecimalFormatting.price(quote.last, currency: quote.market.quote),
             percent.map { arrow + DecimalFormatting.percent($0) } ?? "-",
             quote.change.map { DecimalFormatting.price($0, currency: quote.market.quote) } ?? "-",
@@ -300,28 +324,42 @@ struct QuoteRendering {
             quote.baseVolume.map { DecimalFormatting.fixed($0, places: 2) } ?? "-",
             quote.timestamp.map(TableTime.text) ?? "-",
         ]
+        if basis { texts.insert(basisText(quote), at: 2) }
+        return texts
     }
 
     func table() -> String {
         let style = options.style
         // UPDATED goes first on a narrow terminal, unless it carries a stale mark.
         let anyStale = outcomes.contains { $0.stale != nil }
-        var table = TextTable(columns: [
-            .init("EXCHANGE"), .init("MARKET"), .init("LAST", .right), .init("24H", .right, priority: 6),
+        let basis = !changeIsRolling24h
+        var columns: [TextTable.Column] = [
+            .init("EXCHANGE"), .init("MARKET"), .init("LAST", .right),
+            .init(basis ? "CHANGE %" : "24H", .right, priority: 6),
+        ]
+        if basis { columns.append(.init("BASIS", priority: 6)) }
+        columns += [
             .init("CHANGE", .right, priority: 2), .init("HIGH", .right, priority: 4),
             .init("LOW", .right, priority: 3),
             .init("VOLUME", .right, priority: 5), .init("UPDATED (UTC)", priority: anyStale ? 0 : 1),
-        ])
+        ]
+        var table = TextTable(columns: columns)
+        /// `paints` with no paint for the BASIS cell, when there is one.
+        func withBasis(_ paints: [(@Sendable (String) -> String)?]) -> [(@Sendable (String) -> String)?] {
+            var paints = paints
+            if basis { paints.insert(nil, at: 2) }
+            return paints
+        }
         for outcome in outcomes {
             if case .failure = outcome.result, let stale = outcome.stale {
                 let quote = stale.quote
-                var texts = Self.texts(quote)
+                var texts = Self.texts(quote, basis: basis)
                 texts[texts.count - 1] = "stale, " + DurationText.ago(seconds: stale.ageSeconds)
                 let percent = quote.changePercent
-                let paints: [(@Sendable (String) -> String)?] = [
+                let paints = withBasis([
                     nil, { [style] in style.signed($0, percent) }, nil, nil, nil, nil,
                     { [style] in style.warning($0) },
-                ]
+                ])
                 table.append(
                     [.init(outcome.exchange), .init(outcome.market.description)]
                         + zip(texts, paints).map { TextTable.Cell($0.0, paint: $0.1) })
@@ -330,13 +368,13 @@ struct QuoteRendering {
             switch outcome.result {
             case .success(let quote):
                 let percent = quote.changePercent
-                var texts = Self.texts(quote)
-                var paints: [(@Sendable (String) -> String)?] = [
+                var texts = Self.texts(quote, basis: basis)
+                var paints = withBasis([
                     nil, { [style] in style.signed($0, percent) }, nil, nil, nil, nil, nil,
-                ]
+                ])
                 if let previous {
                     let old = previous[Self.key(outcome.exchange, outcome.market)]
-                    let oldTexts = old.map(Self.texts)
+                    let oldTexts = old.map { Self.texts($0, basis: basis) }
                     for index in texts.indices where oldTexts.map({ $0[index] != texts[index] }) ?? false {
                         let inner = paints[index]
                         paints[index] = { [style] in style.highlight(inner?($0) ?? $0) }

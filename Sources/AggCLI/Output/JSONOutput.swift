@@ -17,7 +17,8 @@ public enum JSONOutput {
         value.map { .string($0.description) } ?? .null
     }
 
-    /// `{"exchange","symbol","base","quote","last",...,"timestamp"}`.
+    /// `{"exchange","symbol","base","quote","last",...,"changeBasis",...,"timestamp"}`;
+    /// `changeBasis` is `rolling24h`, `sinceUTCMidnight` or `null`.
     public static func quote(_ quote: Quote) -> JSONValue {
         [
             "exchange": .string(quote.exchange),
@@ -31,6 +32,7 @@ public enum JSONOutput {
             "previousClose": decimal(quote.previousClose),
             "change": decimal(quote.change),
             "changePercent": decimal(quote.changePercent),
+            "changeBasis": string(quote.changeBasis?.rawValue),
             "baseVolume": decimal(quote.baseVolume),
             "quoteVolume": decimal(quote.quoteVolume),
             "timestamp": time(quote.timestamp),

@@ -35,6 +35,9 @@ struct QuoteCache {
     /// The oldest a cached quote may be, in seconds, to stand in for a failed venue; 0 turns
     /// stale answers off.
     var maxAge: Int64
+    /// Each venue's change basis by adapter id: the database does not keep it, and it is the
+    /// venue's, so a cached quote gets it back from here.
+    var changeBases: [String: ChangeBasis] = [:]
 
     /// Remembers every quote of `outcomes` as fetched now.
     func remember(_ outcomes: [QuoteCommand.Outcome]) {
@@ -56,8 +59,10 @@ struct QuoteCache {
             let ageMilliseconds = now.millisecondsSince1970 - cached.fetchedAt.millisecondsSince1970
             guard ageMilliseconds < maxAge * 1000 else { return outcome }
             var standIn = outcome
+            var quote = cached.quote
+            if quote.change != nil || quote.changePercent != nil { quote.changeBasis = changeBases[outcome.exchange] }
             standIn.stale = StaleQuote(
-                quote: cached.quote, fetchedAt: cached.fetchedAt, ageSeconds: max(ageMilliseconds, 0) / 1000)
+                quote: quote, fetchedAt: cached.fetchedAt, ageSeconds: max(ageMilliseconds, 0) / 1000)
             return standIn
         }
     }

@@ -19,12 +19,15 @@ public struct AdapterDescriptor: Sendable, Equatable {
     /// The most rows one request can return, so that the CLI can check `--limit` and `--depth`
     /// before asking.
     public var limits: FetchLimits
+    /// What the venue's ticker change is measured against (`nil` when it sends none, or for
+    /// sources without tickers). Its quotes carry it; cached quotes get it back from here.
+    public var changeBasis: ChangeBasis?
 
     public init(
         id: String, displayName: String, country: String, homeCurrency: String,
         quoteCurrencies: [String],
         capabilities: Set<Capability>, requestsPerSecond: Double, defaultBaseURL: String,
-        attribution: String? = nil, limits: FetchLimits = .standard
+        attribution: String? = nil, limits: FetchLimits = .standard, changeBasis: ChangeBasis? = nil
     ) {
         self.id = id
         self.displayName = displayName
@@ -36,6 +39,7 @@ public struct AdapterDescriptor: Sendable, Equatable {
         self.defaultBaseURL = defaultBaseURL
         self.attribution = attribution
         self.limits = limits
+        self.changeBasis = changeBasis
     }
 
     /// Whether the adapter can do `capability`.

@@ -16,6 +16,9 @@ public struct Quote: Sendable, Equatable {
     public var change: Decimal?
     /// The change as a percent (1.5 means 1.5 %).
     public var changePercent: Decimal?
+    /// What `change` and `changePercent` are measured against; `nil` when the quote has no
+    /// change, or its venue does not say.
+    public var changeBasis: ChangeBasis?
     public var baseVolume: Decimal?
     public var quoteVolume: Decimal?
     /// When the venue produced the ticker.
@@ -24,7 +27,7 @@ public struct Quote: Sendable, Equatable {
     public init(
         exchange: String, market: Market, last: Decimal, open: Decimal? = nil, high: Decimal? = nil,
         low: Decimal? = nil, previousClose: Decimal? = nil, change: Decimal? = nil,
-        changePercent: Decimal? = nil,
+        changePercent: Decimal? = nil, changeBasis: ChangeBasis? = nil,
         baseVolume: Decimal? = nil, quoteVolume: Decimal? = nil, timestamp: Timestamp? = nil
     ) {
         self.exchange = exchange
@@ -36,6 +39,8 @@ public struct Quote: Sendable, Equatable {
         self.previousClose = previousClose
         self.change = change
         self.changePercent = changePercent
+        // A basis with no change to qualify would only say something about the venue.
+        self.changeBasis = change == nil && changePercent == nil ? nil : changeBasis
         self.baseVolume = baseVolume
         self.quoteVolume = quoteVolume
         self.timestamp = timestamp
