@@ -112,9 +112,9 @@ struct UpbitMarketDataCommandTests {
         #expect(lines[0] == "BTC/KRW on upbit · 30 asks, 30 bids · 2024-08-08 08:12:16 UTC")
         // The 30th level of each side, with the running total of all 30 (the answer's
         // total_ask_size and total_bid_size).
-        #expect(lines[2] == "ask     80,704,000  0.49708782  29.58242102   40,116,975")
+        #expect(lines[2] == "ask     80,701,000  1.23576818  21.80984883   99,727,728")
         #expect(lines[32].hasPrefix("spread"))
-        #expect(lines[62] == "bid     80,605,000   0.0600453   26.3566545    4,839,951")
+        #expect(lines[62] == "bid     80,601,000  0.92718231  18.42221864   74,731,821")
     }
 
     @Test("an unknown market is exit 1 with Upbit's code and message", arguments: ["candles", "trades", "book"])
