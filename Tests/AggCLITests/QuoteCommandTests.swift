@@ -33,6 +33,16 @@ struct QuoteCommandTests {
         #expect(run.errorLines.last == "agg: bithumb NOPE/KRW: not listed")
     }
 
+    @Test("a coin missing from the batch answer has no venue code: \"code\" is null, as the README shows")
+    func notListedCodeIsNull() async throws {
+        let run = await runCLI(["quote", "BTC", "NOPE", "--exchange", "bithumb", "--offline", "--format", "json"])
+        #expect(run.status == 1)
+        #expect(
+            try run.json()["errors"].elements().map { $0.value?.serialized() } == [
+                #"{"exchange":"bithumb","symbol":"NOPE/KRW","kind":"notListed","code":null,"message":"NOPE/KRW is not listed"}"#
+            ])
+    }
+
     @Test("a single unlisted coin is not listed, with Bithumb's 5500 and Korean message verbatim and glossed")
     func venueErrorJSON() async throws {
         let run = await runCLI(["quote", "NOPE", "--exchange", "bithumb", "--offline", "--format", "json"])

@@ -154,4 +154,11 @@ struct AggErrorTests {
         #expect(AggError.venue(venue: "bithumb", code: "5600", message: "입력값을 확인해주세요.").message == "입력값을 확인해주세요.")
         #expect(AggError.usage("x").code == nil)
     }
+
+    @Test("a not-listed answer without a venue code has no code (null in JSON), not an empty one")
+    func notListedWithoutCode() {
+        let market = Market(base: "NOPE", quote: "KRW")
+        #expect(AggError.notListed(venue: "bithumb", market: market, code: "", message: "").code == nil)
+        #expect(AggError.notListed(venue: "bithumb", market: market, code: "5500", message: "m").code == "5500")
+    }
 }

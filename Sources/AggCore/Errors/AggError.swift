@@ -83,10 +83,12 @@ public enum AggError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The venue's own code (or the HTTP status), for JSON output.
+    /// The venue's own code (or the HTTP status), for JSON output; `nil` when there is none
+    /// (a market simply missing from a venue's list carries no code).
     public var code: String? {
         switch self {
-        case .venue(_, let code, _), .notListed(_, _, let code, _): code
+        case .venue(_, let code, _): code
+        case .notListed(_, _, let code, _): code.isEmpty ? nil : code
         case .http(_, let status, _): String(status)
         case .locationRestricted: "451"
         case .rateLimited: "429"
