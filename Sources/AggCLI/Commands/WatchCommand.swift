@@ -187,7 +187,7 @@ public enum WatchCommand: Command {
                             "every \(formatSeconds(interval)) s · \(TableTime.text(now)) UTC · Ctrl-C to stop")
                     ]
                     block.append(rendering.table())
-                    block += failures.map { options.style.warning($0) }
+                    block += failures.map { options.style.warning(TerminalText.escape($0)) }
                     let text = block.joined(separator: "\n") + "\n"
                     let moveUp = drawnLines > 0 ? "\u{1B}[\(drawnLines)A\r\u{1B}[J" : ""
                     console.standardOutput.write(moveUp + text)

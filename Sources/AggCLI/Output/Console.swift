@@ -104,8 +104,9 @@ public struct Console: Sendable {
         standardOutput.write(text + "\n")
     }
 
-    /// Writes one line to standard error.
+    /// Writes one line to standard error. Control characters in `text` (a venue's message may
+    /// hold any) are shown escaped, so the line stays one line and cannot drive the terminal.
     public func printError(_ text: String) {
-        standardError.write(text + "\n")
+        standardError.write(TerminalText.escape(text) + "\n")
     }
 }

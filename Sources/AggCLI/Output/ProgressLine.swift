@@ -20,7 +20,7 @@ public enum ProgressLine {
         _ body: () async throws(AggError) -> T
     ) async throws(AggError) -> T {
         guard console.errorIsTerminal else { return try await body() }
-        let spinner = start(message, sink: console.standardError, delay: delay)
+        let spinner = start(TerminalText.escape(message), sink: console.standardError, delay: delay)
         let result: Result<T, AggError>
         do throws(AggError) {
             result = .success(try await body())

@@ -18,11 +18,13 @@ public struct TextTable: Sendable {
 
     /// A cell's text and, separately, how to colour it, so widths ignore escape codes.
     public struct Cell: Sendable {
+        /// What the cell shows. Control characters in it (a venue's text may hold any) are
+        /// shown escaped (`TerminalText.escape`), never sent to the terminal.
         public var text: String
         public var paint: (@Sendable (String) -> String)?
 
         public init(_ text: String, paint: (@Sendable (String) -> String)? = nil) {
-            self.text = text
+            self.text = TerminalText.escape(text)
             self.paint = paint
         }
     }

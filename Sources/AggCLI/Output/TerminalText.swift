@@ -1,0 +1,45 @@
+/// Text from outside agg (venue messages, market names, transport details, user input echoed
+/// back) made safe to show on a terminal.
+///
+/// A venue's error message or market name is data, never terminal commands: an ESC sequence in
+/// it could retitle the window, clear the screen or move the cursor, a carriage return could
+/// overwrite what was printed, a line feed could forge a second `agg:` line on stderr, and a
+/// bidirectional override could make text read backwards. `escape` shows every such character
+/// as a visible escape instead, so the text stays readable and harmless. Tables (`TextTable`),
+/// stderr lines (`Console.printError`) and progress lines (`ProgressLine`) apply it at the
+/// rendering boundary, so no command has to remember to. JSON output needs nothing more (the
+/// writer escapes control characters), and CSV quotes fields with line breaks.
+public enum TerminalText {
+    /// `text` with every control character written as `\xHH` (C0 controls, DEL and C1
+    /// controls) or `\u{HHHH}` (bidirectional formatting and line or paragraph separators);
+    /// everything else, Hangul and other non-ASCII text included, unchanged.
+    public static func escape(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var result = ""
+        result.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            guard needsEscape(scalar) else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            if scalar.value <= 0xFF {
+                result += "\\x" + (hex.count < 2 ? "0" : "") + hex
+            } else {
+                result += "\\u{" + hex + "}"
+            }
+        }
+        return result
+    }
+
+    /// Whether `scalar` could act on a terminal rather than be shown by it.
+    public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: true  // C0 controls (tab, CR and LF too), DEL, C1 controls
+        case 0x061C, 0x200E, 0x200F: true  // Arabic letter mark, left-to-right and right-to-left marks
+        case 0x202A...0x202E, 0x2066...0x2069: true  // bidirectional embeddings, overrides and isolates
+        case 0x2028, 0x2029: true  // line and paragraph separators
+        default: false
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import AggTestKit
+import Foundation
+import Testing
+
+/// Sample data for an attack, not a recording: a venue whose error message and market names
+/// carry terminal control sequences (ESC ] to retitle the window, BEL, ESC [ 2J to clear the
+/// screen, CR LF to forge a second `agg:` line, a right-to-left override).
+private enum Hostile {
+    /// What the hostile text reads as once escaped.
+    static let message = "점검 중\u{1B}]0;pwned\u{07}\u{1B}[2J\r\nagg: bithumb ETH/KRW: forged"
+    static let messageShown = #"점검 중\x1B]0;pwned\x07\x1B[2J\x0D\x0Aagg: bithumb ETH/KRW: forged"#
+    static let koreanName = "비트코인\u{1B}]0;pwned\u{07}"
+    static let koreanShown = #"비트코인\x1B]0;pwned\x07"#
+    static let englishName = "Bitcoin\r\n\u{1B}[2J\u{202E}nioctiB"
+    static let englishShown = #"Bitcoin\x0D\x0A\x1B[2J\u{202E}nioctiB"#
+
+    /// `text` as a JSON string literal, control characters as `\u00XX` as a venue sends them.
+    static func json(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 {
+                out += String(format: "\\u%04x", scalar.value)
+            } else if scalar == "\"" || scalar == "\\" {
+                out += "\\" + String(scalar)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// A loopback server: Bithumb answers every ticker with its error envelope carrying
+    /// `message`; Upbit lists one market whose names are hostile.
+    static func server() throws -> FixtureServer {
+        try FixtureServer(venues: ["bithumb", "upbit"]) { venue, request in
+            switch (venue, request.path) {
+            case ("bithumb", let path) where path.hasPrefix("/public/ticker/"):
+                return .json(#"{"status":"5600","message":"# + json(message) + "}")
+            case ("upbit", "/v1/market/all"):
+                return .json(
+                    #"[{"market":"KRW-BTC","korean_name":"# + json(koreanName) + #","english_name":"#
+                        + json(englishName) + "}]")
+            default:
+                return nil
+            }
+        }
+    }
+}
+
+/// The real binary against venues that send terminal control sequences: nothing of them reaches
+/// the terminal raw, on stdout or stderr, and every error stays one line.
+@Suite("agg end to end: hostile venue text is escaped")
+struct EndToEndHostileTextTests {
+    func environment(_ server: FixtureServer, columns: Int? = nil) -> [String: String] {
+        var environment = server.environment
+        environment["COLUMNS"] = columns.map(String.init)
+        environment["AGG_HOME"] = NSTemporaryDirectory() + "agg-e2e-hostile-" + UUID().uuidString
+        return environment
+    }
+
+    /// Whether `text` holds a control character other than the line feeds agg itself writes.
+    func hasRawControl(_ text: String) -> Bool {
+        text.unicodeScalars.contains {
+            ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}"
+        }
+    }
+
+    @Test("a venue error message: one escaped line on stderr, nothing raw in the table")
+    func errorMessage() async throws {
+        let server = try Hostile.server()
+        for arguments in [["quote", "BTC", "-e", "bithumb"], ["quote", "BTC", "ETH", "-e", "bithumb"]] {
+            let run = try await AggBinary.run(arguments + ["-f", "table"], environment: environment(server))
+            #expect(run.status == 1)
+            #expect(!hasRawControl(run.output))
+            #expect(!hasRawControl(run.error))
+            let markets = arguments.count == 4 ? ["BTC/KRW"] : ["BTC/KRW", "ETH/KRW"]
+            #expect(
+                run.errorLines == markets.map { "agg: bithumb \($0): error 5600: \(Hostile.messageShown)" })
+        }
+    }
+
+    @Test("market names in a search table are escaped, and the columns still line up")
+    func marketNames() async throws {
+        let server = try Hostile.server()
+        let run = try await AggBinary.run(
+            ["search", "BTC", "-e", "upbit", "-f", "table"], environment: environment(server, columns: 200))
+        #expect(run.status == 0)
+        #expect(run.error == "")
+        #expect(
+            run.output == """
+                EXCHANGE  MARKET   NAME (KO)                 NAME (EN)                              LAST
+                upbit     BTC/KRW  \(Hostile.koreanShown)  \(Hostile.englishShown)     -
+
+                """)
+    }
+
+    @Test("JSON keeps the venue's text exactly, with JSON escapes")
+    func json() async throws {
+        let server = try Hostile.server()
+        let run = try await AggBinary.run(
+            ["search", "BTC", "-e", "upbit", "-f", "json"], environment: environment(server))
+        #expect(run.status == 0)
+        #expect(!hasRawControl(run.output.replacingOccurrences(of: "\u{202E}", with: "")))
+        #expect(run.output.contains(#""nameKo":"비트코인\u001b]0;pwned\u0007""#))
+    }
+}
