@@ -72,7 +72,8 @@ public enum CandlesCommand: Command {
             output =
                 chart
                 ? self.chart(
-                    candles, target: target, interval: interval, options: options, width: context.console.width)
+                    candles, target: target, interval: interval, options: options,
+                    width: context.console.drawingWidth)
                 : table(candles, target: target, interval: interval, options: options, width: context.console.width)
         }
         context.console.print(output)

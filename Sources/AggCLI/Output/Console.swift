@@ -62,8 +62,15 @@ public struct Console: Sendable {
     public var outputIsTerminal: Bool
     /// Whether standard error is a terminal (for progress lines).
     public var errorIsTerminal: Bool
-    /// Columns available: the terminal's width, then `$COLUMNS`, then 80.
+    /// Columns available for a table: the terminal's width, then `$COLUMNS`, then 80; where
+    /// standard output is not a terminal and `$COLUMNS` is unset, `Console.unlimitedWidth`, so
+    /// that a table sent to a pipe or a file keeps every column.
     public var width: Int
+
+    /// The width of a table that is never cut.
+    public static let unlimitedWidth = Int.max
+    /// The width a drawing takes when nothing sets one.
+    public static let defaultWidth = 80
 
     public init(
         standardOutput: any TextSink, standardError: any TextSink, outputIsTerminal: Bool = false,
@@ -84,8 +91,19 @@ public struct Console: Sendable {
             standardError: FileDescriptorSink(descriptor: 2),
             outputIsTerminal: outputIsTerminal,
             errorIsTerminal: isatty(2) == 1,
-            width: terminalWidth(environment: environment)
+            width: outputIsTerminal ? terminalWidth(environment: environment) : pipeWidth(environment: environment)
         )
+    }
+
+    /// The width for output that goes to no terminal: `$COLUMNS` when set, else unlimited.
+    public static func pipeWidth(environment: [String: String]) -> Int {
+        if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { return columns }
+        return unlimitedWidth
+    }
+
+    /// The width a drawing (a chart) fills: `width`, or `defaultWidth` when that is unlimited.
+    public var drawingWidth: Int {
+        width == Self.unlimitedWidth ? Self.defaultWidth : width
     }
 
     /// The width of the terminal on stdout (or stderr), then `$COLUMNS`, then 80.
