@@ -21,7 +21,19 @@ public enum CLI {
     ]
 
     /// Runs `agg` with `arguments` (without the program name) and returns the exit code.
+    ///
+    /// Standard output is finished (closed) before returning; when a write to it or the close
+    /// failed, the output is lost: one line on stderr, and exit code 74 whatever the command
+    /// returned.
     public static func run(_ arguments: [String], context: CLIContext) async -> Int32 {
+        let status = await dispatch(arguments, context: context)
+        guard let failure = context.console.standardOutput.finish() else { return status }
+        context.console.printError("agg: cannot write to standard output: \(failure)")
+        return ExitCode.outputFailure.rawValue
+    }
+
+    /// Runs the command `arguments` name, or help or the version.
+    private static func dispatch(_ arguments: [String], context: CLIContext) async -> Int32 {
         let console = context.console
         guard let first = arguments.first else {
             console.print(Help.overview(commands: commands))

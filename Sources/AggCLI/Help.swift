@@ -38,7 +38,7 @@ enum Help {
             PRECEDENCE: flags, then the environment, then the config file, then built-in defaults.
 
             EXIT CODES: 0 all answered, 1 a source failed, 64 usage error, 70 local database error,
-            78 malformed config file.
+            74 output could not be written (disk full, I/O error), 78 malformed config file.
             """
     }
 

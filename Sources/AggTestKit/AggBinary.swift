@@ -30,27 +30,45 @@ public enum AggBinary {
     }
 
     /// Starts `agg` with `arguments` and `environment` (added to a minimal environment: PATH and
-    /// HOME only, so the developer's own settings never leak in).
-    public static func start(_ arguments: [String], environment: [String: String]) throws -> (Process, Pipe, Pipe) {
+    /// HOME only, so the developer's own settings never leak in). Standard output goes to
+    /// `standardOutput` when given (a file such as `/dev/full`, or a terminal), else to the
+    /// returned pipe. `executable` replaces `url` (a copy installed elsewhere; a bare name is
+    /// looked up in the environment's `PATH`, as a shell would).
+    public static func start(
+        _ arguments: [String], environment: [String: String], standardOutput: FileHandle? = nil,
+        executable: String? = nil
+    ) throws -> (Process, Pipe, Pipe) {
         let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
         var base = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
         base.merge(environment) { _, new in new }
+        if let executable, !executable.contains("/") {
+            // `env` finds the name in PATH and runs it with argv[0] being that bare name.
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [executable] + arguments
+        } else {
+            process.executableURL = executable.map { URL(fileURLWithPath: $0) } ?? url
+            process.arguments = arguments
+        }
         process.environment = base
         let output = Pipe()
         let error = Pipe()
-        process.standardOutput = output
+        process.standardOutput = standardOutput ?? output
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        if standardOutput != nil { try output.fileHandleForWriting.close() }
         return (process, output, error)
     }
 
-    /// Runs `agg` to completion off the cooperative pool and returns what it printed.
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
+    /// Runs `agg` to completion off the cooperative pool and returns what it printed
+    /// (`output` is empty when `standardOutput` takes it elsewhere).
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:], standardOutput: FileHandle? = nil,
+        executable: String? = nil
+    ) async throws -> Run {
         let started = Date()
-        let (process, output, error) = try start(arguments, environment: environment)
+        let (process, output, error) = try start(
+            arguments, environment: environment, standardOutput: standardOutput, executable: executable)
         // Each pipe is drained on a thread of its own, off the cooperative pool, so a chatty
         // stderr can never block the child while stdout is being read.
         let outputData = CollectedData()

@@ -43,4 +43,58 @@ struct EndToEndOutputTests {
                 == "EXCHANGE  MARKET          LAST       24H        HIGH                VOLUME")
         #expect(run.output.split(separator: "\n").allSatisfy { $0.count <= 80 })
     }
+
+    /// `/dev/full`: every write fails with ENOSPC.
+    func devFull() throws -> FileHandle {
+        try #require(FileHandle(forWritingAtPath: "/dev/full"))
+    }
+
+    static let writeFailure = "agg: cannot write to standard output: No space left on device"
+
+    @Test(
+        "a failed write to stdout exits 74 with one line on stderr, whatever the format or command",
+        arguments: [
+            ["quote", "--all", "-e", "bithumb", "-f", "json"],
+            ["quote", "BTC", "-e", "bithumb", "-f", "table"],
+            ["quote", "BTC", "NOPE", "-e", "bithumb", "-f", "csv"],
+            ["search", "ETH", "-e", "upbit"],
+            ["exchanges"],
+            ["--help"],
+            ["--version"],
+        ])
+    func writeFailure(arguments: [String]) async throws {
+        let server = try FixtureServer(venues: ["bithumb", "upbit"])
+        let run = try await AggBinary.run(arguments, environment: environment(server), standardOutput: try devFull())
+        #expect(run.status == 74)
+        #expect(run.errorLines.filter { !$0.contains("NOPE") } == [Self.writeFailure])
+    }
+
+    @Test("--help documents exit code 74")
+    func helpDocumentsExit74() async throws {
+        let run = try await AggBinary.run(["--help"])
+        #expect(run.output.contains("74 output could not be written (disk full, I/O error)"))
+    }
+
+    @Test("the issue's example: quote --all --offline -f json > /dev/full exits 74")
+    func offlineWriteFailure() async throws {
+        let run = try await AggBinary.run(
+            ["quote", "--all", "-e", "bithumb", "--offline", "-f", "json"],
+            environment: ["AGG_FIXTURES": Fixtures.directory.path], standardOutput: try devFull())
+        #expect(run.status == 74)
+        #expect(
+            run.errorLines == [
+                "agg: offline: bithumb data is a recorded snapshot from 2024-08-08T08:12:15Z", Self.writeFailure,
+            ])
+    }
+
+    @Test("watch stops at the first failed write instead of refreshing into the void")
+    func watchWriteFailure() async throws {
+        let server = try FixtureServer(venues: ["bithumb"])
+        let run = try await AggBinary.run(
+            ["watch", "BTC", "-e", "bithumb", "-i", "1"], environment: environment(server),
+            standardOutput: try devFull())
+        #expect(run.status == 74)
+        #expect(run.errorLines == [Self.writeFailure])
+        #expect(server.requests.count == 1)
+    }
 }

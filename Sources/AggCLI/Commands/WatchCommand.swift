@@ -196,6 +196,8 @@ public enum WatchCommand: Command {
                     console.standardOutput.write(block(rendering, refresh: refresh, now: now))
                     for failure in failures { console.printError(failure) }
                 }
+                // Output that cannot be written ends the run (agg then exits 74).
+                if console.standardOutput.failure != nil { break }
                 previous = Dictionary(
                     rendering.quotes.map { (QuoteRendering.key($0.exchange, $0.market), $0) }
                 ) { first, _ in first }

@@ -9,21 +9,73 @@ import Synchronization
 /// Somewhere text goes: a file descriptor, or a buffer in tests.
 public protocol TextSink: Sendable {
     func write(_ text: String)
+
+    /// Why a write failed, once one has; the sink drops everything written after that.
+    var failure: WriteFailure? { get }
+
+    /// Ends the output (a file descriptor is closed, which reports errors some file systems
+    /// keep until then) and returns the first failure of a write or of the close, if any.
+    func finish() -> WriteFailure?
 }
 
-/// Writes to a file descriptor, retrying short writes.
+extension TextSink {
+    /// A sink that cannot fail.
+    public var failure: WriteFailure? { nil }
+
+    public func finish() -> WriteFailure? { failure }
+}
+
+/// A write that did not reach its file: disk full, a closed pipe, an I/O error.
+public struct WriteFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The system's words for it: "No space left on device".
+    public var reason: String
+
+    public init(reason: String) {
+        self.reason = reason
+    }
+
+    /// The failure `errno` describes.
+    public init(errno code: Int32) {
+        reason = String(cString: strerror(code))
+    }
+
+    public var description: String { reason }
+}
+
+/// Writes to a file descriptor, retrying short and interrupted writes. The first failure is
+/// kept (see `failure`) and nothing more is written: `agg` exits 74 when its output was lost.
 public struct FileDescriptorSink: TextSink {
     public let descriptor: Int32
+    /// Shared by every copy of this sink.
+    private let state = WriteState()
 
     public init(descriptor: Int32) {
         self.descriptor = descriptor
     }
 
+    public var failure: WriteFailure? { state.failure.withLock { $0 } }
+
     public func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        bytes.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
+        state.failure.withLock { failure in
+            guard failure == nil else { return }
+            failure = Self.writeAll(Array(text.utf8), to: descriptor)
+        }
+    }
+
+    /// Closes the descriptor; its first failure, or the close's own.
+    public func finish() -> WriteFailure? {
+        state.failure.withLock { failure in
+            if failure == nil, close(descriptor) != 0, errno != EINTR {
+                failure = WriteFailure(errno: errno)
+            }
+            return failure
+        }
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> WriteFailure? {
+        bytes.withUnsafeBytes { buffer -> WriteFailure? in
+            guard let base = buffer.baseAddress else { return nil }
+            var offset = 0
             while offset < buffer.count {
                 #if canImport(Glibc)
                     let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
@@ -31,13 +83,26 @@ public struct FileDescriptorSink: TextSink {
                     let written = Darwin.write(descriptor, base + offset, buffer.count - offset)
                 #endif
                 if written < 0 {
-                    if errno == EINTR { continue }
-                    return  // a closed pipe: nothing more can be said
+                    let code = errno
+                    if code == EINTR { continue }
+                    if code == EAGAIN || code == EWOULDBLOCK {
+                        // A descriptor left non-blocking by the caller: wait until it drains.
+                        var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                        _ = poll(&ready, 1, -1)
+                        continue
+                    }
+                    return WriteFailure(errno: code)
                 }
                 offset += written
             }
+            return nil
         }
     }
+}
+
+/// The first failure of a `FileDescriptorSink`; a class, so that copies of the sink share it.
+private final class WriteState: Sendable {
+    let failure = Mutex<WriteFailure?>(nil)
 }
 
 /// Collects everything written, for tests.

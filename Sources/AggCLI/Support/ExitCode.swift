@@ -8,6 +8,9 @@ public enum ExitCode: Int32, Sendable {
     case usage = 64
     /// The local database could not be used.
     case localFailure = 70
+    /// Standard output could not be written (EX_IOERR): disk full, an I/O error. The output
+    /// is lost, so this wins over every other outcome.
+    case outputFailure = 74
     /// The config file is malformed (EX_CONFIG): its path and the problem are on stderr.
     case configuration = 78
 }

@@ -1,0 +1,36 @@
+import AggCLI
+import Foundation
+import Testing
+
+@Suite("Writing standard output")
+struct OutputSinkTests {
+    @Test("a failed write is kept, later writes are dropped, and finish reports it")
+    func fullDisk() throws {
+        let descriptor = open("/dev/full", O_WRONLY)
+        try #require(descriptor >= 0)
+        let sink = FileDescriptorSink(descriptor: descriptor)
+        #expect(sink.failure == nil)
+        sink.write("one line\n")
+        #expect(sink.failure == WriteFailure(reason: "No space left on device"))
+        sink.write("another\n")
+        #expect(sink.finish() == WriteFailure(reason: "No space left on device"))
+    }
+
+    @Test("a close that fails is a failure too")
+    func failedClose() {
+        #expect(FileDescriptorSink(descriptor: -1).finish() == WriteFailure(reason: "Bad file descriptor"))
+    }
+
+    @Test("a file that takes everything: no failure, and the bytes are there")
+    func ordinaryFile() throws {
+        let path = NSTemporaryDirectory() + "agg-sink-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(descriptor >= 0)
+        let sink = FileDescriptorSink(descriptor: descriptor)
+        sink.write("비트코인 ")
+        sink.write(String(repeating: "x", count: 100_000))
+        #expect(sink.finish() == nil)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "비트코인 " + String(repeating: "x", count: 100_000))
+    }
+}
