@@ -44,9 +44,9 @@ private struct Row: Equatable, CustomStringConvertible {
     var rate: String
     var previous: String?
     var change: String?
-    var trend: String
+    var trend: String?
 
-    var description: String { "\(rate) \(previous ?? "null") \(change ?? "null") \(trend)" }
+    var description: String { "\(rate) \(previous ?? "null") \(change ?? "null") \(trend ?? "null")" }
 }
 
 private func rows(_ run: CLIRun) throws -> [String: Row] {
@@ -54,7 +54,7 @@ private func rows(_ run: CLIRun) throws -> [String: Row] {
     for entry in try run.json()["rates"].elements() {
         rows[try entry["code"].string()] = Row(
             rate: try entry["rate"].string(), previous: try entry["previous"].optionalString(),
-            change: try entry["change"].optionalString(), trend: try entry["trend"].string())
+            change: try entry["change"].optionalString(), trend: try entry["trend"].optionalString())
     }
     return rows
 }
@@ -64,7 +64,7 @@ private func codes(_ run: CLIRun) throws -> [String] {
 }
 
 private func trendCounts(_ run: CLIRun) throws -> [String: Int] {
-    try rows(run).values.reduce(into: [:]) { counts, row in counts[row.trend, default: 0] += 1 }
+    try rows(run).values.reduce(into: [:]) { counts, row in counts[row.trend ?? "null", default: 0] += 1 }
 }
 
 private func store(_ home: String) throws -> Store {
@@ -88,8 +88,8 @@ struct RatesSequenceTests {
             #expect(try first.json()["previousAsOf"].optionalString() == nil)
             let firstRows = try rows(first)
             #expect(firstRows.count == 162)
-            #expect(firstRows.values.allSatisfy { $0.trend == "flat" && $0.previous == nil && $0.change == nil })
-            #expect(firstRows["KRW"] == Row(rate: "1350.003043", previous: nil, change: nil, trend: "flat"))
+            #expect(firstRows.values.allSatisfy { $0.trend == nil && $0.previous == nil && $0.change == nil })
+            #expect(firstRows["KRW"] == Row(rate: "1350.003043", previous: nil, change: nil, trend: nil))
             #expect(try store(home).snapshotCount(base: "USD") == 1)
 
             // Day 1 again: answered from the store, and there is still nothing older.
@@ -221,7 +221,7 @@ struct RatesSequenceTests {
             #expect(krw.status == 0)
             #expect(try krw.json()["base"].string() == "KRW")
             #expect(try krw.json()["previousAsOf"].optionalString() == nil)
-            #expect(try rows(krw)["USD"] == Row(rate: "0.000751016", previous: nil, change: nil, trend: "flat"))
+            #expect(try rows(krw)["USD"] == Row(rate: "0.000751016", previous: nil, change: nil, trend: nil))
             #expect(try store(home).snapshotCount(base: "KRW") == 1)
             #expect(try store(home).snapshotCount(base: "USD") == 2)
         }
@@ -239,7 +239,7 @@ struct RatesOutputTests {
                 run.output == """
                     {"source":"exchangerate","base":"USD","asOf":"2024-08-19T00:02:31Z","nextUpdate":"2024-08-20T00:06:21Z",\
                     "previousAsOf":null,\
-                    "rates":[{"code":"KRW","rate":"1350.003043","previous":null,"change":null,"trend":"flat"}]}
+                    "rates":[{"code":"KRW","rate":"1350.003043","previous":null,"change":null,"trend":null}]}
 
                     """)
             let next = try await rates(["--to", "KRW,CNY", "--format", "json"], serving: day2, home: home)
@@ -317,6 +317,14 @@ struct RatesOutputTests {
                     USD,XAF,593.34111,595.30562,-1.96451,down
 
                     """)
+        }
+    }
+
+    @Test("CSV with nothing to compare with: previous, change and trend are empty")
+    func csvFirstDay() async throws {
+        try await withTemporaryHome { home async throws in
+            let run = try await rates(["--to", "KRW", "-f", "csv"], serving: day1, home: home)
+            #expect(run.output == "base,code,rate,previous,change,trend\nUSD,KRW,1350.003043,,,\n")
         }
     }
 

@@ -58,11 +58,12 @@ struct RateComparisonTests {
         #expect(RateComparison(threshold: decimal("-0.5")).threshold == decimal("0.5"))
     }
 
-    @Test("no previous rate: flat, with no previous value and no change")
+    @Test("no previous rate: no trend at all (not flat), no previous value and no change")
     func noPrevious() {
         #expect(
             RateComparison().change(code: "KRW", rate: decimal("1350.003043"), previous: nil)
-                == RateChange(code: "KRW", rate: decimal("1350.003043"), previous: nil, change: nil, trend: .flat))
+                == RateChange(code: "KRW", rate: decimal("1350.003043"), previous: nil, change: nil, trend: nil))
+        #expect(RateComparison().trend(from: nil, to: decimal("1")) == nil)
     }
 
     @Test("changes are exact decimal differences")
@@ -73,21 +74,21 @@ struct RateComparisonTests {
         #expect(change.trend == .down)
     }
 
-    @Test("comparing tables: sorted by code, new currencies flat without previous, dropped ones gone")
+    @Test("comparing tables: sorted by code, new currencies without a trend, dropped ones gone")
     func tables() {
         let previous = table(["KRW": "1350.003043", "EUR": "0.907539", "ZWL": "13.7902", "USD": "1"], asOf: 100)
         let current = table(["USD": "1", "KRW": "1335.841127", "EUR": "0.901844", "ZWG": "13.81"], asOf: 200)
         let changes = RateComparison().compare(current, with: previous)
         #expect(changes.map(\.code) == ["EUR", "KRW", "USD", "ZWG"])
-        #expect(changes.map(\.trend) == [.flat, .down, .flat, .flat])
+        #expect(changes.map(\.trend) == [.flat, .down, .flat, nil])
         #expect(changes.map { $0.change?.description } == ["-0.005695", "-14.161916", "0", nil])
         #expect(changes[3].previous == nil)
     }
 
-    @Test("comparing with no previous table: everything flat")
+    @Test("comparing with no previous table: no trends")
     func firstDay() {
         let changes = RateComparison().compare(table(["KRW": "1350.003043", "USD": "1"], asOf: 1), with: nil)
-        #expect(changes.allSatisfy { $0.trend == .flat && $0.previous == nil && $0.change == nil })
+        #expect(changes.allSatisfy { $0.trend == nil && $0.previous == nil && $0.change == nil })
         #expect(changes.count == 2)
     }
 }

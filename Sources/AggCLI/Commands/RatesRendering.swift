@@ -17,7 +17,8 @@ struct RatesRendering {
     }
 
     /// `{"source","base","asOf","nextUpdate","previousAsOf","rates":[{"code","rate","previous","change","trend"}]}`,
-    /// times in ISO-8601 UTC to the second, decimals as exact strings.
+    /// times in ISO-8601 UTC to the second, decimals as exact strings; `trend` is `null` when
+    /// there is nothing to compare with.
     func json() -> JSONValue {
         let table = report.table
         return [
@@ -33,7 +34,7 @@ struct RatesRendering {
                         "rate": JSONOutput.decimal(change.rate),
                         "previous": JSONOutput.decimal(change.previous),
                         "change": JSONOutput.decimal(change.change),
-                        "trend": .string(change.trend.rawValue),
+                        "trend": JSONOutput.string(change.trend?.rawValue),
                     ]
                 }),
         ]
@@ -51,17 +52,18 @@ struct RatesRendering {
             rows: report.changes.map { change in
                 [
                     report.table.base, change.code, change.rate.description, change.previous?.description ?? "",
-                    change.change?.description ?? "", change.trend.rawValue,
+                    change.change?.description ?? "", change.trend?.rawValue ?? "",
                 ]
             })
     }
 
-    /// The arrow of a trend; flat is a blank of the same width, so the columns never shift.
-    static func arrow(_ trend: RateTrend) -> String {
+    /// The arrow of a trend; flat (or no trend) is a blank of the same width, so the columns
+    /// never shift.
+    static func arrow(_ trend: RateTrend?) -> String {
         switch trend {
         case .up: "▲"
         case .down: "▼"
-        case .flat: " "
+        case .flat, nil: " "
         }
     }
 
@@ -81,7 +83,7 @@ struct RatesRendering {
                 switch change.trend {
                 case .up: style.up(text)
                 case .down: style.down(text)
-                case .flat: text
+                case .flat, nil: text
                 }
             }
             table.append([

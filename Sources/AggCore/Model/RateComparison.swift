@@ -6,7 +6,8 @@ public enum RateTrend: String, Sendable, CaseIterable {
     case up
     /// Down by more than the threshold.
     case down
-    /// Within the threshold either way, or nothing to compare with.
+    /// Within the threshold either way. (With nothing to compare with there is no trend at all:
+    /// `RateChange.trend` is `nil`.)
     case flat
 }
 
@@ -20,11 +21,12 @@ public struct RateChange: Sendable, Equatable {
     public var previous: Decimal?
     /// `rate - previous`, exact; `nil` when `previous` is.
     public var change: Decimal?
-    /// Which way `change` points, judged against the comparison's threshold.
-    public var trend: RateTrend
+    /// Which way `change` points, judged against the comparison's threshold; `nil` when there
+    /// is nothing to compare with (no previous rate), which is not the same as no movement.
+    public var trend: RateTrend?
 
     /// A change with every field given.
-    public init(code: String, rate: Decimal, previous: Decimal?, change: Decimal?, trend: RateTrend) {
+    public init(code: String, rate: Decimal, previous: Decimal?, change: Decimal?, trend: RateTrend?) {
         self.code = code
         self.rate = rate
         self.previous = previous
@@ -51,9 +53,9 @@ public struct RateComparison: Sendable, Equatable {
         self.threshold = threshold < 0 ? -threshold : threshold
     }
 
-    /// The trend from `previous` to `rate`: `flat` when there is no previous rate.
-    public func trend(from previous: Decimal?, to rate: Decimal) -> RateTrend {
-        guard let previous else { return .flat }
+    /// The trend from `previous` to `rate`: `nil` when there is no previous rate.
+    public func trend(from previous: Decimal?, to rate: Decimal) -> RateTrend? {
+        guard let previous else { return nil }
         let change = rate - previous
         if change > threshold { return .up }
         if change < -threshold { return .down }
@@ -68,8 +70,8 @@ public struct RateComparison: Sendable, Equatable {
     }
 
     /// Every rate of `current` against `previous` (the most recent older snapshot, if any),
-    /// sorted by currency code. A currency missing from `previous` gets no previous value and a
-    /// flat trend; one missing from `current` is not listed.
+    /// sorted by currency code. A currency missing from `previous` gets no previous value and no
+    /// trend; one missing from `current` is not listed.
     public func compare(_ current: RateTable, with previous: RateTable?) -> [RateChange] {
         current.rates.keys.sorted().compactMap { code in
             current.rates[code].map { change(code: code, rate: $0, previous: previous?.rates[code]) }
