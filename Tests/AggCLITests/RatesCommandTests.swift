@@ -175,6 +175,21 @@ struct RatesSequenceTests {
         }
     }
 
+    @Test("--keep 1 compares with the day before, then prunes it: one snapshot left")
+    func keepOne() async throws {
+        try await withTemporaryHome { home async throws in
+            #expect(try await rates(["-f", "json", "--keep", "1"], serving: day1, home: home).status == 0)
+            let second = try await rates(["-f", "json", "--keep", "1", "--to", "KRW"], serving: day2, home: home)
+            #expect(second.status == 0)
+            #expect(try second.json()["previousAsOf"].optionalString() == "2024-08-19T00:02:31Z")
+            #expect(
+                try rows(second)["KRW"]
+                    == Row(rate: "1335.841127", previous: "1350.003043", change: "-14.161916", trend: "down"))
+            #expect(try store(home).snapshotCount(base: "USD") == 1)
+            #expect(try store(home).latestSnapshot(base: "USD")?.asOf == Timestamp(secondsSince1970: 1_724_112_151))
+        }
+    }
+
     @Test("an older answer after a newer one compares with nothing older and is dropped by retention")
     func olderAnswerLater() async throws {
         try await withTemporaryHome { home async throws in

@@ -75,13 +75,17 @@ public enum RatesCommand: Command {
             options.offline || refresh
             ? nil : try store.currentSnapshot(base: base, source: source.id, now: context.now())
         let table: RateTable
+        let previous: RateTable?
         if let stored {
             table = stored
+            previous = try store.snapshot(base: table.base, olderThan: table.asOf)
         } else {
             table = try await factory.adapter(id: source.id).rates(base: base)
+            // The previous snapshot is read before the new one is stored: storing prunes to
+            // `--keep`, and with `--keep 1` it would take the previous one with it.
+            previous = try store.snapshot(base: table.base, olderThan: table.asOf)
             try store.saveSnapshot(table, keep: keep)
         }
-        let previous = try store.snapshot(base: table.base, olderThan: table.asOf)
         let favorites = Set(try store.favorites(kind: .currency))
 
         var changes = comparison.compare(table, with: previous)
