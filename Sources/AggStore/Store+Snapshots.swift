@@ -5,27 +5,42 @@ extension Store {
     /// Stores a rate table as a snapshot keyed by its base and `asOf`, then keeps only the
     /// newest `keep` snapshots of that base, dropping older ones with their rates.
     ///
+    /// A snapshot of the same base and `asOf` already stored is replaced, rates and next update
+    /// included: the provider's latest answer for a moment is the best one (it may correct a
+    /// rate or move its next update), and `agg rates --refresh` asks precisely to get it.
+    ///
     /// - Parameter keep: how many snapshots of the base to keep, at least 1. A table older
     ///   than the `keep` newest ones is therefore dropped as soon as it is stored.
-    /// - Returns: `false`, changing nothing, when a snapshot of the same base and `asOf` is
-    ///   already stored; `true` when this one was new.
+    /// - Returns: `true` when the snapshot was new; `false` when it replaced one of the same
+    ///   base and `asOf`.
     /// - Throws: `AggError.usage` when `keep` is less than 1; `AggError.store` when the database fails.
     @discardableResult
     public func saveSnapshot(_ table: RateTable, keep: Int = 2) throws(AggError) -> Bool {
         guard keep >= 1 else { throw .usage("at least one rate snapshot must be kept (keep was \(keep))") }
         return try withConnection("save the \(table.base) rate snapshot in") { connection throws(SQLiteError) in
             try connection.transaction { () throws(SQLiteError) -> Bool in
-                let inserted = try connection.query(
-                    """
-                    INSERT INTO rate_snapshot (source, base, as_of, next_update) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (base, as_of) DO NOTHING RETURNING id
-                    """,
-                    [
-                        .text(table.source), .text(table.base), .integer(table.asOf.millisecondsSince1970),
-                        .integer(table.nextUpdate?.millisecondsSince1970),
-                    ]
+                let existing = try connection.query(
+                    "SELECT id FROM rate_snapshot WHERE base = ? AND as_of = ?",
+                    [.text(table.base), .integer(table.asOf.millisecondsSince1970)]
                 ) { row throws(SQLiteError) in try row.requiredInt64(at: 0) }
-                guard let id = inserted.first else { return false }
+                let id: Int64
+                if let replaced = existing.first {
+                    id = replaced
+                    try connection.run(
+                        "UPDATE rate_snapshot SET source = ?, next_update = ? WHERE id = ?",
+                        [.text(table.source), .integer(table.nextUpdate?.millisecondsSince1970), .integer(id)])
+                    try connection.run("DELETE FROM rate WHERE snapshot_id = ?", [.integer(id)])
+                } else {
+                    let inserted = try connection.query(
+                        "INSERT INTO rate_snapshot (source, base, as_of, next_update) VALUES (?, ?, ?, ?) RETURNING id",
+                        [
+                            .text(table.source), .text(table.base), .integer(table.asOf.millisecondsSince1970),
+                            .integer(table.nextUpdate?.millisecondsSince1970),
+                        ]
+                    ) { row throws(SQLiteError) in try row.requiredInt64(at: 0) }
+                    guard let new = inserted.first else { throw SQLiteError(invalidData: "a new snapshot got no id") }
+                    id = new
+                }
 
                 let insertRate = try connection.prepare(
                     "INSERT INTO rate (snapshot_id, currency, value) VALUES (?, ?, ?)"
@@ -44,7 +59,7 @@ extension Store {
                     """,
                     [.text(table.base), .integer(Int64(keep))]
                 )
-                return true
+                return existing.isEmpty
             }
         }
     }

@@ -175,6 +175,36 @@ struct RatesSequenceTests {
         }
     }
 
+    @Test("--refresh replaces a stored snapshot of the same base and time with the provider's new answer")
+    func refreshReplaces() async throws {
+        try await withTemporaryHome { home async throws in
+            #expect(try await rates(["-f", "json"], serving: day1, home: home, now: august(19, 6)).status == 0)
+            // The provider corrects the day's table without a new update time: same asOf, a new
+            // KRW rate, a later next update.
+            let original = String(decoding: try Fixtures.bytes("exchangerate/" + day1), as: UTF8.self)
+            let corrected = original.replacingOccurrences(of: "\"KRW\":1350.003043", with: "\"KRW\":1351.5")
+                .replacingOccurrences(
+                    of: "\"time_next_update_unix\":1724112381", with: "\"time_next_update_unix\":1724119581")
+            #expect(corrected != original)
+            let client = ScriptedHTTPClient(body: corrected)
+            let run = await runCLI(
+                ["rates", "--refresh", "--to", "KRW", "-f", "json"], environment: ["AGG_HOME": home], http: client,
+                now: august(19, 7))
+            #expect(run.status == 0)
+            #expect(try rows(run)["KRW"]?.rate == "1351.5")
+            #expect(try run.json()["nextUpdate"].string() == "2024-08-20T02:06:21Z")
+            let stored = try #require(try store(home).latestSnapshot(base: "USD"))
+            #expect(try store(home).snapshotCount(base: "USD") == 1)
+            #expect(stored.rates["KRW"]?.description == "1351.5")
+            #expect(stored.nextUpdate == Timestamp(secondsSince1970: 1_724_119_581))
+            // Later that day the stored answer is the corrected one.
+            let (later, requests) = await ratesFromStore(
+                ["--to", "KRW", "-f", "json"], home: home, now: august(19, 20))
+            #expect(requests == 0)
+            #expect(later.output == run.output)
+        }
+    }
+
     @Test("--keep 1 compares with the day before, then prunes it: one snapshot left")
     func keepOne() async throws {
         try await withTemporaryHome { home async throws in

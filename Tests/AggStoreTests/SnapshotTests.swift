@@ -41,19 +41,21 @@ struct SnapshotTests {
         }
     }
 
-    @Test("a snapshot with the same base and time is stored once")
-    func dedupe() async throws {
+    @Test("a snapshot with the same base and time replaces the stored one, rates and next update included")
+    func sameTimeReplaces() async throws {
         try await withTemporaryDirectory { folder in
             let store = try Store.open(path: folder + "/agg.sqlite")
-            let first = try rateTable(asOfSeconds: 100, rates: ["KRW": "1300"])
+            let first = try rateTable(asOfSeconds: 100, rates: ["KRW": "1300", "EUR": "0.9"], nextUpdateSeconds: 200)
             #expect(try store.saveSnapshot(first))
-            #expect(
-                try store.saveSnapshot(try rateTable(asOfSeconds: 100, rates: ["KRW": "9999", "JPY": "1"])) == false)
+            let corrected = try rateTable(
+                asOfSeconds: 100, rates: ["KRW": "1301", "JPY": "146"], nextUpdateSeconds: 300)
+            #expect(try store.saveSnapshot(corrected) == false)
             #expect(try store.snapshotCount(base: "USD") == 1)
-            #expect(try store.latestSnapshot(base: "USD") == first)
-            #expect(try store.integer("SELECT count(*) FROM rate") == 1)
+            #expect(try store.latestSnapshot(base: "USD") == corrected)
+            #expect(try store.integer("SELECT count(*) FROM rate") == 2)
             // The same time under another base is a different snapshot.
             #expect(try store.saveSnapshot(try rateTable(base: "EUR", asOfSeconds: 100)))
+            #expect(try store.latestSnapshot(base: "USD") == corrected)
         }
     }
 
