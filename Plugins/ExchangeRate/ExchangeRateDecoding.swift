@@ -37,7 +37,8 @@ public enum ExchangeRateDecoding {
     ///
     /// Rates keep the exact decimal text of the JSON numbers, integers (`"USD":1`) and
     /// decimals alike. Keys that are not three capital letters are skipped rather than failing
-    /// the whole table.
+    /// the whole table. A rate that cannot be an exchange rate (zero, negative, beyond
+    /// `RateRefusal`'s plausible range) is left out and listed in `refused`.
     ///
     /// - Parameter base: the base currency asked for; an answer for another base is rejected.
     public static func rateTable(_ json: JSONCursor, base: String) throws(JSONDecodingError) -> RateTable {
@@ -47,16 +48,23 @@ public enum ExchangeRateDecoding {
             throw baseField.failure("asked for rates from \(base), the answer is from \(answered)")
         }
         var rates: [String: Decimal] = [:]
+        var refused: [RateRefusal] = []
         for member in try json["rates"].members() {
             guard (try? AssetCode.validateCurrency(member.key)) == member.key else { continue }
-            rates[member.key] = try member.value.decimal()
+            let rate = try member.value.decimal()
+            if let refusal = RateRefusal.check(code: member.key, rate: rate) {
+                refused.append(refusal)
+            } else {
+                rates[member.key] = rate
+            }
         }
         return RateTable(
             source: ExchangeRateAdapter.descriptor.id,
             base: answered,
             rates: rates,
             asOf: Timestamp(secondsSince1970: try json["time_last_update_unix"].int64()),
-            nextUpdate: try json["time_next_update_unix"].optionalInt64().map(Timestamp.init(secondsSince1970:))
+            nextUpdate: try json["time_next_update_unix"].optionalInt64().map(Timestamp.init(secondsSince1970:)),
+            refused: refused.sorted { $0.code < $1.code }
         )
     }
 }

@@ -13,10 +13,18 @@ extension Store {
     ///   than the `keep` newest ones is therefore dropped as soon as it is stored.
     /// - Returns: `true` when the snapshot was new; `false` when it replaced one of the same
     ///   base and `asOf`.
-    /// - Throws: `AggError.usage` when `keep` is less than 1; `AggError.store` when the database fails.
+    /// A table with a rate that cannot be an exchange rate, or with rates its source refused
+    /// (`RateTable.screened()`), is not stored: stored, it would become the "previous day"
+    /// every later run compares with.
+    ///
+    /// - Throws: `AggError.usage` when `keep` is less than 1; `AggError.store` when the table
+    ///   has implausible rates or the database fails.
     @discardableResult
     public func saveSnapshot(_ table: RateTable, keep: Int = 2) throws(AggError) -> Bool {
         guard keep >= 1 else { throw .usage("at least one rate snapshot must be kept (keep was \(keep))") }
+        if let refusal = table.screened().refused.first {
+            throw .store("refusing to store the \(table.base) rate snapshot: \(refusal)")
+        }
         return try withConnection("save the \(table.base) rate snapshot in") { connection throws(SQLiteError) in
             try connection.transaction { () throws(SQLiteError) -> Bool in
                 let existing = try connection.query(

@@ -242,6 +242,42 @@ struct CompareCommandTests {
         #expect(table.output.contains("\nbinance   BTC/USDT   58,412.07     -     no rate         -\n"))
     }
 
+    @Test("an FX source answering a zero rate: the conversions needing it fail and say why; exit 1")
+    func zeroFXRate() async throws {
+        let zero = #"{"base":"USD","time":1764457200,"rates":{"USD":1,"KRW":"0"}}"#
+        for currency in ["KRW", "USD"] {
+            let run = try await compare(
+                ["BTC", "--in", currency, "-e", "bithumb,coinbase", "-f", "json"], http: try network(fxBody: zero))
+            #expect(run.status == 1)
+            let failing = currency == "KRW" ? "coinbase BTC/USD" : "bithumb BTC/KRW"
+            #expect(
+                run.errorLines == [
+                    "agg: \(failing): cannot convert to \(currency): no USD→KRW rate (testfx: KRW rate 0 refused: an exchange rate must be above zero)"
+                ])
+        }
+    }
+
+    @Test("a zero USDT/KRW price at the first Korean venue is passed over for the next, with the reason kept")
+    func zeroUSDTPrice() async throws {
+        let recorded = String(decoding: try Fixtures.bytes("upbit/ticker_KRW-USDT.json"), as: UTF8.self)
+        let zeroPrice = recorded.replacingOccurrences(of: "\"trade_price\":1373.00000000", with: "\"trade_price\":0")
+        #expect(zeroPrice != recorded)
+        let zeroUpbit = try network { request in
+            if request.url.hasSuffix("/public/ticker/USDT_KRW") {
+                throw TransportError.connection(url: request.url, detail: "down")
+            }
+            guard request.url.contains("markets=KRW-USDT") else { return nil }
+            return HTTPResponse(status: 200, headers: [], body: Array(zeroPrice.utf8), url: request.url)
+        }
+        let run = try await compare(
+            ["BTC", "-e", "upbit,binance", "--usdt", "market", "-f", "json"], http: zeroUpbit)
+        #expect(run.status == 1)
+        #expect(
+            run.errorLines == [
+                "agg: binance BTC/USDT: cannot convert to KRW: no USDT→KRW rate (upbit: USDT/KRW price 0 is not a rate; bithumb: connection to https://api.bithumb.com/public/ticker/USDT_KRW failed: down)"
+            ])
+    }
+
     @Test("with no FX source registered the message says so")
     func noFXSource() async throws {
         let run = try await compare(["BTC", "-e", "coinbase", "-f", "json"], registry: venueRegistry())

@@ -205,6 +205,32 @@ struct RatesSequenceTests {
         }
     }
 
+    @Test("an answer with a zero or negative rate: those currencies are errors, the rest is shown, nothing is stored")
+    func implausibleRates() async throws {
+        try await withTemporaryHome { home async throws in
+            #expect(try await rates(["-f", "json"], serving: day1, home: home, now: august(19, 6)).status == 0)
+            let original = String(decoding: try Fixtures.bytes("exchangerate/" + day2), as: UTF8.self)
+            let broken = original.replacingOccurrences(of: "\"KRW\":1335.841127", with: "\"KRW\":0")
+                .replacingOccurrences(of: "\"JPY\":145.351276", with: "\"JPY\":-145.351276")
+            #expect(broken != original)
+            let run = await runCLI(
+                ["rates", "--to", "KRW,JPY,EUR", "-f", "json"], environment: ["AGG_HOME": home],
+                http: ScriptedHTTPClient(body: broken), now: august(20, 6))
+            #expect(run.status == 1)
+            #expect(try codes(run) == ["EUR"])
+            #expect(
+                try rows(run)["EUR"] == Row(rate: "0.901844", previous: "0.907539", change: "-0.005695", trend: "flat"))
+            #expect(
+                run.errorLines == [
+                    "agg: exchangerate: JPY rate -145.351276 refused: an exchange rate must be above zero",
+                    "agg: exchangerate: KRW rate 0 refused: an exchange rate must be above zero",
+                    "agg: exchangerate: the USD table of 2024-08-20 00:02:31 UTC was not stored: it has refused rates",
+                ])
+            #expect(try store(home).snapshotCount(base: "USD") == 1)
+            #expect(try store(home).latestSnapshot(base: "USD")?.asOf == Timestamp(secondsSince1970: 1_724_025_751))
+        }
+    }
+
     @Test("--keep 1 compares with the day before, then prunes it: one snapshot left")
     func keepOne() async throws {
         try await withTemporaryHome { home async throws in
@@ -414,6 +440,25 @@ struct RatesOutputTests {
             #expect(try rows(run)["KRW"]?.rate == "1331.529034")
             #expect(
                 run.errorLines == ["agg: offline: exchangerate data is a recorded snapshot from 2024-08-21T00:02:31Z"])
+        }
+    }
+
+    @Test("--offline answers are stored and compared with older stored snapshots, as 'agg help rates' says")
+    func offlineStoresAndCompares() async throws {
+        try await withTemporaryHome { home async throws in
+            #expect(try await rates(["-f", "json"], serving: day2, home: home, now: august(20, 6)).status == 0)
+            let run = await runCLI(
+                ["rates", "--offline", "--to", "KRW", "-f", "json"], environment: ["AGG_HOME": home], now: august(20, 7)
+            )
+            #expect(try run.json()["previousAsOf"].string() == "2024-08-20T00:02:31Z")
+            #expect(try store(home).snapshotCount(base: "USD") == 2)
+            let help = await runCLI(["help", "rates"])
+            let text = help.output.split(separator: "\n").joined(separator: " ")
+            #expect(text.contains("--offline answers from the recorded responses (Fixtures/, or AGG_FIXTURES)"))
+            #expect(text.contains("its answers are stored and compared like live ones"))
+            #expect(text.contains("a later answer for the same time replaces it"))
+            #expect(text.contains("with nothing to compare with there is no trend (null in JSON)"))
+            #expect(text.contains("A rate that is zero, negative or outside 1e-12 to 1e12 is refused"))
         }
     }
 

@@ -197,6 +197,26 @@ struct PriceComparisonTests {
         #expect(comparison.rateLines.isEmpty)
     }
 
+    @Test("a zero rate converts nothing, in either direction, and the row says why")
+    func zeroRate() throws {
+        let zero = RateValue(value: 0, source: "testfx", asOf: asOf)
+        for (from, to) in [("KRW", "USD"), ("USD", "KRW")] {
+            let conversion = Conversion(from: from, to: to, stablecoins: .assume)
+            #expect(conversion.convert(1, [.fx("KRW"): zero]) == nil)
+            #expect(conversion.problems(in: [.fx("KRW"): zero]) == [.notPositive(.fx("KRW"), zero)])
+            #expect(conversion.missing(in: [.fx("KRW"): zero]) == [])
+        }
+        #expect(
+            Conversion.Problem.notPositive(.fx("KRW"), zero).description
+                == "the USD→KRW rate from testfx is 0: a rate must be above zero")
+        #expect(Conversion.Problem.missing(.usdtInKRW).description == "no USDT→KRW rate")
+        let comparison = PriceComparison(
+            currency: "USD", prices: prices, stablecoins: .assume, values: [.fx("KRW"): zero])
+        #expect(comparison.rows.map(\.converted) == [decimal("97012.35"), nil, decimal("97040.01"), nil])
+        #expect(comparison.rows[1].problems == [.notPositive(.fx("KRW"), zero)])
+        #expect(comparison.rateLines.allSatisfy { $0.rate != 0 })
+    }
+
     @Test("no prices, no reference")
     func empty() {
         let comparison = PriceComparison(currency: "KRW", prices: [], stablecoins: .assume, values: [:])

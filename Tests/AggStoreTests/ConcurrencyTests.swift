@@ -38,7 +38,7 @@ struct ConcurrencyTests {
                     let store = try Store.open(path: path)
                     for index in 0..<Self.perThread {
                         let table = RateTable(
-                            source: "test", base: "USD", rates: ["KRW": Decimal(thread * 1000 + index)],
+                            source: "test", base: "USD", rates: ["KRW": Decimal(thread * 1000 + index + 1)],
                             asOf: Timestamp(secondsSince1970: Int64(thread * 1000 + index)), nextUpdate: nil
                         )
                         guard try store.saveSnapshot(table, keep: 10_000) else {

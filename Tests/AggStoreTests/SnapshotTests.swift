@@ -24,10 +24,11 @@ struct SnapshotTests {
         }
     }
 
+    /// Rates of every shape a source sends, up to 38 significant digits, within the plausible
+    /// range (1e-12 to 1e12; rates outside it are refused, see `implausibleNotStored`).
     static let exactTexts = [
-        "1350.003043", "0.000712345678901234", "1", "0", "-0.25", "80630000",
-        "12345678901234567890123456789012345678", "0.00000000000000000000000000000000000001",
-        "1000000000000000000000000000000",
+        "1350.003043", "0.000712345678901234", "1", "80630000", "0.000000000001", "1000000000000",
+        "123456789012.34567890123456789012345678", "0.0000000000012345678901234567890123456789",
     ]
 
     @Test("rates round-trip exactly", arguments: exactTexts)
@@ -109,6 +110,25 @@ struct SnapshotTests {
 }
 
 extension SnapshotTests {
+    @Test("a table with a rate that cannot be a rate, or with refused rates, is not stored")
+    func implausibleNotStored() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try Store.open(path: folder + "/agg.sqlite")
+            let zero = try rateTable(asOfSeconds: 1, rates: ["KRW": "0", "EUR": "0.9"])
+            #expect(
+                storeErrorMessage { () throws(AggError) in try store.saveSnapshot(zero) }
+                    == "refusing to store the USD rate snapshot: KRW rate 0 refused: an exchange rate must be above zero"
+            )
+            var refused = try rateTable(asOfSeconds: 2, rates: ["EUR": "0.9"])
+            refused.refused = [RateRefusal(code: "KRW", text: "-1", reason: "an exchange rate must be above zero")]
+            #expect(
+                storeErrorMessage { () throws(AggError) in try store.saveSnapshot(refused) }
+                    == "refusing to store the USD rate snapshot: KRW rate -1 refused: an exchange rate must be above zero"
+            )
+            #expect(try store.snapshotCount(base: "USD") == 0)
+        }
+    }
+
     @Test("keeping fewer than one snapshot is refused as a usage error")
     func keepZero() async throws {
         try await withTemporaryDirectory { folder in

@@ -136,6 +136,48 @@ struct ExchangeRateDecodingTests {
     }
 }
 
+@Suite("ExchangeRate: rates that cannot be rates are refused")
+struct ExchangeRateValidationTests {
+    @Test("zero, negative and absurd rates are left out of the table and listed as refused, with why")
+    func refused() async throws {
+        let client = ScriptedHTTPClient(
+            body: """
+                {"result":"success","time_last_update_unix":1,"base_code":"USD",
+                 "rates":{"USD":1,"KRW":0,"JPY":-146.28,"EUR":0.897903,"XAU":1e30,"IRR":42166.03064,"XXX":1e-20}}
+                """)
+        let table = try await adapter(client).rates(base: "USD")
+        #expect(table.rates == ["USD": 1, "EUR": decimal("0.897903"), "IRR": decimal("42166.03064")])
+        #expect(
+            table.refused == [
+                RateRefusal(code: "JPY", text: "-146.28", reason: "an exchange rate must be above zero"),
+                RateRefusal(code: "KRW", text: "0", reason: "an exchange rate must be above zero"),
+                RateRefusal(
+                    code: "XAU", text: "1000000000000000000000000000000",
+                    reason: "outside 1e-12 to 1e12, the range of plausible exchange rates"),
+                RateRefusal(
+                    code: "XXX", text: "0.00000000000000000001",
+                    reason: "outside 1e-12 to 1e12, the range of plausible exchange rates"),
+            ])
+        #expect(
+            table.refused.map(\.description) == [
+                "JPY rate -146.28 refused: an exchange rate must be above zero",
+                "KRW rate 0 refused: an exchange rate must be above zero",
+                "XAU rate 1000000000000000000000000000000 refused: outside 1e-12 to 1e12, the range of plausible exchange rates",
+                "XXX rate 0.00000000000000000001 refused: outside 1e-12 to 1e12, the range of plausible exchange rates",
+            ])
+    }
+
+    @Test("every recorded answer is plausible throughout: nothing refused")
+    func recordedArePlausible() async throws {
+        for file in ["USD_2024-08-19.json", "USD_2024-08-20.json", "USD_2024-08-21.json", "KRW_2024-08-21.json"] {
+            let (adapter, _) = try serving("exchangerate/" + file)
+            let table = try await adapter.rates(base: String(file.prefix(3)))
+            #expect(table.refused == [], "\(file)")
+            #expect(table.rates.count == 162, "\(file)")
+        }
+    }
+}
+
 @Suite("ExchangeRate errors")
 struct ExchangeRateErrorTests {
     @Test(

@@ -168,7 +168,8 @@ struct ComparePlan: Sendable {
     /// `agg rates --keep` is not cut short.
     func save(_ tables: [RateTable], in store: Store?) {
         guard let store else { return }
-        for table in tables {
+        // A table with refused rates is not stored (the store would refuse it too).
+        for table in tables where table.screened().refused.isEmpty {
             let kept = (try? store.snapshotCount(base: table.base)) ?? 0
             _ = try? store.saveSnapshot(table, keep: max(RatesCommand.defaultKeep, kept))
         }
@@ -237,7 +238,12 @@ struct ComparePlan: Sendable {
                     switch result {
                     case .success(let table) where table.base != Conversion.fxBase:
                         reasons.append("\(source) answered rates from \(table.base), not \(Conversion.fxBase)")
-                    case .success(let table):
+                    case .success(let answered):
+                        let table = answered.screened()
+                        if let refusal = table.refused.first(where: { $0.code == target }) {
+                            reasons.append("\(source): \(refusal)")
+                            continue
+                        }
                         guard let rate = target == table.base ? 1 : table.rates[target] else {
                             reasons.append("\(source) has no \(target) rate")
                             continue
@@ -255,6 +261,8 @@ struct ComparePlan: Sendable {
                 var reasons: [String] = []
                 for (venue, result) in zip(usdtVenues, usdt) {
                     switch result {
+                    case .success(let quote) where quote.last <= 0:
+                        reasons.append("\(venue): \(Self.usdtMarket) price \(quote.last) is not a rate")
                     case .success(let quote):
                         if values[input] == nil {
                             values[input] = RateValue(
@@ -331,8 +339,11 @@ struct CompareReport: Sendable {
     /// Why `row` could not be converted, in one line.
     func conversionFailure(_ row: PriceComparison.Row) -> String {
         "cannot convert to \(plan.currency): "
-            + row.missing.map { input in
-                "no \(input) rate" + (unavailable[input].map { " (\($0))" } ?? "")
+            + row.problems.map { problem in
+                switch problem {
+                case .missing(let input): "\(problem)" + (unavailable[input].map { " (\($0))" } ?? "")
+                case .notPositive: problem.description
+                }
             }.joined(separator: "; ")
     }
 

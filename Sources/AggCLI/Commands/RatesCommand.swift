@@ -37,14 +37,20 @@ public enum RatesCommand: Command {
             "agg rates --offline --format csv",
         ],
         discussion: """
-            BASE is a three-letter currency code (default USD). Each answer is stored as a snapshot
-            in the local database (see AGG_HOME) keyed by the provider's update time; every rate is
-            compared with the most recent stored snapshot older than the current one. A change
-            greater than the threshold is marked ▲, one below minus the threshold ▼, anything
-            else is flat. The provider updates once a day, so the arrows show the day's move.
-            While the stored snapshot's next update is still to come, the rates are taken from
-            the database without a request (--refresh asks anyway; --offline answers from the
-            recordings and never reads stored snapshots).
+            BASE is a three-letter currency code (default USD). Every answer is stored as a
+            snapshot in the local database (see AGG_HOME) keyed by its base and the provider's
+            update time (a later answer for the same time replaces it; --keep N snapshots per
+            base are kept), and each rate is compared with the most recent stored snapshot older
+            than it. A change greater than the threshold is marked ▲, one below minus the
+            threshold ▼, anything else is flat; with nothing to compare with there is no trend
+            (null in JSON). The provider updates once a day, so the arrows show the day's move.
+            While the newest stored snapshot's next update is still to come, it answers without a
+            request (--refresh asks anyway).
+            A rate that is zero, negative or outside 1e-12 to 1e12 is refused: it is named on
+            stderr (exit 1), the other rates are shown, and the table is not stored.
+            --offline answers from the recorded responses (Fixtures/, or AGG_FIXTURES) instead of
+            the network and of the day's stored table; its answers are stored and compared like
+            live ones, so point AGG_HOME elsewhere to keep them out of your database.
             Favorite currencies (agg favorites add KRW) are listed first.
             """
     )
@@ -76,15 +82,22 @@ public enum RatesCommand: Command {
             ? nil : try store.currentSnapshot(base: base, source: source.id, now: context.now())
         let table: RateTable
         let previous: RateTable?
+        var notStored = false
         if let stored {
-            table = stored
+            table = stored.screened()
             previous = try store.snapshot(base: table.base, olderThan: table.asOf)
         } else {
-            table = try await factory.adapter(id: source.id).rates(base: base)
+            table = try await factory.adapter(id: source.id).rates(base: base).screened()
             // The previous snapshot is read before the new one is stored: storing prunes to
             // `--keep`, and with `--keep 1` it would take the previous one with it.
             previous = try store.snapshot(base: table.base, olderThan: table.asOf)
-            try store.saveSnapshot(table, keep: keep)
+            // A table with refused rates is shown, not stored: it must not become the day
+            // every later run compares with.
+            if table.refused.isEmpty {
+                try store.saveSnapshot(table, keep: keep)
+            } else {
+                notStored = true
+            }
         }
         let favorites = Set(try store.favorites(kind: .currency))
 
@@ -100,11 +113,18 @@ public enum RatesCommand: Command {
             threshold: comparison.threshold)
         context.console.print(RatesRendering(report: report, options: options, width: context.console.width).output())
 
-        let missing = targets.filter { table.rates[$0] == nil }
+        for refusal in table.refused { context.console.printError("agg: \(source.id): \(refusal)") }
+        if notStored {
+            context.console.printError(
+                "agg: \(source.id): the \(table.base) table of \(TableTime.text(table.asOf)) UTC was not stored: it has refused rates"
+            )
+        }
+        let refusedCodes = Set(table.refused.map(\.code))
+        let missing = targets.filter { table.rates[$0] == nil && !refusedCodes.contains($0) }
         for code in missing {
             context.console.printError("agg: \(source.id): no rate for \(code) in the \(table.base) table")
         }
-        return missing.isEmpty ? .success : .sourceFailed
+        return missing.isEmpty && table.refused.isEmpty ? .success : .sourceFailed
     }
 
     /// `--threshold`: plain non-negative decimal text (`0.01`, `5`, `.5`), exact.

@@ -114,18 +114,45 @@ public struct Conversion: Sendable, Equatable {
         from != to && Self.dollarStablecoins.contains(from) && !inputs.contains(.usdtInKRW)
     }
 
+    /// Why an input cannot be used.
+    public enum Problem: Sendable, Equatable, CustomStringConvertible {
+        /// No value was had for it.
+        case missing(RateInput)
+        /// Its value is zero or negative: it would make every price zero (or negative), or be
+        /// divided by.
+        case notPositive(RateInput, RateValue)
+
+        /// `no USD→KRW rate`; `the USD→KRW rate from exchangerate is 0: a rate must be above zero`.
+        public var description: String {
+            switch self {
+            case .missing(let input): "no \(input) rate"
+            case .notPositive(let input, let value):
+                "the \(input) rate from \(value.source) is \(value.value): a rate must be above zero"
+            }
+        }
+    }
+
     /// The inputs `values` lacks, sorted.
     public func missing(in values: [RateInput: RateValue]) -> [RateInput] {
         inputs.filter { values[$0] == nil }.sorted()
     }
 
-    /// The factor from `from` to `to`, or `nil` when an input is missing.
+    /// Every input that cannot be used, missing or not above zero, sorted by input.
+    public func problems(in values: [RateInput: RateValue]) -> [Problem] {
+        inputs.sorted().compactMap { input in
+            guard let value = values[input] else { return .missing(input) }
+            return value.value > 0 ? nil : .notPositive(input, value)
+        }
+    }
+
+    /// The factor from `from` to `to`, or `nil` when an input cannot be used (`problems(in:)`).
     public func rate(_ values: [RateInput: RateValue]) -> Decimal? {
         convert(1, values)
     }
 
-    /// `price` in `to`, or `nil` when an input is missing.
+    /// `price` in `to`, or `nil` when an input cannot be used (`problems(in:)` says why).
     public func convert(_ price: Decimal, _ values: [RateInput: RateValue]) -> Decimal? {
+        guard problems(in: values).isEmpty else { return nil }
         var result = price
         for input in numerator {
             guard let value = values[input]?.value else { return nil }
@@ -134,7 +161,7 @@ public struct Conversion: Sendable, Equatable {
         guard !denominator.isEmpty else { return result }
         var divisor: Decimal = 1
         for input in denominator {
-            guard let value = values[input]?.value, value != 0 else { return nil }
+            guard let value = values[input]?.value else { return nil }
             divisor *= value
         }
         return DecimalRounding.rounded(result / divisor, places: Self.quotientScale)

@@ -33,6 +33,8 @@ public struct PriceComparison: Sendable, Equatable {
         public var premiumPercent: Decimal?
         /// The inputs that were not available, sorted.
         public var missing: [RateInput]
+        /// Every input that could not be used, missing or not above zero, sorted by input.
+        public var problems: [Conversion.Problem]
     }
 
     /// The price premiums are measured against.
@@ -84,7 +86,7 @@ public struct PriceComparison: Sendable, Equatable {
             return Row(
                 price: price, conversion: conversion, rate: conversion.rate(values),
                 converted: conversion.convert(price.last, values), premiumPercent: nil,
-                missing: conversion.missing(in: values))
+                missing: conversion.missing(in: values), problems: conversion.problems(in: values))
         }
         let converted = rows.filter { $0.converted != nil }
         let foreign = converted.filter { $0.price.market.quote != currency }

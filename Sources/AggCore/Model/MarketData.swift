@@ -124,14 +124,19 @@ public struct RateTable: Sendable, Equatable {
     public var asOf: Timestamp
     /// When the provider says the next update is due.
     public var nextUpdate: Timestamp?
+    /// Rates the source sent that cannot be exchange rates (zero, negative, absurd), sorted by
+    /// code; they are not in `rates`. A table with refusals is shown but never stored.
+    public var refused: [RateRefusal]
 
     public init(
-        source: String, base: String, rates: [String: Decimal], asOf: Timestamp, nextUpdate: Timestamp?
+        source: String, base: String, rates: [String: Decimal], asOf: Timestamp, nextUpdate: Timestamp?,
+        refused: [RateRefusal] = []
     ) {
         self.source = source
         self.base = base
         self.rates = rates
         self.asOf = asOf
         self.nextUpdate = nextUpdate
+        self.refused = refused
     }
 }
