@@ -278,6 +278,82 @@ struct CompareCommandTests {
             ])
     }
 
+    @Test("compare USDT offline: Upbit's recorded USDT/KRW over the recorded USD→KRW FX rate (USDT = USD)")
+    func tetherPremiumRecorded() async throws {
+        // Recorded: USD→KRW 1331.529034 (exchangerate, 2024-08-21), USDT/KRW 1373 on Upbit.
+        // (1373 / 1331.529034 − 1) × 100 = 3.1145…
+        let run = await runCLI(["compare", "USDT", "-e", "upbit", "--offline", "-f", "json"])
+        #expect(run.status == 0)
+        #expect(
+            run.output == """
+                {"base":"USDT","currency":"KRW","fx":[\
+                {"from":"USD","to":"KRW","rate":"1331.529034","source":"exchangerate","asOf":"2024-08-21T00:02:31Z"}],\
+                "reference":{"method":"the USD→KRW rate (USDT = USD)","price":"1331.529034"},\
+                "venues":[{"exchange":"upbit","symbol":"USDT/KRW","last":"1373","rate":"1","lastConverted":"1373",\
+                "premiumPercent":"3.11"}],"errors":[]}
+
+                """)
+        let table = await runCLI(["compare", "USDT", "-e", "upbit", "--offline", "-f", "table"])
+        #expect(
+            table.output == """
+                VENUE  MARKET     LAST  RATE  IN KRW   PREMIUM
+                upbit  USDT/KRW  1,373     1   1,373  ▲ +3.11%
+
+                Reference: 1,332 KRW, the USD→KRW rate (USDT = USD)
+                FX: USD→KRW 1,331.529034 from exchangerate (Rates By Exchange Rate API (https://www.exchangerate-api.com)), as of 2024-08-21 00:02:31 UTC
+
+                """)
+    }
+
+    @Test("compare USDT: each KRW venue's USDT/KRW against the FX rate, in KRW and in USD")
+    func tetherPremium() async throws {
+        // Bithumb's answer is sample data built from the USDT entry of its recorded ALL_KRW
+        // answer (the recordings have no single USDT ticker); Upbit's is recorded (1373). The
+        // test FX source says USD→KRW 1442.35:
+        // (1372 / 1442.35 − 1) × 100 = −4.877…, (1373 / 1442.35 − 1) × 100 = −4.808…
+        let http = try network { request in
+            guard request.url.hasSuffix("/public/ticker/USDT_KRW") else { return nil }
+            let body = """
+                {"status":"0000","data":{"opening_price":"1375","closing_price":"1372","min_price":"1369",\
+                "max_price":"1381","units_traded":"45878951.23654789","acc_trade_value":"62898741254.2156",\
+                "prev_closing_price":"1376","units_traded_24H":"61254789.12457896",\
+                "acc_trade_value_24H":"84024578541.3698","fluctate_24H":"-4","fluctate_rate_24H":"-0.29",\
+                "date":"1723104735027"}}
+                """
+            return HTTPResponse(status: 200, headers: [], body: Array(body.utf8), url: request.url)
+        }
+        let run = try await compare(["USDT", "-e", "bithumb,upbit", "-f", "json"], http: http)
+        #expect(run.status == 0)
+        #expect(
+            try run.json()["reference"].serialized() == #"{"method":"the USD→KRW rate (USDT = USD)","price":"1442.35"}"#
+        )
+        #expect(try run.json()["venues"].elements().map { try $0["premiumPercent"].string() } == ["-4.88", "-4.81"])
+        // In USD the reference is one dollar: 1372 / 1442.35 = 0.951225430721 (12 decimals).
+        let usd = try await compare(["USDT", "--in", "USD", "-e", "bithumb,upbit", "-f", "csv"], http: http)
+        #expect(
+            usd.output == """
+                exchange,symbol,last,currency,rate,lastConverted,premiumPercent
+                bithumb,USDT/KRW,1372,USD,0.000693312996,0.951225430721,-4.88
+                upbit,USDT/KRW,1373,USD,0.000693312996,0.951918743717,-4.81
+
+                """)
+        let table = try await compare(["USDT", "--in", "USD", "-e", "bithumb,upbit", "-f", "table"], http: http)
+        #expect(table.output.contains("\nReference: 1.00 USD, one US dollar (USDT = USD)\n"))
+    }
+
+    @Test("compare USDT without the FX rate: no premium, and a line saying why; exit 1")
+    func tetherPremiumWithoutRate() async throws {
+        let run = try await compare(
+            ["USDT", "-e", "upbit", "-f", "json"], http: try network(fxStatus: 503, fxBody: "unavailable"))
+        #expect(run.status == 1)
+        #expect(try run.json()["reference"].value == .null)
+        #expect(try run.json()["venues"][0]["premiumPercent"].value == .null)
+        #expect(
+            run.errorLines == [
+                "agg: no premium for USDT: no USD→KRW rate (testfx: HTTP 503 from https://fx.test/latest/USD)"
+            ])
+    }
+
     @Test("with no FX source registered the message says so")
     func noFXSource() async throws {
         let run = try await compare(["BTC", "-e", "coinbase", "-f", "json"], registry: venueRegistry())

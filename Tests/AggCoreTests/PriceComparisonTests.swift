@@ -217,6 +217,47 @@ struct PriceComparisonTests {
         #expect(comparison.rateLines.allSatisfy { $0.rate != 0 })
     }
 
+    @Test("the tether premium: USDT on KRW venues against the USD→KRW FX rate, USDT = USD")
+    func tetherPremium() throws {
+        let tether = [
+            PriceComparison.Price(exchange: "bithumb", market: Market(base: "USDT", quote: "KRW"), last: 1372),
+            PriceComparison.Price(exchange: "upbit", market: Market(base: "USDT", quote: "KRW"), last: 1373),
+        ]
+        let fx = RateValue(value: decimal("1331.529034"), source: "exchangerate", asOf: asOf)
+        let comparison = PriceComparison(
+            coin: "USDT", currency: "KRW", prices: tether, stablecoins: .assume, values: [.fx("KRW"): fx])
+        let reference = try #require(comparison.reference)
+        #expect(reference.price == decimal("1331.529034"))
+        #expect(reference.method == "the USD→KRW rate (USDT = USD)")
+        #expect(reference.exchanges == [])
+        // (1372 / 1331.529034 − 1) × 100 = 3.0394…; (1373 / 1331.529034 − 1) × 100 = 3.1145…
+        #expect(comparison.rows.map(\.premiumPercent) == [decimal("3.04"), decimal("3.11")])
+        #expect(comparison.referenceProblems == [])
+        #expect(
+            comparison.rateLines == [
+                .init(from: "USD", to: "KRW", rate: decimal("1331.529034"), source: "exchangerate", asOf: asOf)
+            ])
+
+        // In USD the reference is one dollar and the KRW prices are divided by the rate.
+        let inUSD = PriceComparison(
+            coin: "USDT", currency: "USD", prices: tether, stablecoins: .assume, values: [.fx("KRW"): fx])
+        #expect(inUSD.reference?.price == 1)
+        #expect(inUSD.reference?.method == "one US dollar (USDT = USD)")
+        #expect(inUSD.rows.map(\.converted) == [decimal("1.030394354886"), decimal("1.031145371179")])
+        #expect(inUSD.rows.map(\.premiumPercent) == [decimal("3.04"), decimal("3.11")])
+
+        // Without the rate there is no reference and the comparison says why.
+        let noRate = PriceComparison(coin: "USDT", currency: "KRW", prices: tether, stablecoins: .assume, values: [:])
+        #expect(noRate.reference == nil)
+        #expect(noRate.rows.map(\.premiumPercent) == [nil, nil])
+        #expect(noRate.referenceProblems == [.missing(.fx("KRW"))])
+        #expect(
+            PriceComparison.inputs(coin: "USDT", currency: "KRW", quoteCurrencies: ["KRW"], stablecoins: .assume)
+                == [.fx("KRW")])
+        #expect(
+            PriceComparison.inputs(coin: "BTC", currency: "KRW", quoteCurrencies: ["KRW"], stablecoins: .assume) == [])
+    }
+
     @Test("no prices, no reference")
     func empty() {
         let comparison = PriceComparison(currency: "KRW", prices: [], stablecoins: .assume, values: [:])

@@ -26,13 +26,16 @@ public enum CompareCommand: Command {
             "agg compare BTC",
             "agg compare ETH --in USD --format json",
             "agg compare BTC --exchange upbit,binance,coinbase --usdt market",
+            "agg compare USDT",
         ],
         discussion: """
             SYMBOL is a coin (BTC); each venue is asked for it in its home currency, all at once,
             together with the exchange rates the conversion needs. The reference price is the
             median of the venues not quoted in the target currency (for KRW: the global venues),
-            or of all venues when there are none; PREMIUM is each venue's price over it. A venue
-            that does not list the coin is shown as not listed and does not fail the command.
+            or of all venues when there are none; PREMIUM is each venue's price over it. For USDT
+            (or USDC) the reference is the US dollar at the FX rate, USDT = USD: PREMIUM is each
+            venue's tether premium (agg compare USDT). A venue that does not list the coin is
+            shown as not listed and does not fail the command.
             The exchange rates fetched are stored as snapshots in the local database (as agg rates
             does); while the stored USD snapshot's next update is still to come, it is used
             without asking the FX source (--refresh asks anyway; --offline neither reads nor
@@ -133,7 +136,8 @@ struct ComparePlan: Sendable {
 
         let asked = venues.filter { $0.skipped == nil }
         inputs = PriceComparison.inputs(
-            currency: currency, quoteCurrencies: Set(asked.map(\.market.quote)), stablecoins: stablecoins)
+            coin: coin, currency: currency, quoteCurrencies: Set(asked.map(\.market.quote)),
+            stablecoins: stablecoins)
         let fxDescriptors =
             inputs.contains { if case .fx = $0 { true } else { false } }
             ? registry.descriptors(supporting: .fxRates) : []
@@ -310,7 +314,7 @@ struct CompareReport: Sendable {
             return PriceComparison.Price(exchange: venue.venue, market: quote.market, last: quote.last)
         }
         comparison = PriceComparison(
-            currency: plan.currency, prices: prices, stablecoins: plan.stablecoins, values: values)
+            coin: plan.coin, currency: plan.currency, prices: prices, stablecoins: plan.stablecoins, values: values)
         var rows = comparison.rows.makeIterator()
         outcomes = zip(plan.venues, results).map { venue, result in
             switch result {
@@ -325,9 +329,19 @@ struct CompareReport: Sendable {
         }
     }
 
+    /// Why there is no premium at all, when a stablecoin's reference (the dollar at the FX
+    /// rate) could not be had though some venue's price was converted.
+    var referenceFailure: String? {
+        let problems = comparison.referenceProblems
+        guard comparison.reference == nil, !problems.isEmpty, comparison.rows.contains(where: { $0.converted != nil })
+        else { return nil }
+        return "no premium for \(plan.coin): " + text(problems)
+    }
+
     /// Whether a venue or a conversion failed (exit code 1). Unlisted venues do not count.
     var hasFailures: Bool {
-        outcomes.contains { _, outcome in
+        if referenceFailure != nil { return true }
+        return outcomes.contains { _, outcome in
             switch outcome {
             case .compared(let row): row.converted == nil
             case .notListed: false
@@ -338,18 +352,22 @@ struct CompareReport: Sendable {
 
     /// Why `row` could not be converted, in one line.
     func conversionFailure(_ row: PriceComparison.Row) -> String {
-        "cannot convert to \(plan.currency): "
-            + row.problems.map { problem in
-                switch problem {
-                case .missing(let input): "\(problem)" + (unavailable[input].map { " (\($0))" } ?? "")
-                case .notPositive: problem.description
-                }
-            }.joined(separator: "; ")
+        "cannot convert to \(plan.currency): " + text(row.problems)
+    }
+
+    /// `problems` in one line, each missing input with why it could not be had.
+    private func text(_ problems: [Conversion.Problem]) -> String {
+        problems.map { problem in
+            guard case .missing(let input) = problem, let reason = unavailable[input] else {
+                return problem.description
+            }
+            return "\(problem) (\(reason))"
+        }.joined(separator: "; ")
     }
 
     /// One line per failure for standard error, without the `agg: ` prefix.
     var problemLines: [String] {
-        outcomes.compactMap { venue, outcome in
+        let venueLines: [String] = outcomes.compactMap { venue, outcome in
             switch outcome {
             case .compared(let row) where row.converted == nil:
                 "\(venue.venue) \(venue.market): \(conversionFailure(row))"
@@ -357,5 +375,6 @@ struct CompareReport: Sendable {
             default: nil
             }
         }
+        return venueLines + (referenceFailure.map { [$0] } ?? [])
     }
 }

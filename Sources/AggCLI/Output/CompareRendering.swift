@@ -60,6 +60,9 @@ struct CompareRendering {
                 errors.append(JSONOutput.error(error, exchange: venue.venue, symbol: nil))
             }
         }
+        if let failure = report.referenceFailure {
+            errors.append(["exchange": .null, "kind": "conversion", "code": .null, "message": .string(failure)])
+        }
         for (source, error) in report.fxFailures {
             errors.append(JSONOutput.error(error, exchange: source, symbol: nil))
         }
@@ -124,8 +127,8 @@ struct CompareRendering {
         var lines: [String] = []
         if let reference = comparison.reference {
             lines.append(
-                "Reference: \(DecimalFormatting.fixed(reference.price, places: places)) \(currency), "
-                    + "\(reference.method) (\(reference.exchanges.joined(separator: ", ")))")
+                "Reference: \(DecimalFormatting.fixed(reference.price, places: places)) \(currency), \(reference.method)"
+                    + (reference.exchanges.isEmpty ? "" : " (\(reference.exchanges.joined(separator: ", ")))"))
         }
         for line in comparison.rateLines {
             var text = "FX: \(line.from)→\(line.to) \(DecimalFormatting.grouped(line.rate))"

@@ -5,8 +5,10 @@ import FoundationEssentials
 ///
 /// The reference is the median of the converted prices of the venues not quoted in the target
 /// currency (for KRW: the global venues, so that premiums are the "kimchi premium"); when every
-/// venue is quoted in the target currency, the median of all. A venue's premium is
-/// (converted / reference − 1) × 100, rounded to two decimals.
+/// venue is quoted in the target currency, the median of all. For a dollar stablecoin (USDT,
+/// USDC) the reference is the US dollar itself at the FX rate (USDT = USD), so that premiums
+/// are the "tether premium": a median of the venues would compare them with themselves. A
+/// venue's premium is (converted / reference − 1) × 100, rounded to two decimals.
 public struct PriceComparison: Sendable, Equatable {
     /// A venue's price in its own quote currency.
     public struct Price: Sendable, Equatable {
@@ -70,15 +72,21 @@ public struct PriceComparison: Sendable, Equatable {
     public let currency: String
     /// One row per price, in the order given.
     public let rows: [Row]
-    /// `nil` when no price could be converted.
+    /// `nil` when no price could be converted, or the FX rate a stablecoin's reference needs is
+    /// missing (`referenceProblems` says why).
     public let reference: Reference?
+    /// Why the reference could not be had, for a stablecoin compared with the dollar; empty
+    /// otherwise.
+    public let referenceProblems: [Conversion.Problem]
     /// The rates the converted rows used: FX rates first (by currency), then USDT at the
     /// market, then stablecoins assumed equal to the dollar.
     public let rateLines: [RateLine]
 
-    /// Converts `prices` into `currency` with `values`, valuing USDT as `stablecoins` says.
+    /// Converts `prices` of `coin` (by default the prices' base) into `currency` with `values`,
+    /// valuing USDT as `stablecoins` says.
     public init(
-        currency: String, prices: [Price], stablecoins: StablecoinValuation, values: [RateInput: RateValue]
+        coin: String? = nil, currency: String, prices: [Price], stablecoins: StablecoinValuation,
+        values: [RateInput: RateValue]
     ) {
         self.currency = currency
         var rows = prices.map { price in
@@ -89,31 +97,52 @@ public struct PriceComparison: Sendable, Equatable {
                 missing: conversion.missing(in: values), problems: conversion.problems(in: values))
         }
         let converted = rows.filter { $0.converted != nil }
-        let foreign = converted.filter { $0.price.market.quote != currency }
-        let basis = foreign.isEmpty ? converted : foreign
-        if let median = Self.median(basis.compactMap(\.converted)) {
-            reference = Reference(
-                method: foreign.isEmpty ? "median of all venues" : "median of venues not quoted in \(currency)",
-                price: median, exchanges: basis.map(\.price.exchange))
-            if median != 0 {
-                for index in rows.indices {
-                    rows[index].premiumPercent = rows[index].converted.map {
-                        Self.premiumPercent($0, reference: median)
-                    }
-                }
-            }
+        let name = coin ?? prices.first?.market.base ?? ""
+        let dollar = Self.dollarReference(coin: name, currency: currency)
+        var referenceProblems: [Conversion.Problem] = []
+        if let dollar {
+            referenceProblems = dollar.problems(in: values)
+            let method =
+                currency == Conversion.fxBase
+                ? "one US dollar (\(name) = USD)" : "the \(Conversion.fxBase)→\(currency) rate (\(name) = USD)"
+            reference =
+                converted.isEmpty
+                ? nil : dollar.rate(values).map { Reference(method: method, price: $0, exchanges: []) }
         } else {
-            reference = nil
+            let foreign = converted.filter { $0.price.market.quote != currency }
+            let basis = foreign.isEmpty ? converted : foreign
+            reference = Self.median(basis.compactMap(\.converted)).map { median in
+                Reference(
+                    method: foreign.isEmpty ? "median of all venues" : "median of venues not quoted in \(currency)",
+                    price: median, exchanges: basis.map(\.price.exchange))
+            }
+        }
+        if let price = reference?.price, price != 0 {
+            for index in rows.indices {
+                rows[index].premiumPercent = rows[index].converted.map { Self.premiumPercent($0, reference: price) }
+            }
         }
         self.rows = rows
-        rateLines = Self.rateLines(rows: converted, currency: currency, values: values)
+        self.referenceProblems = referenceProblems
+        rateLines = Self.rateLines(
+            rows: converted, reference: reference == nil ? nil : dollar, currency: currency, values: values)
     }
 
-    /// Every input converting prices quoted in `quoteCurrencies` into `currency` needs.
+    /// For a dollar stablecoin, the conversion of one US dollar into `currency`: its value is
+    /// the reference. `nil` for any other coin.
+    public static func dollarReference(coin: String, currency: String) -> Conversion? {
+        guard Conversion.dollarStablecoins.contains(coin) else { return nil }
+        return Conversion(from: Conversion.fxBase, to: currency, stablecoins: .assume)
+    }
+
+    /// Every input comparing `coin` quoted in `quoteCurrencies` in `currency` needs: the
+    /// conversions, and for a dollar stablecoin its reference.
     public static func inputs(
-        currency: String, quoteCurrencies: some Sequence<String>, stablecoins: StablecoinValuation
+        coin: String? = nil, currency: String, quoteCurrencies: some Sequence<String>,
+        stablecoins: StablecoinValuation
     ) -> Set<RateInput> {
-        Set(
+        let reference = coin.flatMap { dollarReference(coin: $0, currency: currency) }?.inputs ?? []
+        return reference.union(
             quoteCurrencies.flatMap {
                 Conversion(from: $0, to: currency, stablecoins: stablecoins).inputs
             })
@@ -133,10 +162,12 @@ public struct PriceComparison: Sendable, Equatable {
         DecimalRounding.rounded((converted / reference - 1) * 100, places: 2)
     }
 
-    private static func rateLines(rows: [Row], currency: String, values: [RateInput: RateValue])
+    private static func rateLines(
+        rows: [Row], reference: Conversion?, currency: String, values: [RateInput: RateValue]
+    )
         -> [RateLine]
     {
-        let used = Set(rows.flatMap { $0.conversion.inputs }).sorted()
+        let used = Set(rows.flatMap { $0.conversion.inputs } + (reference?.inputs ?? [])).sorted()
         var lines: [RateLine] = used.compactMap { input in
             guard let value = values[input] else { return nil }
             switch input {
