@@ -49,12 +49,17 @@ public struct FixtureRoutes: Sendable {
     /// Reads `routes.json` from `directory`.
     public init(directory: URL) throws(AggError) {
         let manifest = directory.appendingPathComponent("routes.json")
+        guard let data = FileManager.default.contents(atPath: manifest.path) else {
+            let reason =
+                FileManager.default.fileExists(atPath: directory.path)
+                ? "\(manifest.path) is missing or cannot be read" : "\(directory.path) does not exist"
+            throw .offline("no recorded responses for \(directory.lastPathComponent): \(reason)")
+        }
         let json: JSONCursor
         do {
-            let data = try Data(contentsOf: manifest)
             json = JSONCursor(try JSONParser.parse(Array(data)))
         } catch {
-            throw .offline("cannot read \(manifest.path): \(error)")
+            throw .offline("\(manifest.path): \(error)")
         }
         do throws(JSONDecodingError) {
             venue = try json["venue"].string()

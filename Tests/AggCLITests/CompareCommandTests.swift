@@ -436,8 +436,9 @@ struct CompareCommandTests {
         let json = try run.json()
         #expect(try json["venues"][0]["lastConverted"].string() == "80651000")
         #expect(
-            try json["errors"][0]["message"].string().hasPrefix(
-                "cannot convert to KRW: no USD→KRW rate (offline data: cannot read"))
+            try json["errors"][0]["message"].string()
+                == "cannot convert to KRW: no USD→KRW rate (offline data: no recorded responses for testfx: "
+                + Fixtures.directory.appendingPathComponent("testfx").path + " does not exist)")
         #expect(run.errorLines.first == "agg: offline: upbit data is a recorded snapshot from 2024-08-08T08:12:15Z")
     }
 }

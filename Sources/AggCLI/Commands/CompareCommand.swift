@@ -59,7 +59,7 @@ public enum CompareCommand: Command {
             named: arguments.list("exchange").map { $0.lowercased() }, registry: context.registry)
 
         let factory = AdapterFactory(context: context, options: options)
-        factory.announceOffline(venues: plan.venues.map(\.venue) + plan.fxSources + plan.usdtVenues)
+        try factory.announceOffline(venues: plan.venues.map(\.venue) + plan.fxSources + plan.usdtVenues)
         // Stored rates are a convenience: without a usable database every source is asked.
         let store =
             options.offline || plan.fxSources.isEmpty

@@ -95,7 +95,7 @@ public enum PremiumCommand: Command {
             fxSource == nil || $0.id == fxSource
         }
         let factory = AdapterFactory(context: context, options: options)
-        factory.announceOffline(venues: venues.map(\.id) + fxSources.map(\.id))
+        try factory.announceOffline(venues: venues.map(\.id) + fxSources.map(\.id))
         let service = PremiumService(factory: factory, now: context.now)
         let result = try await ProgressLine.during(
             "asking \((venues + fxSources).map(\.id).joined(separator: ", "))", console: context.console

@@ -62,7 +62,7 @@ public enum QuoteCommand: Command {
         let requests = try plan(
             symbols: arguments.positionals, options: options, all: all, registry: context.registry)
         let factory = AdapterFactory(context: context, options: options)
-        factory.announceOffline(venues: requests.map(\.venue))
+        try factory.announceOffline(venues: requests.map(\.venue))
 
         let fetched = try await ProgressLine.during(
             "asking \(requests.map(\.venue).joined(separator: ", "))", console: context.console

@@ -75,7 +75,7 @@ public enum RatesCommand: Command {
         // without spending a request of the provider's daily quota.
         let store = try LocalStore.open(context)
         let factory = AdapterFactory(context: context, options: options)
-        factory.announceOffline(venues: [source.id])
+        try factory.announceOffline(venues: [source.id])
         // The day's snapshot, when stored, is the provider's latest answer: no request at all.
         let stored =
             options.offline || refresh

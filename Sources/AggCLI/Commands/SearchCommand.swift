@@ -58,7 +58,7 @@ public enum SearchCommand: Command {
         }
         let venues = try venues(options: options, registry: context.registry)
         let factory = AdapterFactory(context: context, options: options)
-        factory.announceOffline(venues: venues.map(\.id))
+        try factory.announceOffline(venues: venues.map(\.id))
         var adapters: [any ExchangeAdapter] = []
         for venue in venues { adapters.append(try factory.adapter(id: venue.id)) }
         let homes = Dictionary(venues.map { ($0.id, $0.homeCurrency) }) { first, _ in first }

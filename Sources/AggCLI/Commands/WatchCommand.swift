@@ -74,7 +74,7 @@ public enum WatchCommand: Command {
             count = value
         }
         let factory = AdapterFactory(context: context, options: options)
-        factory.announceOffline(venues: requests.map(\.venue))
+        try factory.announceOffline(venues: requests.map(\.venue))
         let session = Session(
             context: context, options: options, requests: requests, factory: factory, interval: interval,
             count: count)

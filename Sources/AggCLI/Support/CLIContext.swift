@@ -186,10 +186,15 @@ public struct AdapterFactory: Sendable {
         return try FixtureRoutes(directory: directory)
     }
 
-    /// Says on stderr that `venues` answer from recordings, and from when.
-    public func announceOffline(venues: [String]) {
+    /// Says on stderr that `venues` answer from recordings, and from when (each venue once).
+    ///
+    /// - Throws: `AggError.offline` when there is no folder of recordings at all, in one line
+    ///   naming where agg looked, before any venue is asked.
+    public func announceOffline(venues: [String]) throws(AggError) {
         guard options.offline else { return }
-        for venue in venues {
+        if let problem = FixtureDirectory.problem(environment: context.environment) { throw .offline(problem) }
+        var announced: Set<String> = []
+        for venue in venues where announced.insert(venue).inserted {
             guard let descriptor = context.registry.descriptor(id: venue),
                 let routes = try? offlineRoutes(for: descriptor)
             else { continue }

@@ -58,7 +58,7 @@ struct MarketTarget: Sendable {
         _ request: @Sendable (any ExchangeAdapter) async throws(AggError) -> Value
     ) async throws(AggError) -> Value {
         let factory = AdapterFactory(context: context, options: options)
-        factory.announceOffline(venues: [descriptor.id])
+        try factory.announceOffline(venues: [descriptor.id])
         let adapter = try factory.adapter(id: descriptor.id)
         return try await ProgressLine.during("asking \(descriptor.id) for \(what)", console: context.console) {
             () async throws(AggError) in
