@@ -29,10 +29,11 @@ public enum WatchCommand: Command {
             "agg watch BTC --interval 5 --count 3 --format json",
         ],
         discussion: """
-            Stop with Ctrl-C; the terminal is left as it was (cursor shown, colours reset). When the
-            output is not a terminal, each refresh prints one block: a JSON line, a table followed by
-            a blank line, or CSV rows under a single header. Exit status: 0, or 1 when a venue failed
-            in the last refresh.
+            Stop with Ctrl-C (or SIGTERM, or SIGHUP unless it is ignored, as under nohup); the
+            terminal is left as it was (cursor shown, colours reset). When the output is not a
+            terminal, each refresh prints one block: a JSON line, a table followed by a blank line,
+            or CSV rows under a single header. Exit status: 0 (also when stopped by a signal), or
+            1 when a venue failed in the last refresh.
             """
     )
 

@@ -13,7 +13,7 @@ public struct CLIContext: Sendable {
     public var makeHTTPClient: @Sendable (HTTPTimeouts) -> any HTTPClient
     /// The current time.
     public var now: @Sendable () -> Timestamp
-    /// Ctrl-C presses, for commands that run until stopped (`agg watch`). The executable
+    /// Stop signals (Ctrl-C, SIGTERM, SIGHUP), for commands that run until stopped (`agg watch`). The executable
     /// passes `InterruptSignal.stream`; tests pass a stream they control.
     public var interrupts: @Sendable () -> AsyncStream<Void>
     /// The config file's settings. `CLI.run` loads them once per run, before the command.
