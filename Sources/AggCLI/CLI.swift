@@ -45,7 +45,7 @@ public enum CLI {
                 guard let command = command(named: arguments[1]) else {
                     return usageError(unknownCommand(arguments[1]), console: console)
                 }
-                console.print(Help.command(command.spec))
+                console.print(Help.command(command.spec, registry: context.registry))
                 return ExitCode.success.rawValue
             }
             console.print(Help.overview(commands: commands))
@@ -64,7 +64,7 @@ public enum CLI {
         do throws(AggError) {
             let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), spec: command.spec)
             if parsed.has("help") {
-                console.print(Help.command(command.spec))
+                console.print(Help.command(command.spec, registry: context.registry))
                 return ExitCode.success.rawValue
             }
             var context = context

@@ -31,6 +31,10 @@ enum Help {
             ENVIRONMENT:
               AGG_<ID>_URL   Replace a venue's base URL (AGG_BITHUMB_URL=http://127.0.0.1:8080/bithumb).
               AGG_OFFLINE=1  Answer from recorded responses, as --offline does.
+              AGG_FIXTURES   The recorded responses --offline reads (default: share/agg/Fixtures
+                             beside an installed agg, else the checkout's Fixtures/).
+              AGG_HOME       The folder of the database (default $XDG_DATA_HOME/agg or
+                             ~/.local/share/agg).
               AGG_CONFIG     The config file (default $XDG_CONFIG_HOME/agg/config.json or
                              ~/.config/agg/config.json); see 'agg config --help'.
               NO_COLOR       Turn colour off.
@@ -42,9 +46,12 @@ enum Help {
             """
     }
 
-    static func command(_ spec: CommandSpec) -> String {
+    static func command(_ spec: CommandSpec, registry: AdapterRegistry) -> String {
         var text = "USAGE: agg \(spec.usage)\n\n\(spec.summary)\n"
         if let discussion = spec.discussion { text += "\n" + discussion + "\n" }
+        if let capability = spec.venueCapability {
+            text += "\nVENUES (registered, with \(capability.title)):\n" + venues(capability, registry: registry)
+        }
         let labels = spec.options.map { option -> String in
             let short = option.short.map { "-\($0), " } ?? "    "
             return short + "--" + option.name + (option.valueName.map { " " + $0 } ?? "")
@@ -57,5 +64,26 @@ enum Help {
         }
         text += "\nEXAMPLES:\n" + spec.examples.map { "  " + $0 }.joined(separator: "\n")
         return text
+    }
+
+    /// One line per registered venue with `capability`, with what its limits allow.
+    static func venues(_ capability: Capability, registry: AdapterRegistry) -> String {
+        let descriptors = registry.descriptors(supporting: capability)
+        guard !descriptors.isEmpty else { return "  none is registered\n" }
+        let width = descriptors.map(\.id.count).max() ?? 0
+        return descriptors.map { descriptor in
+            let limits = descriptor.limits
+            let detail: String
+            switch capability {
+            case .candles:
+                detail =
+                    "intervals " + limits.candleIntervals.map(\.rawValue).joined(separator: " ")
+                    + "; --limit up to \(limits.candles)"
+            case .trades: detail = "--limit up to \(limits.trades)"
+            case .orderBook: detail = "--depth up to \(limits.bookDepth)"
+            default: detail = descriptor.displayName
+            }
+            return "  " + descriptor.id + String(repeating: " ", count: width - descriptor.id.count + 2) + detail + "\n"
+        }.joined()
     }
 }

@@ -2,6 +2,7 @@ import AggCLI
 import AggCore
 import AggJSON
 import AggTestKit
+import Bithumb
 import Foundation
 import Testing
 
@@ -169,5 +170,42 @@ struct ProgressLineTests {
             }
         }
         #expect(failing.text.isEmpty)
+    }
+}
+
+@Suite("Help lists the venues from the registry")
+struct HelpVenueTests {
+    @Test("agg help candles lists each venue with candles, its intervals and its limit")
+    func candles() async {
+        let run = await runCLI(["help", "candles"])
+        #expect(run.status == 0)
+        let lines = run.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = lines.firstIndex(of: "VENUES (registered, with candles):")
+        #expect(start != nil)
+        let section = start.map { Array(lines[($0 + 1)...].prefix { $0.hasPrefix("  ") }) } ?? []
+        #expect(section.map { $0.split(separator: " ").first.map(String.init) ?? "" } == ["bithumb", "upbit"])
+        #expect(section.first == "  bithumb  intervals 1m 3m 5m 10m 30m 1h 6h 12h 24h; --limit up to 1500")
+        #expect(section.last?.hasPrefix("  upbit    intervals 1m 3m 5m 10m 30m 1h 24h; --limit up to ") == true)
+    }
+
+    @Test("with another registry, the list follows it: it is generated, not written by hand")
+    func followsRegistry() async {
+        var registry = AdapterRegistry()
+        registry.register(BithumbAdapter.self)
+        let candles = await runCLI(["candles", "--help"], registry: registry)
+        #expect(candles.output.contains("VENUES (registered, with candles):\n  bithumb  intervals"))
+        #expect(!candles.output.contains("upbit"))
+        let trades = await runCLI(["help", "trades"], registry: registry)
+        #expect(trades.output.contains("VENUES (registered, with trades):\n  bithumb  --limit up to 100\n"))
+        let book = await runCLI(["help", "book"], registry: registry)
+        #expect(book.output.contains("VENUES (registered, with order book):\n  bithumb  --depth up to 30\n"))
+    }
+
+    @Test("agg --help names every environment variable the commands' help refers to")
+    func environment() async {
+        let run = await runCLI(["--help"])
+        for name in ["AGG_<ID>_URL", "AGG_OFFLINE=1", "AGG_FIXTURES", "AGG_HOME", "AGG_CONFIG", "NO_COLOR"] {
+            #expect(run.output.contains("\n  \(name) "), "\(name)")
+        }
     }
 }

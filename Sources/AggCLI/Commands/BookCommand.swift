@@ -25,7 +25,8 @@ public enum BookCommand: Command {
             The table lists asks from the highest shown down to the best ask, then the spread, then
             bids from the best bid down, so the best prices meet in the middle. TOTAL is the amount
             available from the best price to that level.
-            """
+            """,
+        venueCapability: .orderBook
     )
 
     /// Levels a side when `--depth` is not given.

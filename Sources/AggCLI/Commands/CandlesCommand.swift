@@ -29,7 +29,8 @@ public enum CandlesCommand: Command {
         discussion: """
             Bars are oldest first; times are the start of each bar, in UTC. --chart draws the
             closes with braille dots, labelled with the exact lowest and highest close.
-            """
+            """,
+        venueCapability: .candles
     )
 
     /// The bars shown when `--limit` is not given.

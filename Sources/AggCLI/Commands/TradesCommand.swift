@@ -23,7 +23,8 @@ public enum TradesCommand: Command {
         discussion: """
             Times are UTC (Bithumb reports Korean time; agg converts it). A buy is a trade where
             the taker bought (Bithumb's "bid"), a sell one where the taker sold ("ask").
-            """
+            """,
+        venueCapability: .trades
     )
 
     /// The trades shown when `--limit` is not given.

@@ -1,3 +1,5 @@
+import AggCore
+
 /// A command-line option: `--exchange bithumb`, `--exchange=bithumb`, `-e bithumb`, or a flag
 /// such as `--offline`.
 public struct OptionSpec: Sendable, Equatable {
@@ -51,11 +53,16 @@ public struct CommandSpec: Sendable {
     /// The words the first positional argument may be, when it is a closed set
     /// (`agg completion bash|zsh|fish`); shell completion offers them.
     public var positionalChoices: [String]
+    /// For a command that asks one venue for this capability (candles, trades, order book):
+    /// `--help` lists the registered venues that have it, with their limits, generated from
+    /// the registry so that it cannot drift.
+    public var venueCapability: Capability?
 
     public init(
         name: String, summary: String, usage: String, options: [OptionSpec],
         positionals: (minimum: Int, maximum: Int?),
-        examples: [String], discussion: String? = nil, positionalChoices: [String] = []
+        examples: [String], discussion: String? = nil, positionalChoices: [String] = [],
+        venueCapability: Capability? = nil
     ) {
         self.name = name
         self.summary = summary
@@ -65,6 +72,7 @@ public struct CommandSpec: Sendable {
         self.examples = examples
         self.discussion = discussion
         self.positionalChoices = positionalChoices
+        self.venueCapability = venueCapability
     }
 
     /// The option named `name`, long or short.
