@@ -1,11 +1,16 @@
 // swift-tools-version:6.0
-// The agg package: a core library, a libcurl transport, a SQLite store, one module per
-// source under Plugins/, and the `agg` executable that wires them together.
+// The agg package: a core library, a libcurl transport, a SQLite store, one module per venue
+// under Plugins/, the standard venue list (AggVenues), and the `agg` executable that wires them
+// together.
+//
+// Linux only: the code imports FoundationEssentials and Glibc, and the transport and the store
+// link the system's libcurl and SQLite, so no Apple platform is declared.
 import PackageDescription
 
 /// The adapter modules, one per folder in Plugins/. Each depends on AggCore only; its tests,
-/// in Tests/<Name>Tests, get the shared test kit. Adding a source adds its name here (the
-/// scaffold does it), its folder, and one registration line in Sources/agg/Adapters.swift.
+/// in Tests/<Name>Tests, get the shared test kit. Adding a venue adds its name here (the
+/// scaffold does it), its folder, and one registration line in
+/// Sources/AggVenues/StandardVenues.swift.
 ///
 /// The list is explicit rather than read from the file system because SwiftPM caches the
 /// evaluated manifest by its text: a discovered folder would go unseen until the cache expired.
@@ -31,7 +36,6 @@ let adapterTestTargets: [Target] = adapterNames.map { name in
 
 let package = Package(
     name: "agg",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "agg", targets: ["agg"]),
         .library(name: "AggCore", targets: ["AggCore"]),
@@ -58,15 +62,12 @@ let package = Package(
             name: "AggCLI",
             dependencies: ["AggCore", "AggJSON", "AggStore", "AggFixtures"]
         ),
-        .executableTarget(
-            name: "agg",
-            dependencies: ["AggCLI", "AggCore", "AggTransport"] + adapterNames.map { .target(name: $0) }
-        ),
+        .target(name: "AggVenues", dependencies: ["AggCore"] + adapterNames.map { .target(name: $0) }),
+        .executableTarget(name: "agg", dependencies: ["AggCLI", "AggCore", "AggTransport", "AggVenues"]),
         .target(name: "AggTestKit", dependencies: ["AggCore", "AggJSON", "AggFixtures"]),
         .executableTarget(
             name: "agg-bench",
-            dependencies: ["AggCore", "AggJSON", "AggTransport", "AggTestKit", "AggFixtures"]
-                + adapterNames.map { .target(name: $0) }
+            dependencies: ["AggCore", "AggJSON", "AggTransport", "AggTestKit", "AggFixtures", "AggVenues", "Bithumb"]
         ),
         .testTarget(name: "AggJSONTests", dependencies: ["AggJSON"]),
         .testTarget(name: "AggCoreTests", dependencies: ["AggCore", "AggJSON"]),
@@ -74,9 +75,14 @@ let package = Package(
         .testTarget(name: "AggStoreTests", dependencies: ["AggStore", "AggCore"]),
         .testTarget(name: "ScaffoldTests", path: "Tests/ScaffoldTests"),
         .testTarget(
+            name: "AggVenuesTests",
+            dependencies: ["AggVenues", "AggCore", "AggJSON", "AggTestKit", "AggFixtures", "AggTransport"]
+        ),
+        .testTarget(
             name: "AggCLITests",
-            dependencies: ["AggCLI", "AggCore", "AggJSON", "AggStore", "AggTestKit", "AggFixtures", "agg"]
-                + adapterNames.map { .target(name: $0) }
+            dependencies: [
+                "AggCLI", "AggCore", "AggJSON", "AggStore", "AggTestKit", "AggFixtures", "AggVenues", "agg",
+            ]
         ),
     ] + adapterTargets + adapterTestTargets,
     swiftLanguageModes: [.v6]

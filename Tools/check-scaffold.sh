@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Proves that Tools/scaffold-adapter.sh makes an adapter that builds and passes its tests, without
-# touching this checkout: copies the package (everything but .build, .swiftpm and .git) to a
-# temporary folder, scaffolds an adapter there, builds only the new test target and what it
-# depends on, then runs the new tests.
+# Proves that Tools/scaffold-adapter.sh adds a venue that passes the whole suite with no other
+# edit, without touching this checkout: copies the package (everything but .build, .swiftpm and
+# .git) to a temporary folder, scaffolds a venue there, checks that it touched only the new
+# venue's files, Package.swift and Sources/AggVenues/StandardVenues.swift, then builds and runs
+# every test of the copy (the contract checker over every venue, the CLI tests, the new venue's
+# own tests).
 #
 # Usage: Tools/check-scaffold.sh [--name Name] [--keep]
 set -euo pipefail
@@ -16,6 +18,7 @@ while [ $# -gt 0 ]; do
         *) echo "usage: $0 [--name Name] [--keep]" >&2; exit 64 ;;
     esac
 done
+id="$(printf '%s' "$name" | tr '[:upper:]' '[:lower:]')"
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/agg-scaffold-check.XXXXXX")"
@@ -27,18 +30,38 @@ fi
 
 seconds() { date +%s; }
 start=$(seconds)
-(cd "$root" && tar --exclude=./.build --exclude=./.swiftpm --exclude=./.git -cf - .) | (cd "$work" && tar -xf -)
+mkdir "$work/before" "$work/package"
+(cd "$root" && tar --exclude=./.build --exclude=./.swiftpm --exclude=./.git -cf - .) | (cd "$work/before" && tar -xf -)
+(cd "$work/before" && tar -cf - .) | (cd "$work/package" && tar -xf -)
 
-"$work/Tools/scaffold-adapter.sh" --name "$name" --root "$work" > /dev/null
-cd "$work"
+"$work/package/Tools/scaffold-adapter.sh" --name "$name" --root "$work/package" > /dev/null
 
-swift build --target "${name}Tests" 2>&1 | tail -n 3
+# What the scaffold touched: new files and changed ones, relative to the package root.
+touched="$(cd "$work" && { diff -rq before package || true; } | sed -e "s|^Only in package/\(.*\): \(.*\)$|added \1/\2|" \
+    -e "s|^Only in package: \(.*\)$|added \1|" -e "s|^Files before/\(.*\) and package/.* differ$|changed \1|" | sort)"
+echo "check-scaffold: the scaffold touched"
+echo "$touched" | sed 's/^/  /'
+expected="$(printf '%s\n' "added Fixtures/$id" "added Plugins/$name" "added Tests/${name}Tests" \
+    "changed Package.swift" "changed Sources/AggVenues/StandardVenues.swift" | sort)"
+if [ "$touched" != "$expected" ]; then
+    echo "check-scaffold: expected exactly:" >&2
+    echo "$expected" | sed 's/^/  /' >&2
+    exit 1
+fi
+
+cd "$work/package"
+# The copy's own scaffold check would recurse, and its end-to-end tests drive its own binary.
+unset AGG_SCAFFOLD_CHECK AGG_BINARY
+swift build --build-tests 2>&1 | tail -n 3
 built=$(seconds)
 
-output="$(swift test --filter "${name}Tests" 2>&1)" || { echo "$output" | tail -n 40; exit 1; }
+output="$(swift test --skip-build 2>&1)" || { echo "$output" | grep -E '✘|error' | head -n 40; exit 1; }
 tested=$(seconds)
 summary="$(echo "$output" | grep -E 'Test run with [1-9][0-9]* tests? .*passed' || true)"
-[ -n "$summary" ] || { echo "$output" | tail -n 40; echo "check-scaffold: no ${name}Tests ran" >&2; exit 1; }
+[ -n "$summary" ] || { echo "$output" | tail -n 40; echo "check-scaffold: the suite did not pass" >&2; exit 1; }
+for test in "registration → $id to \"declared capabilities answer" "${name} decoding"; do
+    echo "$output" | grep -q "$test" || { echo "check-scaffold: no test '$test' ran" >&2; exit 1; }
+done
 
 echo "$summary"
-echo "check-scaffold: $name built in $((built - start)) s, its tests ran in $((tested - built)) s"
+echo "check-scaffold: $name built in $((built - start)) s, the whole suite ran in $((tested - built)) s"

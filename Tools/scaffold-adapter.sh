@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Creates a new adapter that builds and passes its tests, ready to be filled in with the venue's
-# real API:
+# Creates a new venue that builds and passes the whole suite, ready to be filled in with the
+# venue's real API:
 #   Plugins/<Name>/            APIRouter, <Name>Decoding, <Name>Adapter (descriptor + quote(for:))
-#   Tests/<Name>Tests/         a passing, table-driven test file
-#   Fixtures/<id>/             routes.json, a ticker and a not-found error
-# and registers it: the name in `adapterNames` (Package.swift) and one line in
-# Sources/agg/Adapters.swift. See docs/readme/venues.md, "Adding an adapter".
+#   Tests/<Name>Tests/         the venue's own tests (exact values, quirks)
+#   Fixtures/<id>/             routes.json, a ticker and a not-found error, and contract.json (what
+#                              the adapter contract checker asks the venue for)
+# and registers it: the name in `adapterNames` (Package.swift) and one line in the one venue list,
+# Sources/AggVenues/StandardVenues.swift. Nothing else changes: the contract checker and the tests
+# that go through every venue pick the new venue up from that list.
 #
 # Usage: Tools/scaffold-adapter.sh --name Coinone [--id coinone] [--root DIR]
 set -euo pipefail
@@ -49,9 +51,9 @@ case "$name" in
 esac
 
 manifest="$root/Package.swift"
-adapters="$root/Sources/agg/Adapters.swift"
+venues="$root/Sources/AggVenues/StandardVenues.swift"
 [ -f "$manifest" ] || fail "no Package.swift in $root"
-[ -f "$adapters" ] || fail "no Sources/agg/Adapters.swift in $root"
+[ -f "$venues" ] || fail "no Sources/AggVenues/StandardVenues.swift in $root"
 grep -q '^let adapterNames = \[$' "$manifest" || fail "Package.swift has no 'let adapterNames = [' line"
 grep -q "^    \"$name\",\$" "$manifest" && fail "'$name' is already in adapterNames"
 for path in "Plugins/$name" "Tests/${name}Tests" "Fixtures/$id"; do
@@ -72,39 +74,29 @@ render() {
 render "$plugin/APIRouter.swift" <<'EOF'
 import AggCore
 
-/// Every __NAME__ endpoint agg uses; the only place that builds __NAME__ URLs, and the map between
+/// Every __NAME__ endpoint agg uses; the only place that builds __NAME__ paths, and the map between
 /// __NAME__'s market ids and unified markets.
 ///
 /// The scaffold's paths and its `BASE_QUOTE` ids are placeholders: replace them with the venue's
 /// own (see /work/shared/API-NOTES.md and the venue's documentation). Codes reaching the router
 /// come from validated `Market` values, so nothing here needs escaping.
-public enum APIRouter: Sendable, Equatable {
+public enum APIRouter: VenueRoute, Equatable {
     /// `GET /ticker/{BASE}_{QUOTE}`: one market's ticker.
     case ticker(Market)
 
     /// The quote currencies agg asks __NAME__ for, the main one first.
     public static let quoteCurrencies = ["KRW"]
 
-    /// The absolute URL under `baseURL` (which may carry a path prefix, kept as is).
-    public func url(baseURL: String) -> String {
-        baseURL + path
-    }
-
     /// The path and query after the base URL.
     public var path: String {
         switch self {
-        case .ticker(let market): "/ticker/\(Self.code(market))"
+        case .ticker(let market): "/ticker/\(Self.venueSymbol(market))"
         }
     }
 
-    /// `BASE_QUOTE`, whatever the quote.
-    static func code(_ market: Market) -> String {
+    /// __NAME__'s id for `market`: `BASE_QUOTE`.
+    public static func venueSymbol(_ market: Market) -> String {
         "\(market.base)_\(market.quote)"
-    }
-
-    /// __NAME__'s id for `market`, or `nil` when agg does not ask __NAME__ for markets in its quote.
-    public static func venueSymbol(for market: Market) -> String? {
-        quoteCurrencies.contains(market.quote) ? code(market) : nil
     }
 
     /// The unified market of a __NAME__ id (`BTC_KRW` → `BTC/KRW`), or `nil` when it is not
@@ -123,7 +115,7 @@ render "$plugin/${name}Decoding.swift" <<'EOF'
 import AggCore
 import AggJSON
 
-/// Decoding of __NAME__'s answers into the normalized model.
+/// Decoding of __NAME__'s answers into the normalized model: pure functions of the parsed body.
 ///
 /// The scaffold reads a placeholder shape (`{"symbol","last","open","high","low","volume",
 /// "timestamp"}` and `{"error":{"code","message"}}`): replace it with the venue's real fields.
@@ -131,22 +123,25 @@ public enum __NAME__Decoding {
     /// The code __NAME__ gives a market it does not list.
     public static let notFoundCode = "not_found"
 
+    /// __NAME__'s answers: the data itself, or an error `{"error":{"code":...,"message":...}}`.
+    public static let envelope = ResponseEnvelope(error: venueError)
+
     /// The venue error in an answer, if any, with the code and message kept verbatim. (Rate
     /// limits, 429 and 418, are reported by `VenueClient` whatever the body says.)
-    public static func venueError(in json: JSONCursor, response: HTTPResponse) -> AggError? {
+    public static func venueError(in json: JSONCursor, response: HTTPResponse) -> VenueErrorFields? {
         let error = json["error"]
         guard error.isPresent else { return nil }
-        return .venue(
-            venue: __NAME__Adapter.descriptor.id, code: (try? error["code"].text()) ?? String(response.status),
-            message: (try? error["message"].text()) ?? "")
+        return VenueErrorFields(
+            code: (try? error["code"].text()) ?? String(response.status), message: (try? error["message"].text()) ?? "")
     }
 
-    /// One ticker, every price an exact decimal from the text the venue sent.
-    public static func quote(_ ticker: JSONCursor) throws(JSONDecodingError) -> Quote {
+    /// The ticker of `market`, every price an exact decimal from the text the venue sent; an
+    /// answer about another market is a decoding error.
+    public static func quote(_ ticker: JSONCursor, market: Market) throws(JSONDecodingError) -> Quote {
         let symbolField = ticker["symbol"]
         let symbol = try symbolField.string()
-        guard let market = APIRouter.market(fromVenueSymbol: symbol) else {
-            throw symbolField.failure("unknown market '\(symbol.prefix(40))'")
+        guard APIRouter.market(fromVenueSymbol: symbol) == market else {
+            throw symbolField.failure("asked for \(market), got '\(symbol.prefix(40))'")
         }
         return Quote(
             exchange: __NAME__Adapter.descriptor.id,
@@ -167,7 +162,10 @@ import AggCore
 import AggJSON
 
 /// __NAME__: tickers quoted in KRW. (Describe the venue and what agg reads from it.)
-public struct __NAME__Adapter: ExchangeAdapter {
+///
+/// The venue client owns the base URL, the envelope, the not-listed codes and the decoding
+/// errors; each capability is a route and a pure decoding function.
+public struct __NAME__Adapter: CompiledAdapter {
     /// Replace the placeholders (country, home currency, rate limit, base URL) with the venue's.
     public static let descriptor = AdapterDescriptor(
         id: "__ID__",
@@ -177,82 +175,49 @@ public struct __NAME__Adapter: ExchangeAdapter {
         quoteCurrencies: APIRouter.quoteCurrencies,
         capabilities: [.ticker],
         requestsPerSecond: 1,
-        defaultBaseURL: "https://api.__ID__.example"
+        defaultBaseURL: "https://api.__ID__.example",
+        notListedCodes: [__NAME__Decoding.notFoundCode]
     )
 
-    private let baseURL: String
     private let client: VenueClient
 
     public init(environment: AdapterEnvironment) {
-        baseURL = environment.baseURL
-        client = VenueClient(venue: Self.descriptor.id, http: environment.http)
-    }
-
-    private func get(_ route: APIRouter) async throws(AggError) -> JSONCursor {
-        try await client.getJSON(route.url(baseURL: baseURL)) { json, response in
-            __NAME__Decoding.venueError(in: json, response: response)
-        }.json
+        client = VenueClient(Self.descriptor, environment: environment, envelope: __NAME__Decoding.envelope)
     }
 
     public func quote(for market: Market) async throws(AggError) -> Quote {
-        guard APIRouter.venueSymbol(for: market) != nil else {
-            throw .notListed(
-                venue: Self.descriptor.id, market: market, code: "",
-                message: "agg asks __NAME__ only for markets in \(APIRouter.quoteCurrencies.joined(separator: ", "))")
-        }
-        let json: JSONCursor
-        do throws(AggError) {
-            json = try await get(.ticker(market))
-        } catch {
-            throw Self.isNotListed(error) ? error.notListed(market) : error
-        }
-        let quote = try client.decode { () throws(JSONDecodingError) in try __NAME__Decoding.quote(json) }
-        guard quote.market == market else {
-            throw .decoding(
-                venue: Self.descriptor.id, path: "$.symbol", detail: "asked for \(market), got \(quote.market)")
-        }
-        return quote
-    }
-}
-
-extension __NAME__Adapter {
-    /// Whether `error` is __NAME__'s answer for a market it does not list.
-    public static func isNotListed(_ error: AggError) -> Bool {
-        switch error {
-        case .notListed: true
-        case .venue(_, let code, _): code == __NAME__Decoding.notFoundCode
-        default: false
+        try await client.get(APIRouter.ticker(market), for: market) { json throws(JSONDecodingError) in
+            try __NAME__Decoding.quote(json, market: market)
         }
     }
 }
 EOF
 
-printf 'import %s\n' AggCore AggJSON AggTestKit Foundation Testing "$name" | LC_ALL=C sort > "$tests/${name}Tests.swift"
+printf 'import %s\n' AggCore AggTestKit Foundation Testing "$name" | LC_ALL=C sort > "$tests/${name}Tests.swift"
 render "$tests/${name}Tests.swift.body" <<'EOF'
+
+// The adapter contract (declared capabilities answer, not found is not listed, errors name the
+// venue) is checked for every venue in Tests/AggVenuesTests; these are __NAME__'s own facts.
 
 private let base = "https://api.__ID__.example"
 
-private func adapter(_ client: any HTTPClient) -> __NAME__Adapter {
-    __NAME__Adapter(environment: AdapterEnvironment(baseURL: base, http: client))
-}
-
 private func recorded() throws -> __NAME__Adapter {
-    adapter(try Fixtures.client("__ID__", baseURL: base))
+    __NAME__Adapter(environment: AdapterEnvironment(baseURL: base, http: try Fixtures.client("__ID__", baseURL: base)))
 }
 
 private let btc = Market(base: "BTC", quote: "KRW")
 
 @Suite("__NAME__ router")
 struct __NAME__RouterTests {
-    @Test("every endpoint's URL", arguments: [(APIRouter.ticker(btc), "/ticker/BTC_KRW")])
-    func url(route: APIRouter, path: String) {
-        #expect(route.url(baseURL: base) == base + path)
+    @Test("every endpoint's path", arguments: [(APIRouter.ticker(btc), "/ticker/BTC_KRW")])
+    func path(route: APIRouter, path: String) {
+        #expect(route.path == path)
     }
 
     @Test("market ids map to unified markets and back", arguments: [("BTC_KRW", btc)])
     func roundTrip(symbol: String, market: Market) {
         #expect(APIRouter.market(fromVenueSymbol: symbol) == market)
-        #expect(APIRouter.venueSymbol(for: market) == symbol)
+        #expect(APIRouter.venueSymbol(market) == symbol)
     }
 }
 
@@ -294,6 +259,10 @@ render "$fixtures/routes.json" <<'EOF'
 }
 EOF
 
+render "$fixtures/contract.json" <<'EOF'
+{"listed": "BTC/KRW", "unlisted": "NOPE/KRW"}
+EOF
+
 render "$fixtures/ticker_BTC_KRW.json" <<'EOF'
 {"symbol":"BTC_KRW","last":"80640000","open":"79950000","high":"81490000","low":"77760000","volume":"812.4501","timestamp":1723104735000}
 EOF
@@ -302,30 +271,29 @@ render "$fixtures/error_not_found.json" <<'EOF'
 {"error":{"code":"not_found","message":"market not found"}}
 EOF
 
-# Registration: the name at the end of `adapterNames`, and an import and a register line in the
-# executable's one list of adapters. Imports stay sorted, as swift-format wants them.
+# Registration: the name at the end of `adapterNames`, and an import and a registration line in
+# the one venue list. Imports stay sorted, as swift-format wants them.
 awk -v entry="    \"$name\"," '
     in_list && $0 == "]" { print entry; in_list = 0 }
     { print }
     $0 == "let adapterNames = [" { in_list = 1 }
 ' "$manifest" > "$manifest.scaffold" && mv "$manifest.scaffold" "$manifest"
 
-imports="$( { grep '^import ' "$adapters"; echo "import $name"; } | LC_ALL=C sort -u)"
-awk -v imports="$imports" -v line="    registry.register(${name}Adapter.self)" '
+imports="$( { grep '^import ' "$venues"; echo "import $name"; } | LC_ALL=C sort -u)"
+awk -v imports="$imports" -v line="        AdapterRegistration(${name}Adapter.self)," '
     /^import / { if (!printed) { print imports; printed = 1 } next }
-    /^func registerAdapters\(/ { in_function = 1 }
-    in_function && $0 == "}" { print line; in_function = 0 }
+    $0 == "    public static let standard = AdapterRegistry([" { in_list = 1 }
+    in_list && $0 == "    ])" { print line; in_list = 0 }
     { print }
-' "$adapters" > "$adapters.scaffold" && mv "$adapters.scaffold" "$adapters"
+' "$venues" > "$venues.scaffold" && mv "$venues.scaffold" "$venues"
 
 grep -q "^    \"$name\",\$" "$manifest" || fail "could not add '$name' to adapterNames in Package.swift"
-grep -q "registry.register(${name}Adapter.self)" "$adapters" || fail "could not register ${name}Adapter"
+grep -q "^        AdapterRegistration(${name}Adapter.self),\$" "$venues" || fail "could not register ${name}Adapter"
 
 cat <<EOF
 Created Plugins/$name, Tests/${name}Tests and Fixtures/$id; registered $name in Package.swift and
-Sources/agg/Adapters.swift.
-Next: replace the placeholder endpoints, fields and descriptor with the venue's real API and
-fixtures, then add 'registry.register(${name}Adapter.self)' (and 'import $name') to testRegistry()
-in Tests/AggCLITests/CLIHarness.swift. Check it with:
-  swift build --target $name && swift test --filter ${name}Tests
+Sources/AggVenues/StandardVenues.swift.
+Next: replace the placeholder endpoints, fields, descriptor and fixtures with the venue's real API
+(and contract.json's markets with ones its recordings answer). Check it with:
+  swift build --build-tests && swift test --skip-build --filter '${name}Tests|AggVenuesTests'
 EOF

@@ -5,7 +5,7 @@ import AggCore
 ///
 /// Codes reaching the router come from `Market` values, which are validated (letters and digits
 /// only) before any adapter sees them, so nothing here needs escaping.
-public enum APIRouter: Sendable, Equatable {
+public enum APIRouter: VenueRoute, Equatable {
     /// `GET /api/v3/ticker/24hr?symbol=BTCUSDT`: the rolling 24-hour ticker of one symbol.
     case ticker24h(Market)
     /// `GET /api/v3/exchangeInfo`: every symbol with its base and quote asset.
@@ -17,11 +17,6 @@ public enum APIRouter: Sendable, Equatable {
     /// The quote currencies by length, longest first, for splitting symbols: `FDUSD` must be
     /// tried before a shorter code that could end the same symbol.
     static let splitOrder = quoteCurrencies.sorted { $0.count > $1.count }
-
-    /// The absolute URL under `baseURL` (which may carry a path prefix, kept as is).
-    public func url(baseURL: String) -> String {
-        baseURL + path
-    }
 
     /// The path and query after the base URL.
     public var path: String {

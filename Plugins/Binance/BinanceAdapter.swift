@@ -4,7 +4,7 @@ import AggJSON
 /// Binance (global), spot API: rolling 24-hour tickers and the symbol list, quoted mainly in
 /// USDT. From some countries Binance answers every request with HTTP 451; that is reported as a
 /// restricted location, not as a failure of the venue.
-public struct BinanceAdapter: ExchangeAdapter {
+public struct BinanceAdapter: CompiledAdapter {
     public static let descriptor = AdapterDescriptor(
         id: "binance",
         displayName: "Binance",
@@ -16,56 +16,27 @@ public struct BinanceAdapter: ExchangeAdapter {
         // room for the heavier symbol list.
         requestsPerSecond: 20,
         defaultBaseURL: "https://api.binance.com",
-        changeBasis: .rolling24h
+        changeBasis: .rolling24h,
+        notListedCodes: [BinanceDecoding.invalidSymbolCode]
     )
 
-    private let baseURL: String
     private let client: VenueClient
 
     public init(environment: AdapterEnvironment) {
-        baseURL = environment.baseURL
-        client = VenueClient(venue: Self.descriptor.id, http: environment.http)
-    }
-
-    private func get(_ route: APIRouter) async throws(AggError) -> JSONCursor {
-        try await client.getJSON(route.url(baseURL: baseURL)) { json, _ in
-            BinanceDecoding.venueError(in: json)
-        }.json
+        client = VenueClient(Self.descriptor, environment: environment, envelope: BinanceDecoding.envelope)
     }
 
     public func quote(for market: Market) async throws(AggError) -> Quote {
-        guard APIRouter.venueSymbol(for: market) != nil else {
-            throw .notListed(
-                venue: Self.descriptor.id, market: market, code: "",
-                message: "agg asks Binance only for markets in \(APIRouter.quoteCurrencies.joined(separator: ", "))")
+        try await client.get(APIRouter.ticker24h(market), for: market) { json throws(JSONDecodingError) in
+            let quote = try BinanceDecoding.quote(json)
+            guard quote.market == market else {
+                throw json["symbol"].failure("asked for \(market), got \(quote.market)")
+            }
+            return quote
         }
-        let json: JSONCursor
-        do throws(AggError) {
-            json = try await get(.ticker24h(market))
-        } catch {
-            throw Self.isNotListed(error) ? error.notListed(market) : error
-        }
-        let quote = try client.decode { () throws(JSONDecodingError) in try BinanceDecoding.quote(json) }
-        guard quote.market == market else {
-            throw .decoding(
-                venue: Self.descriptor.id, path: "$.symbol", detail: "asked for \(market), got \(quote.market)")
-        }
-        return quote
     }
 
     public func markets() async throws(AggError) -> [MarketListing] {
-        let json = try await get(.exchangeInfo)
-        return try client.decode { () throws(JSONDecodingError) in try BinanceDecoding.markets(json) }
-    }
-}
-
-extension BinanceAdapter {
-    /// Binance answers a ticker request for an unknown symbol with code -1121 "Invalid symbol.".
-    public static func isNotListed(_ error: AggError) -> Bool {
-        switch error {
-        case .notListed: true
-        case .venue(_, let code, _): code == BinanceDecoding.invalidSymbolCode
-        default: false
-        }
+        try await client.get(APIRouter.exchangeInfo, decode: BinanceDecoding.markets)
     }
 }

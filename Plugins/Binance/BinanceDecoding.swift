@@ -7,15 +7,16 @@ public enum BinanceDecoding {
     /// The code Binance gives a symbol it does not know.
     public static let invalidSymbolCode = "-1121"
 
+    /// Binance's answers: the data itself, or an error `{"code":-1121,"msg":"Invalid symbol."}`.
+    public static let envelope = ResponseEnvelope(error: { json, _ in venueError(in: json) })
+
     /// The venue error in a Binance answer, if any: `{"code":-1121,"msg":"Invalid symbol."}`.
     ///
     /// The code and message are kept verbatim. (Its 429 and 418 answers carry an envelope too;
     /// `VenueClient` reports them as rate limits.)
-    public static func venueError(in json: JSONCursor) -> AggError? {
+    public static func venueError(in json: JSONCursor) -> VenueErrorFields? {
         guard json["code"].isPresent, json["msg"].isPresent, !json["symbol"].isPresent else { return nil }
-        return .venue(
-            venue: BinanceAdapter.descriptor.id, code: (try? json["code"].text()) ?? "",
-            message: (try? json["msg"].text()) ?? "")
+        return VenueErrorFields(code: (try? json["code"].text()) ?? "", message: (try? json["msg"].text()) ?? "")
     }
 
     /// A `/api/v3/ticker/24hr` answer for one symbol. Every decimal is a string;

@@ -4,7 +4,7 @@ import AggCore
 ///
 /// Codes reaching the router come from `Market` values, which are validated (letters and digits
 /// only) before any adapter sees them, so nothing here needs escaping.
-public enum APIRouter: Sendable, Equatable {
+public enum APIRouter: VenueRoute, Equatable {
     /// `GET /public/ticker/{COIN}_{PAY}`: one ticker.
     case ticker(Market)
     /// `GET /public/ticker/ALL_{PAY}`: every ticker quoted in `payment`.
@@ -18,11 +18,6 @@ public enum APIRouter: Sendable, Equatable {
 
     /// The payment (quote) currencies Bithumb's public API serves.
     public static let paymentCurrencies = ["KRW", "BTC"]
-
-    /// The absolute URL under `baseURL` (which may carry a path prefix, kept as is).
-    public func url(baseURL: String) -> String {
-        baseURL + path
-    }
 
     /// The path and query after the base URL.
     public var path: String {

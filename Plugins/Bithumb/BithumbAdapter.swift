@@ -3,7 +3,7 @@ import AggJSON
 
 /// Bithumb (Korea), public API: tickers one at a time or all at once, order book, trades and
 /// candles, quoted in KRW or BTC.
-public struct BithumbAdapter: ExchangeAdapter {
+public struct BithumbAdapter: CompiledAdapter {
     public static let descriptor = AdapterDescriptor(
         id: "bithumb",
         displayName: "Bithumb",
@@ -14,68 +14,23 @@ public struct BithumbAdapter: ExchangeAdapter {
         requestsPerSecond: 150,
         defaultBaseURL: "https://api.bithumb.com",
         limits: FetchLimits(candles: 1500, trades: 100, bookDepth: 30),
-        changeBasis: .rolling24h
+        changeBasis: .rolling24h,
+        notListedCodes: [BithumbDecoding.notListedCode]
     )
 
-    private let baseURL: String
     private let client: VenueClient
 
     public init(environment: AdapterEnvironment) {
-        baseURL = environment.baseURL
-        client = VenueClient(venue: Self.descriptor.id, http: environment.http)
-    }
-
-    /// The `data` of a successful answer from `route`.
-    private func data(_ route: APIRouter) async throws(AggError) -> JSONCursor {
-        let (json, _) = try await client.getJSON(route.url(baseURL: baseURL)) { json, _ in
-            BithumbDecoding.venueError(in: json)
-        }
-        guard json["status"].isPresent else {
-            throw .decoding(
-                venue: Self.descriptor.id, path: "$.status", detail: "expected the status envelope")
-        }
-        return json["data"]
-    }
-
-    /// The `data` of `route`'s answer about one market. Bithumb answers 5500 when it does not
-    /// list the coin (on the ticker, order book, trades and candles alike): that is reported as
-    /// the market not being listed, keeping the code and message.
-    private func data(_ route: APIRouter, for market: Market) async throws(AggError) -> JSONCursor {
-        do throws(AggError) {
-            return try await data(route)
-        } catch {
-            throw Self.isNotListed(error) ? error.notListed(market) : error
-        }
-    }
-
-    private func decode<T>(_ body: () throws(JSONDecodingError) -> T) throws(AggError) -> T {
-        do throws(JSONDecodingError) {
-            return try body()
-        } catch {
-            throw .decoding(error, venue: Self.descriptor.id)
-        }
-    }
-
-    private static func notListed(_ market: Market) -> AggError {
-        .notListed(
-            venue: descriptor.id, market: market, code: "",
-            message: "Bithumb quotes only in \(APIRouter.paymentCurrencies.joined(separator: ", "))")
-    }
-
-    private func requirePayment(_ market: Market) throws(AggError) {
-        guard APIRouter.paymentCurrencies.contains(market.quote) else { throw Self.notListed(market) }
+        client = VenueClient(Self.descriptor, environment: environment, envelope: BithumbDecoding.envelope)
     }
 
     public func quote(for market: Market) async throws(AggError) -> Quote {
-        try requirePayment(market)
-        let data = try await data(.ticker(market), for: market)
-        let quotes = try decode { () throws(JSONDecodingError) in
-            try BithumbDecoding.quotes(data: data, shape: .single(market))
+        try await client.get(APIRouter.ticker(market), for: market) { data throws(JSONDecodingError) in
+            guard let quote = try BithumbDecoding.quotes(data: data, shape: .single(market)).first else {
+                throw data.failure("no ticker in the answer")
+            }
+            return quote
         }
-        guard let quote = quotes.first else {
-            throw .decoding(venue: Self.descriptor.id, path: "$.data", detail: "no ticker in the answer")
-        }
-        return quote
     }
 
     /// One market uses the single-ticker endpoint; several markets of one payment currency share
@@ -92,33 +47,32 @@ public struct BithumbAdapter: ExchangeAdapter {
         return partials.reduce(into: [:]) { results, partial in results.merge(partial) { first, _ in first } }
     }
 
-    /// The markets of one payment currency, answered from one ALL request.
+    /// The markets of one payment currency, answered from one ALL request; a market missing from
+    /// the answer is not listed.
     private func batch(_ markets: [Market], payment: String) async -> [Market: QuoteResult] {
-        guard APIRouter.paymentCurrencies.contains(payment) else {
-            return Dictionary(uniqueKeysWithValues: markets.map { ($0, .failure(Self.notListed($0))) })
+        let answer = await Result.catching { () throws(AggError) in try await allQuotes(quotedIn: payment) }
+        var byMarket: [Market: Quote] = [:]
+        for quote in (try? answer.get()) ?? [] where byMarket[quote.market] == nil {
+            byMarket[quote.market] = quote
         }
-        let quotes: [Quote]
-        do throws(AggError) {
-            quotes = try await allQuotes(quotedIn: payment)
-        } catch {
-            return Dictionary(uniqueKeysWithValues: markets.map { ($0, .failure(error)) })
+        var results: [Market: QuoteResult] = [:]
+        for market in markets {
+            if let error = client.unserved(market) {
+                results[market] = .failure(error)
+            } else if case .failure(let error) = answer {
+                results[market] = .failure(error)
+            } else if let quote = byMarket[market] {
+                results[market] = .success(quote)
+            } else {
+                results[market] = .failure(.notListed(venue: Self.descriptor.id, market: market, code: "", message: ""))
+            }
         }
-        let byMarket = Dictionary(quotes.map { ($0.market, $0) }) { first, _ in first }
-        return Dictionary(
-            uniqueKeysWithValues: markets.map { market in
-                (
-                    market,
-                    byMarket[market].map { .success($0) }
-                        ?? .failure(
-                            .notListed(venue: Self.descriptor.id, market: market, code: "", message: ""))
-                )
-            })
+        return results
     }
 
     public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
-        try requirePayment(Market(base: "ALL", quote: currency))
-        let data = try await data(.allTickers(payment: currency))
-        return try decode { () throws(JSONDecodingError) in
+        try client.requireServed(Market(base: "ALL", quote: currency))
+        return try await client.get(APIRouter.allTickers(payment: currency)) { data throws(JSONDecodingError) in
             try BithumbDecoding.quotes(data: data, shape: .all(payment: currency))
         }
     }
@@ -160,42 +114,27 @@ public struct BithumbAdapter: ExchangeAdapter {
     public func candles(for market: Market, interval: CandleInterval, limit: Int)
         async throws(AggError) -> [Candle]
     {
-        try requirePayment(market)
-        let data = try await data(.candlestick(market, interval: interval), for: market)
-        let candles = try decode { () throws(JSONDecodingError) in
-            try BithumbDecoding.candles(data: data)
+        let candles = try await client.get(APIRouter.candlestick(market, interval: interval), for: market) {
+            data throws(JSONDecodingError) in try BithumbDecoding.candles(data: data)
         }
         return Array(candles.suffix(max(0, limit)))
     }
 
     public func trades(for market: Market, limit: Int) async throws(AggError) -> [Trade] {
-        try requirePayment(market)
-        let data = try await data(.transactionHistory(market, count: min(max(limit, 1), 100)), for: market)
-        let trades = try decode { () throws(JSONDecodingError) in try BithumbDecoding.trades(data: data)
+        let route = APIRouter.transactionHistory(market, count: min(max(limit, 1), Self.descriptor.limits.trades))
+        let trades = try await client.get(route, for: market) { data throws(JSONDecodingError) in
+            try BithumbDecoding.trades(data: data)
         }
         return Array(trades.prefix(max(0, limit)))
     }
 
     public func orderBook(for market: Market, depth: Int) async throws(AggError) -> OrderBook {
-        try requirePayment(market)
-        let data = try await data(.orderBook(market, count: min(max(depth, 1), 30)), for: market)
-        var book = try decode { () throws(JSONDecodingError) in
+        let route = APIRouter.orderBook(market, count: min(max(depth, 1), Self.descriptor.limits.bookDepth))
+        var book = try await client.get(route, for: market) { data throws(JSONDecodingError) in
             try BithumbDecoding.orderBook(data: data, market: market)
         }
         book.bids = Array(book.bids.prefix(depth))
         book.asks = Array(book.asks.prefix(depth))
         return book
-    }
-}
-
-extension BithumbAdapter {
-    /// Bithumb answers a request about one coin it does not list with status 5500. (On an ALL
-    /// request, 5500 means the payment currency is not served; that is never asked here.)
-    public static func isNotListed(_ error: AggError) -> Bool {
-        switch error {
-        case .notListed: true
-        case .venue(_, let code, _): code == "5500"
-        default: false
-        }
     }
 }

@@ -7,16 +7,28 @@ public enum BithumbDecoding {
     /// The code Bithumb puts in `status` when all is well.
     public static let successStatus = "0000"
 
+    /// The code Bithumb gives a coin it does not list ("잘못된 코인명입니다.").
+    public static let notListedCode = "5500"
+
+    /// Bithumb's envelope: `{"status":"0000","data":...}`, or an error
+    /// `{"status":"5500","message":"..."}` with HTTP 200 or 4xx.
+    public static let envelope = ResponseEnvelope(error: { json, _ in venueError(in: json) }, payload: payload)
+
     /// The venue error in a Bithumb envelope (`{"status":"5500","message":"..."}`), if any.
     ///
     /// Any `status` other than `"0000"` is an error whatever the HTTP status; the message is kept
     /// verbatim (often Korean). Code 5600 carries notices such as "too many requests", which only
     /// the message tells apart, so it stays a venue error rather than being guessed at.
-    public static func venueError(in json: JSONCursor) -> AggError? {
+    public static func venueError(in json: JSONCursor) -> VenueErrorFields? {
         guard let status = try? json["status"].text() else { return nil }
         guard status != successStatus else { return nil }
-        let message = (try? json["message"].text()) ?? ""
-        return .venue(venue: BithumbAdapter.descriptor.id, code: status, message: message)
+        return VenueErrorFields(code: status, message: (try? json["message"].text()) ?? "")
+    }
+
+    /// The `data` of a successful answer, which always carries its `status`.
+    public static func payload(_ json: JSONCursor) throws(JSONDecodingError) -> JSONCursor {
+        guard json["status"].isPresent else { throw json["status"].failure("expected the status envelope") }
+        return json["data"]
     }
 
     /// The shapes `data` takes in a ticker answer.

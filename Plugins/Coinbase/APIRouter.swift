@@ -5,7 +5,7 @@ import AggCore
 ///
 /// Codes reaching the router come from `Market` values, which are validated (letters and digits
 /// only) before any adapter sees them, so nothing here needs escaping.
-public enum APIRouter: Sendable, Equatable {
+public enum APIRouter: VenueRoute, Equatable {
     /// `GET /products/BTC-USD/ticker`: the last trade, best bid and ask, 24-hour volume.
     case ticker(Market)
     /// `GET /products/BTC-USD/stats`: open (24 hours ago), high, low, last and volume.
@@ -15,11 +15,6 @@ public enum APIRouter: Sendable, Equatable {
 
     /// The quote currencies agg asks Coinbase for, the main one first.
     public static let quoteCurrencies = ["USD", "USDT", "USDC", "EUR", "BTC"]
-
-    /// The absolute URL under `baseURL` (which may carry a path prefix, kept as is).
-    public func url(baseURL: String) -> String {
-        baseURL + path
-    }
 
     /// The path and query after the base URL.
     public var path: String {

@@ -3,7 +3,7 @@ import AggJSON
 
 /// Coinbase Exchange (United States), public market data: a product's ticker and 24-hour
 /// stats, fetched concurrently and merged into one quote, mainly in USD.
-public struct CoinbaseAdapter: ExchangeAdapter {
+public struct CoinbaseAdapter: CompiledAdapter {
     public static let descriptor = AdapterDescriptor(
         id: "coinbase",
         displayName: "Coinbase Exchange",
@@ -13,41 +13,21 @@ public struct CoinbaseAdapter: ExchangeAdapter {
         capabilities: [.ticker, .markets],
         requestsPerSecond: 10,
         defaultBaseURL: "https://api.exchange.coinbase.com",
-        changeBasis: .rolling24h
+        changeBasis: .rolling24h,
+        notListedCodes: [CoinbaseDecoding.notFoundCode]
     )
 
-    private let baseURL: String
     private let client: VenueClient
 
     public init(environment: AdapterEnvironment) {
-        baseURL = environment.baseURL
-        client = VenueClient(venue: Self.descriptor.id, http: environment.http)
-    }
-
-    private func get(_ route: APIRouter) async throws(AggError) -> JSONCursor {
-        try await client.getJSON(route.url(baseURL: baseURL)) { json, response in
-            CoinbaseDecoding.venueError(in: json, response: response)
-        }.json
-    }
-
-    /// `route`'s answer for `market`, with Coinbase's 404 turned into "not listed".
-    private func get(_ route: APIRouter, for market: Market) async throws(AggError) -> JSONCursor {
-        do throws(AggError) {
-            return try await get(route)
-        } catch {
-            throw Self.isNotListed(error) ? error.notListed(market) : error
-        }
+        client = VenueClient(Self.descriptor, environment: environment, envelope: CoinbaseDecoding.envelope)
     }
 
     /// Ticker and stats are independent requests, sent at once: one round trip, not two.
     public func quote(for market: Market) async throws(AggError) -> Quote {
-        guard APIRouter.venueSymbol(for: market) != nil else {
-            throw .notListed(
-                venue: Self.descriptor.id, market: market, code: "",
-                message: "agg asks Coinbase only for markets in \(APIRouter.quoteCurrencies.joined(separator: ", "))")
-        }
-        async let tickerAnswer = result { () async throws(AggError) in try await get(.ticker(market), for: market) }
-        async let statsAnswer = result { () async throws(AggError) in try await get(.stats(market), for: market) }
+        try client.requireServed(market)
+        async let tickerAnswer = Result.catching { () throws(AggError) in try await json(.ticker(market), for: market) }
+        async let statsAnswer = Result.catching { () throws(AggError) in try await json(.stats(market), for: market) }
         let ticker = try await tickerAnswer.get()
         let stats = try await statsAnswer.get()
         return try client.decode { () throws(JSONDecodingError) in
@@ -56,27 +36,11 @@ public struct CoinbaseAdapter: ExchangeAdapter {
     }
 
     public func markets() async throws(AggError) -> [MarketListing] {
-        let json = try await get(.products)
-        return try client.decode { () throws(JSONDecodingError) in try CoinbaseDecoding.markets(json) }
+        try await client.get(APIRouter.products, decode: CoinbaseDecoding.markets)
     }
-}
 
-/// `body`'s outcome as a value, so that a typed error survives `async let`.
-private func result<T>(_ body: () async throws(AggError) -> T) async -> Result<T, AggError> {
-    do throws(AggError) {
-        return .success(try await body())
-    } catch {
-        return .failure(error)
-    }
-}
-
-extension CoinbaseAdapter {
-    /// Coinbase answers a request for an unknown product with HTTP 404 and "NotFound".
-    public static func isNotListed(_ error: AggError) -> Bool {
-        switch error {
-        case .notListed: true
-        case .venue(_, let code, _): code == "404"
-        default: false
-        }
+    /// `route`'s answer about `market`, undecoded.
+    private func json(_ route: APIRouter, for market: Market) async throws(AggError) -> JSONCursor {
+        try await client.get(route, for: market) { json throws(JSONDecodingError) in json }
     }
 }

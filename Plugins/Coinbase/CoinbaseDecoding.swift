@@ -10,13 +10,19 @@ public enum CoinbaseDecoding {
     /// The decimals a derived change percent is rounded to.
     public static let percentScale = 4
 
+    /// The HTTP status Coinbase answers a product it does not have with, standing in as its code.
+    public static let notFoundCode = "404"
+
+    /// Coinbase's answers: the data itself, or an error `{"message":"NotFound"}`.
+    public static let envelope = ResponseEnvelope(error: venueError)
+
     /// The venue error in a Coinbase answer, if any: `{"message":"NotFound"}`.
     ///
     /// Coinbase sends no code of its own, so the HTTP status stands in as the code; the message
     /// is kept verbatim. Successful answers never carry a top-level `message`.
-    public static func venueError(in json: JSONCursor, response: HTTPResponse) -> AggError? {
+    public static func venueError(in json: JSONCursor, response: HTTPResponse) -> VenueErrorFields? {
         guard case .string(let message)? = json["message"].value else { return nil }
-        return .venue(venue: CoinbaseAdapter.descriptor.id, code: String(response.status), message: message)
+        return VenueErrorFields(code: String(response.status), message: message)
     }
 
     /// A quote from the `ticker` and `stats` answers of one product.

@@ -4,14 +4,9 @@ import AggCore
 ///
 /// Codes reaching the router are validated currency codes (three letters A-Z, from
 /// `AssetCode.validateCurrency`), so nothing here needs escaping.
-public enum APIRouter: Sendable, Equatable {
+public enum APIRouter: VenueRoute, Equatable {
     /// `GET /v6/latest/{BASE}`: the day's rates from one base currency.
     case latest(base: String)
-
-    /// The absolute URL under `baseURL` (which may carry a path prefix, kept as is).
-    public func url(baseURL: String) -> String {
-        baseURL + path
-    }
 
     /// The path after the base URL.
     public var path: String {

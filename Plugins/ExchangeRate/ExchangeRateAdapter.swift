@@ -4,8 +4,8 @@ import AggJSON
 /// ExchangeRate-API, open access: daily exchange rates from one base currency to about 160
 /// others, no key needed. The provider asks to be credited wherever its rates are shown
 /// (`descriptor.attribution`).
-public struct ExchangeRateAdapter: ExchangeAdapter {
-    /// An FX source quoting no markets, at one request a second (the provider updates daily and
+public struct ExchangeRateAdapter: CompiledAdapter {
+    /// An FX venue quoting no markets, at one request a second (the provider updates daily and
     /// blocks for about 20 minutes past its quota).
     public static let descriptor = AdapterDescriptor(
         id: "exchangerate",
@@ -19,13 +19,11 @@ public struct ExchangeRateAdapter: ExchangeAdapter {
         attribution: "Rates By Exchange Rate API (https://www.exchangerate-api.com)"
     )
 
-    private let baseURL: String
     private let client: VenueClient
 
     /// An adapter reaching the API at `environment.baseURL` through `environment.http`.
     public init(environment: AdapterEnvironment) {
-        baseURL = environment.baseURL
-        client = VenueClient(venue: Self.descriptor.id, http: environment.http)
+        client = VenueClient(Self.descriptor, environment: environment, envelope: ExchangeRateDecoding.envelope)
     }
 
     /// The day's rates from `base`, which is validated (three letters A-Z, upper-cased) before
@@ -37,14 +35,8 @@ public struct ExchangeRateAdapter: ExchangeAdapter {
     ///   decoding errors naming `exchangerate`.
     public func rates(base: String) async throws(AggError) -> RateTable {
         let code = try AssetCode.validateCurrency(base)
-        let (json, _) = try await client.getJSON(APIRouter.latest(base: code).url(baseURL: baseURL)) { json, _ in
-            ExchangeRateDecoding.venueError(in: json)
-        }
-        return try client.decode { () throws(JSONDecodingError) in
-            guard try json["result"].string() == ExchangeRateDecoding.successResult else {
-                throw json["result"].failure("expected \"success\"")
-            }
-            return try ExchangeRateDecoding.rateTable(json, base: code)
+        return try await client.get(APIRouter.latest(base: code)) { json throws(JSONDecodingError) in
+            try ExchangeRateDecoding.rateTable(json, base: code)
         }
     }
 }

@@ -7,18 +7,26 @@ public enum ExchangeRateDecoding {
     /// The `result` of a successful answer.
     public static let successResult = "success"
 
+    /// The API's envelope: `{"result":"success",...}`, or an error
+    /// `{"result":"error","error-type":"unsupported-code"}`, with HTTP 200 as well.
+    public static let envelope = ResponseEnvelope(error: { json, _ in venueError(in: json) }, payload: payload)
+
     /// The venue error in an answer's envelope (`{"result":"error","error-type":"unsupported-code"}`),
     /// if any.
     ///
     /// Any `result` other than `"success"` is an error, whatever the HTTP status (the API sends
     /// its errors with 200 as well). The error type becomes the error's code. The API sends no
     /// message, so the message is the meaning the provider's documentation gives the type.
-    public static func venueError(in json: JSONCursor) -> AggError? {
+    public static func venueError(in json: JSONCursor) -> VenueErrorFields? {
         guard let result = try? json["result"].text(), result != successResult else { return nil }
         let type = (try? json["error-type"].text()) ?? ""
-        return .venue(
-            venue: ExchangeRateAdapter.descriptor.id, code: type.isEmpty ? result : type,
-            message: meaning(ofErrorType: type))
+        return VenueErrorFields(code: type.isEmpty ? result : type, message: meaning(ofErrorType: type))
+    }
+
+    /// A successful answer, which always says so in `result`.
+    public static func payload(_ json: JSONCursor) throws(JSONDecodingError) -> JSONCursor {
+        guard try json["result"].string() == successResult else { throw json["result"].failure("expected \"success\"") }
+        return json
     }
 
     /// What the provider's documentation says an error type means.

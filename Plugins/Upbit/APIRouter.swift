@@ -5,7 +5,7 @@ import AggCore
 ///
 /// Codes reaching the router come from `Market` values, which are validated (letters and digits
 /// only) before any adapter sees them, so nothing here needs escaping.
-public enum APIRouter: Sendable, Equatable {
+public enum APIRouter: VenueRoute, Equatable {
     /// `GET /v1/ticker?markets=KRW-BTC,KRW-ETH`: tickers of one or more markets. One unknown
     /// code fails the whole request.
     case ticker([Market])
@@ -23,11 +23,6 @@ public enum APIRouter: Sendable, Equatable {
 
     /// The quote currencies of Upbit's markets.
     public static let quoteCurrencies = ["KRW", "BTC", "USDT"]
-
-    /// The absolute URL under `baseURL` (which may carry a path prefix, kept as is).
-    public func url(baseURL: String) -> String {
-        baseURL + path
-    }
 
     /// The path and query after the base URL.
     public var path: String {

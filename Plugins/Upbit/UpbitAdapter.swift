@@ -1,6 +1,5 @@
 import AggCore
 import AggJSON
-import Synchronization
 
 /// Upbit (Korea), quotation API: tickers of several markets in one request, the market list
 /// with Korean names, candles, recent trades and the order book, quoted in KRW, BTC or USDT.
@@ -11,7 +10,7 @@ import Synchronization
 /// when every market is listed, three at most otherwise, however many markets were asked for.
 /// (Pre-filtering with the list would cost a second request every time; splitting the batch
 /// would cost one request per market against a limit of 10 a second.)
-public struct UpbitAdapter: ExchangeAdapter {
+public struct UpbitAdapter: CompiledAdapter {
     public static let descriptor = AdapterDescriptor(
         id: "upbit",
         displayName: "Upbit",
@@ -22,49 +21,24 @@ public struct UpbitAdapter: ExchangeAdapter {
         requestsPerSecond: 10,
         defaultBaseURL: "https://api.upbit.com",
         limits: FetchLimits(candles: 200, trades: 500, bookDepth: 30, candleIntervals: APIRouter.candleIntervals),
-        changeBasis: .sinceUTCMidnight
+        changeBasis: .sinceUTCMidnight,
+        notListedCodes: [UpbitDecoding.notFoundCode],
+        quotaHeader: .remainingReq
     )
 
-    private let baseURL: String
     private let client: VenueClient
-    private let rateLimit = RemainingRequestsRecord()
 
     public init(environment: AdapterEnvironment) {
-        baseURL = environment.baseURL
-        client = VenueClient(venue: Self.descriptor.id, http: environment.http)
-    }
-
-    /// The `Remaining-Req` header of the latest answer that carried one, for a rate limiter.
-    public var remainingRequests: UpbitRemainingRequests? { rateLimit.latest }
-
-    /// The parsed body of `route`'s answer, recording its `Remaining-Req` header (error answers
-    /// count against the limit too).
-    private func get(_ route: APIRouter) async throws(AggError) -> JSONCursor {
-        try await client.getJSON(route.url(baseURL: baseURL)) { json, response in
-            rateLimit.record(response)
-            return UpbitDecoding.venueError(in: json, response: response)
-        }.json
-    }
-
-    private static func quoteNotServed(_ market: Market) -> AggError {
-        .notListed(
-            venue: descriptor.id, market: market, code: "",
-            message: "Upbit quotes only in \(APIRouter.quoteCurrencies.joined(separator: ", "))")
+        client = VenueClient(Self.descriptor, environment: environment, envelope: UpbitDecoding.envelope)
     }
 
     public func quote(for market: Market) async throws(AggError) -> Quote {
-        guard APIRouter.venueSymbol(for: market) != nil else { throw Self.quoteNotServed(market) }
-        let json: JSONCursor
-        do throws(AggError) {
-            json = try await get(.ticker([market]))
-        } catch {
-            throw Self.isNotListed(error) ? error.notListed(market) : error
+        try await client.get(APIRouter.ticker([market]), for: market) { json throws(JSONDecodingError) in
+            guard let quote = try UpbitDecoding.quotes(json).first(where: { $0.market == market }) else {
+                throw json.failure("no ticker for \(market) in the answer")
+            }
+            return quote
         }
-        let quotes = try client.decode { () throws(JSONDecodingError) in try UpbitDecoding.quotes(json) }
-        guard let quote = quotes.first(where: { $0.market == market }) else {
-            throw .decoding(venue: Self.descriptor.id, path: "$", detail: "no ticker for \(market) in the answer")
-        }
-        return quote
     }
 
     /// One request for every market; see the type's documentation for unknown codes.
@@ -72,8 +46,8 @@ public struct UpbitAdapter: ExchangeAdapter {
         var results: [Market: QuoteResult] = [:]
         var wanted: [Market] = []
         for market in markets where results[market] == nil && !wanted.contains(market) {
-            if APIRouter.venueSymbol(for: market) == nil {
-                results[market] = .failure(Self.quoteNotServed(market))
+            if let error = client.unserved(market) {
+                results[market] = .failure(error)
             } else {
                 wanted.append(market)
             }
@@ -85,7 +59,7 @@ public struct UpbitAdapter: ExchangeAdapter {
         switch await batch(wanted) {
         case .success(let answered):
             results.merge(answered) { first, _ in first }
-        case .failure(let error) where Self.isNotListed(error):
+        case .failure(let error) where Self.descriptor.meansNotListed(error):
             results.merge(await retryListed(wanted, after: error)) { first, _ in first }
         case .failure(let error):
             for market in wanted { results[market] = .failure(error) }
@@ -100,22 +74,17 @@ public struct UpbitAdapter: ExchangeAdapter {
 
     /// One `/v1/ticker` request for `markets`; a market missing from the answer is not listed.
     private func batch(_ markets: [Market]) async -> Result<[Market: QuoteResult], AggError> {
-        do throws(AggError) {
-            let json = try await get(.ticker(markets))
-            let quotes = try client.decode { () throws(JSONDecodingError) in try UpbitDecoding.quotes(json) }
+        await .catching { () throws(AggError) in
+            let quotes = try await client.get(APIRouter.ticker(markets), decode: UpbitDecoding.quotes)
             let byMarket = Dictionary(quotes.map { ($0.market, $0) }) { first, _ in first }
-            return .success(
-                Dictionary(
-                    uniqueKeysWithValues: markets.map { market in
-                        (
-                            market,
-                            byMarket[market].map { .success($0) }
-                                ?? .failure(
-                                    .notListed(venue: Self.descriptor.id, market: market, code: "", message: ""))
-                        )
-                    }))
-        } catch {
-            return .failure(error)
+            return Dictionary(
+                uniqueKeysWithValues: markets.map { market in
+                    (
+                        market,
+                        byMarket[market].map { .success($0) }
+                            ?? .failure(.notListed(venue: Self.descriptor.id, market: market, code: "", message: ""))
+                    )
+                })
         }
     }
 
@@ -132,7 +101,7 @@ public struct UpbitAdapter: ExchangeAdapter {
         var results: [Market: QuoteResult] = [:]
         let remaining = markets.filter { listed.contains($0) }
         for market in markets where !listed.contains(market) {
-            results[market] = .failure(error.notListed(market))
+            results[market] = .failure(client.notListed(error, market: market))
         }
         if remaining.count == 1, let market = remaining.first {
             results[market] = await quoteResult(market)
@@ -146,19 +115,7 @@ public struct UpbitAdapter: ExchangeAdapter {
     }
 
     public func markets() async throws(AggError) -> [MarketListing] {
-        let json = try await get(.marketAll)
-        return try client.decode { () throws(JSONDecodingError) in try UpbitDecoding.markets(json) }
-    }
-
-    /// The answer to `route` for `market`, with Upbit's 404 "Code not found" reported as the
-    /// market not being listed.
-    private func get(_ route: APIRouter, for market: Market) async throws(AggError) -> JSONCursor {
-        guard APIRouter.venueSymbol(for: market) != nil else { throw Self.quoteNotServed(market) }
-        do throws(AggError) {
-            return try await get(route)
-        } catch {
-            throw Self.isNotListed(error) ? error.notListed(market) : error
-        }
+        try await client.get(APIRouter.marketAll, decode: UpbitDecoding.markets)
     }
 
     public func candles(for market: Market, interval: CandleInterval, limit: Int)
@@ -170,15 +127,17 @@ public struct UpbitAdapter: ExchangeAdapter {
                     + APIRouter.candleIntervals.map(\.rawValue).joined(separator: ", "))
         }
         let count = min(max(limit, 1), Self.descriptor.limits.candles)
-        let json = try await get(.candles(market, interval: interval, count: count), for: market)
-        let candles = try client.decode { () throws(JSONDecodingError) in try UpbitDecoding.candles(json) }
+        let candles = try await client.get(APIRouter.candles(market, interval: interval, count: count), for: market) {
+            json throws(JSONDecodingError) in try UpbitDecoding.candles(json)
+        }
         return Array(candles.suffix(max(0, limit)))
     }
 
     public func trades(for market: Market, limit: Int) async throws(AggError) -> [Trade] {
         let count = min(max(limit, 1), Self.descriptor.limits.trades)
-        let json = try await get(.trades(market, count: count), for: market)
-        let trades = try client.decode { () throws(JSONDecodingError) in try UpbitDecoding.trades(json) }
+        let trades = try await client.get(APIRouter.trades(market, count: count), for: market) {
+            json throws(JSONDecodingError) in try UpbitDecoding.trades(json)
+        }
         return Array(trades.prefix(max(0, limit)))
     }
 
@@ -186,48 +145,11 @@ public struct UpbitAdapter: ExchangeAdapter {
     /// such as the 15 it always sent before 2025 when fewer are wanted, is cut to `depth`).
     public func orderBook(for market: Market, depth: Int) async throws(AggError) -> OrderBook {
         let count = min(max(depth, 1), Self.descriptor.limits.bookDepth)
-        let json = try await get(.orderBook(market, count: count), for: market)
-        var book = try client.decode { () throws(JSONDecodingError) in
-            try UpbitDecoding.orderBook(json, market: market)
+        var book = try await client.get(APIRouter.orderBook(market, count: count), for: market) {
+            json throws(JSONDecodingError) in try UpbitDecoding.orderBook(json, market: market)
         }
         book.bids = Array(book.bids.prefix(max(0, depth)))
         book.asks = Array(book.asks.prefix(max(0, depth)))
         return book
-    }
-}
-
-extension UpbitAdapter {
-    /// Upbit answers a ticker request for an unknown market code with HTTP 404, name 404.
-    public static func isNotListed(_ error: AggError) -> Bool {
-        switch error {
-        case .notListed: true
-        case .venue(_, let code, _): code == UpbitDecoding.notFoundCode
-        default: false
-        }
-    }
-}
-
-/// The latest `Remaining-Req` seen by one adapter. Requests run concurrently, so it is guarded.
-final class RemainingRequestsRecord: Sendable {
-    private let value = Mutex<UpbitRemainingRequests?>(nil)
-
-    func record(_ response: HTTPResponse) {
-        guard let header = response.header("Remaining-Req"),
-            let parsed = UpbitRemainingRequests(header: header)
-        else { return }
-        value.withLock { $0 = parsed }
-    }
-
-    var latest: UpbitRemainingRequests? { value.withLock { $0 } }
-}
-
-extension UpbitAdapter {
-    /// Upbit counts requests per group and second and reports what is left in
-    /// `Remaining-Req`; when nothing is left this second, the next request waits a second.
-    public static func pauseAfter(_ response: HTTPResponse) -> Double? {
-        guard let header = response.header("Remaining-Req"),
-            let remaining = UpbitRemainingRequests(header: header)
-        else { return nil }
-        return remaining.perSecond == 0 ? 1 : nil
     }
 }

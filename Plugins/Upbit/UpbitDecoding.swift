@@ -4,15 +4,18 @@ import FoundationEssentials
 
 /// Decoding of Upbit's quotation answers into the normalized model.
 public enum UpbitDecoding {
+    /// Upbit's answers: the data itself (usually a bare array), or an error
+    /// `{"error":{"name":404,"message":"Code not found"}}`.
+    public static let envelope = ResponseEnvelope(error: venueError)
+
     /// The venue error in an Upbit answer, if any: `{"error":{"name":404,"message":"Code not
     /// found"}}`, where `name` is a number or a string (`too_many_requests`).
     ///
     /// The name becomes the code and the message is kept verbatim.
-    public static func venueError(in json: JSONCursor, response: HTTPResponse) -> AggError? {
+    public static func venueError(in json: JSONCursor, response: HTTPResponse) -> VenueErrorFields? {
         let error = json["error"]
         guard case .object? = error.value else { return nil }
-        return .venue(
-            venue: UpbitAdapter.descriptor.id,
+        return VenueErrorFields(
             code: (try? error["name"].text()) ?? String(response.status),
             message: (try? error["message"].text()) ?? "")
     }

@@ -12,6 +12,7 @@ import AggCore
 import AggJSON
 import AggTestKit
 import AggTransport
+import AggVenues
 import Bithumb
 import Foundation
 
@@ -88,7 +89,8 @@ for venues in [1, 4, 8, 16] {
         try await withThrowingTaskGroup(of: Quote.self) { group in
             for _ in 0..<venues {
                 group.addTask {
-                    let adapter = BithumbAdapter(
+                    let adapter = try AdapterRegistry.standard.makeAdapter(
+                        id: "bithumb",
                         environment: AdapterEnvironment(baseURL: server.baseURL(for: "bithumb"), http: client))
                     return try await adapter.quote(for: Market(base: "BTC", quote: "KRW"))
                 }
@@ -186,8 +188,10 @@ for _ in 0..<min(runs, 7) {
     if status != 0 { compareFailures += 1 }
     compareWalls.append(wall)
 }
+let tickerVenues = AdapterRegistry.standard.descriptors(supporting: .ticker).count
 print(
-    "4. agg compare BTC --usdt market: 4 venues + FX + USDT/KRW, every answer 400 ms late; median of \(min(runs, 7)) runs"
+    "4. agg compare BTC --usdt market: \(tickerVenues) venues + FX + USDT/KRW, every answer 400 ms late; "
+        + "median of \(min(runs, 7)) runs"
 )
 line(
     "   wall time",

@@ -1,18 +1,16 @@
-// The agg executable: the one place that knows every adapter and the real transport.
+// The agg executable: the standard venues (AggVenues) and the real transport, wired to the CLI.
 import AggCLI
 import AggCore
+import AggVenues
 import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-var registry = AdapterRegistry()
-registerAdapters(in: &registry)
-
 let environment = ProcessInfo.processInfo.environment
 let context = CLIContext(
-    registry: registry,
+    registry: .standard,
     environment: environment,
     console: Console.standard(environment: environment),
     makeHTTPClient: { timeouts in makeTransport(timeouts: timeouts) }

@@ -44,86 +44,59 @@ private let boardVenues: [String: BoardVenue] = [
 /// 2024-08-08T08:12:15Z.
 private let boardNow = Timestamp(millisecondsSince1970: 1_723_104_735_000)
 
-/// One test venue per type, since a registry entry is a type with a static descriptor.
-private protocol BoardTestVenue: ExchangeAdapter {
-    static var id: String { get }
-}
+/// A venue answering from its fixed table. Registrations carry their own descriptor, so every
+/// test venue is an instance of this one type.
+private struct TableVenue: ExchangeAdapter {
+    let venue: BoardVenue
 
-extension BoardTestVenue {
-    static var venue: BoardVenue { boardVenues[id] ?? boardVenue(id, "KRW", [:]) }
-    static var descriptor: AdapterDescriptor { venue.descriptor }
+    var descriptor: AdapterDescriptor { venue.descriptor }
 
     func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
-        Self.venue.tickers.map { base, values in
+        venue.tickers.map { base, values in
             Quote(
-                exchange: Self.id, market: Market(base: base, quote: Self.descriptor.homeCurrency),
+                exchange: descriptor.id, market: Market(base: base, quote: descriptor.homeCurrency),
                 last: Decimal(string: values.0) ?? 0, baseVolume: values.2.flatMap { Decimal(string: $0) },
                 quoteVolume: values.1.flatMap { Decimal(string: $0) })
         }
     }
 }
 
-private struct KRA: BoardTestVenue {
-    static let id = "kra"
-    init(environment: AdapterEnvironment) {}
-}
-private struct KRB: BoardTestVenue {
-    static let id = "krb"
-    init(environment: AdapterEnvironment) {}
-}
-private struct GLA: BoardTestVenue {
-    static let id = "gla"
-    init(environment: AdapterEnvironment) {}
-}
-private struct GLB: BoardTestVenue {
-    static let id = "glb"
-    init(environment: AdapterEnvironment) {}
-}
+/// An FX venue giving USD→KRW `rate` as of `ageMilliseconds` before the board.
+private struct FixedFX: ExchangeAdapter {
+    let descriptor: AdapterDescriptor
+    let rate: String
+    let ageMilliseconds: Int64
 
-/// FX sources: `fxa` gives USD→KRW 1371.55 as of 16 h before the board; `fxb` 1375.2, 100 days
-/// old.
-private protocol BoardTestFX: ExchangeAdapter {
-    static var id: String { get }
-    static var rate: String { get }
-    static var ageMilliseconds: Int64 { get }
-}
-
-extension BoardTestFX {
-    static var descriptor: AdapterDescriptor {
-        AdapterDescriptor(
+    init(id: String, rate: String, ageMilliseconds: Int64) {
+        descriptor = AdapterDescriptor(
             id: id, displayName: id, country: "ZZ", homeCurrency: "USD", quoteCurrencies: [],
             capabilities: [.fxRates], requestsPerSecond: 1, defaultBaseURL: "https://\(id).invalid",
             attribution: "Rates by \(id)")
+        self.rate = rate
+        self.ageMilliseconds = ageMilliseconds
     }
 
     func rates(base: String) async throws(AggError) -> RateTable {
         RateTable(
-            source: Self.id, base: base, rates: ["USD": 1, "KRW": Decimal(string: Self.rate) ?? 0],
-            asOf: Timestamp(millisecondsSince1970: boardNow.millisecondsSince1970 - Self.ageMilliseconds),
+            source: descriptor.id, base: base, rates: ["USD": 1, "KRW": Decimal(string: rate) ?? 0],
+            asOf: Timestamp(millisecondsSince1970: boardNow.millisecondsSince1970 - ageMilliseconds),
             nextUpdate: nil)
     }
 }
 
-private struct FXA: BoardTestFX {
-    init(environment: AdapterEnvironment) {}
-    static let id = "fxa"
-    static let rate = "1371.55"
-    static let ageMilliseconds: Int64 = 16 * 3_600_000
-}
-
-private struct FXB: BoardTestFX {
-    init(environment: AdapterEnvironment) {}
-    static let id = "fxb"
-    static let rate = "1375.2"
-    static let ageMilliseconds: Int64 = 100 * 86_400_000
-}
+/// FX venues: `fxa` gives USD→KRW 1371.55 as of 16 h before the board; `fxb` 1375.2, 100 days
+/// old.
+private let boardFX = [
+    FixedFX(id: "fxa", rate: "1371.55", ageMilliseconds: 16 * 3_600_000),
+    FixedFX(id: "fxb", rate: "1375.2", ageMilliseconds: 100 * 86_400_000),
+]
 
 private func boardRegistry() -> AdapterRegistry {
-    var registry = AdapterRegistry()
-    for type in [KRA.self, KRB.self, GLA.self, GLB.self, FXA.self, FXB.self] as [any ExchangeAdapter.Type] {
-        registry.register(type)
-    }
-    return registry
+    AdapterRegistry(
+        boardVenues.values.map { venue in
+            AdapterRegistration(descriptor: venue.descriptor) { _ in TableVenue(venue: venue) }
+        }
+            + boardFX.map { fx in AdapterRegistration(descriptor: fx.descriptor) { _ in fx } })
 }
 
 private func runBoard(_ arguments: [String]) async -> CLIRun {

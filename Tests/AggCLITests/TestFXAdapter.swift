@@ -4,7 +4,7 @@ import Foundation
 
 /// A test-only FX source, so that `compare` can be tested without the real FX adapter:
 /// `GET {base}/latest/{BASE}` answers `{"base":"USD","time":<seconds>,"rates":{"KRW":"1442.35"}}`.
-struct TestFXAdapter: ExchangeAdapter {
+struct TestFXAdapter: CompiledAdapter {
     static let descriptor = AdapterDescriptor(
         id: "testfx", displayName: "Test FX", country: "ZZ", homeCurrency: "USD", quoteCurrencies: [],
         capabilities: [.fxRates], requestsPerSecond: 1, defaultBaseURL: "https://fx.test",
@@ -15,25 +15,24 @@ struct TestFXAdapter: ExchangeAdapter {
         {"base":"USD","time":1764457200,"rates":{"USD":1,"KRW":"1442.35","EUR":"0.863","JPY":"156.12"}}
         """
 
-    private let baseURL: String
     private let client: VenueClient
 
     init(environment: AdapterEnvironment) {
-        baseURL = environment.baseURL
-        client = VenueClient(venue: Self.descriptor.id, http: environment.http)
+        client = VenueClient(Self.descriptor, environment: environment, envelope: .none)
     }
 
     func rates(base: String) async throws(AggError) -> RateTable {
-        let (json, _) = try await client.getJSON(baseURL + "/latest/" + base) { _, _ in nil }
-        do throws(JSONDecodingError) {
+        try await client.get(Route(path: "/latest/" + base)) { json throws(JSONDecodingError) in
             var rates: [String: Decimal] = [:]
             for member in try json["rates"].members() { rates[member.key] = try member.value.decimal() }
             return RateTable(
                 source: Self.descriptor.id, base: try json["base"].string(), rates: rates,
                 asOf: Timestamp(secondsSince1970: try json["time"].int64()), nextUpdate: nil)
-        } catch {
-            throw .decoding(error, venue: Self.descriptor.id)
         }
+    }
+
+    struct Route: VenueRoute {
+        var path: String
     }
 }
 

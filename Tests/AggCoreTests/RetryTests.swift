@@ -209,16 +209,27 @@ struct TokenBucketTests {
 
 @Suite("Rate-limited client")
 struct RateLimitedClientTests {
-    @Test("a venue's 'quota spent' answer holds the next request")
-    func pausesAfterQuota() async throws {
+    @Test(
+        "the venue's quota header holds the next request when it says the quota is spent",
+        arguments: [
+            (QuotaHeader.remainingReq, "group=ticker; min=600; sec=0", 1.0),
+            (.remainingReq, "group=ticker; min=600; sec=3", nil),
+            (.rateLimit, "limit=50, remaining=0, reset=2", 2.0),
+            (.rateLimit, "limit=50, remaining=48, reset=1", nil),
+        ] as [(QuotaHeader, String, Double?)])
+    func pausesAfterQuota(header: QuotaHeader, value: String, pause: Double?) async throws {
         let clock = VirtualClock()
         let bucket = TokenBucket(rate: 10, capacity: 10, clock: clock.clock)
-        let client = RateLimitedHTTPClient(
-            base: SequenceClient([]), bucket: bucket, pauseAfter: { _ in 1 })
+        let answer = SequenceClient.Step.status(200, headers: [HTTPHeader(name: header.name, value: value)])
+        let client = RateLimitedHTTPClient(base: SequenceClient([answer, answer]), bucket: bucket, quotaHeader: header)
         _ = try await client.send(HTTPRequest(url: "https://venue.test/a"))
         #expect(clock.sleeps.isEmpty)
         _ = try await client.send(HTTPRequest(url: "https://venue.test/b"))
-        #expect(clock.sleeps.count == 1)
-        #expect(abs(clock.sleeps[0] - 1.1) < 1e-9)
+        if let pause {
+            #expect(clock.sleeps.count == 1)
+            #expect(abs(clock.sleeps[0] - (pause + 0.1)) < 1e-9)
+        } else {
+            #expect(clock.sleeps.isEmpty)
+        }
     }
 }

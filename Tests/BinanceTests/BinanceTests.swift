@@ -167,31 +167,20 @@ struct BinanceErrorTests {
             #expect(
                 error.description
                     == "binance: HTTP 451: the venue refuses requests from this location (restricted location)")
-            #expect(!BinanceAdapter.isNotListed(error))
+            #expect(!BinanceAdapter.descriptor.meansNotListed(error))
         }
     }
 
     @Test("-1121 counts as not listed; other codes do not")
     func notListed() {
-        #expect(BinanceAdapter.isNotListed(.venue(venue: "binance", code: "-1121", message: "Invalid symbol.")))
-        #expect(!BinanceAdapter.isNotListed(.venue(venue: "binance", code: "-1100", message: "Illegal characters")))
-    }
-
-    @Test("a market in a quote agg does not ask Binance for fails without a request")
-    func unservedQuote() async {
-        let client = ScriptedHTTPClient(body: "{}")
-        await #expect(throws: AggError.self) {
-            try await adapter(client).quote(for: Market(base: "BTC", quote: "KRW"))
-        }
-        #expect(client.requests.isEmpty)
+        let binance = BinanceAdapter.descriptor
+        #expect(binance.meansNotListed(.venue(venue: "binance", code: "-1121", message: "Invalid symbol.")))
+        #expect(!binance.meansNotListed(.venue(venue: "binance", code: "-1100", message: "Illegal characters")))
     }
 
     @Test(
-        "broken answers become typed errors naming the venue",
+        "fields of the wrong shape become typed errors naming the venue",
         arguments: [
-            (200, "<html><body>Bad gateway</body></html>", "decoding"),
-            (502, "", "http"),
-            (200, "{}", "decoding"),
             (200, "{\"symbol\":\"BTCUSDT\",\"lastPrice\":null}", "decoding"),
             (200, "{\"symbol\":\"BTCUSDT\",\"lastPrice\":\"97,0.1\"}", "decoding"),
             (200, "{\"symbol\":\"BTCXYZ\",\"lastPrice\":\"1\"}", "decoding"),

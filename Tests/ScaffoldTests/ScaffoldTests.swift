@@ -58,31 +58,47 @@ private func skeleton() throws -> URL {
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("agg-scaffold-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(
-        at: directory.appendingPathComponent("Sources/agg"), withIntermediateDirectories: true)
-    for path in ["Package.swift", "Sources/agg/Adapters.swift"] {
+        at: directory.appendingPathComponent("Sources/AggVenues"), withIntermediateDirectories: true)
+    for path in ["Package.swift", venueList] {
         try FileManager.default.copyItem(
             at: root.appendingPathComponent(path), to: directory.appendingPathComponent(path))
     }
     return directory
 }
 
+/// The one list of venues, which the scaffold extends.
+private let venueList = "Sources/AggVenues/StandardVenues.swift"
+
 private func text(_ directory: URL, _ path: String) throws -> String {
     try String(contentsOf: directory.appendingPathComponent(path), encoding: .utf8)
 }
 
+/// `text` with `insertion` put before the first `terminator` after `anchor`.
+private func inserting(_ insertion: String, in text: String, after anchor: String, before terminator: String) -> String?
+{
+    guard let start = text.range(of: anchor),
+        let end = text.range(of: terminator, range: start.upperBound..<text.endIndex)
+    else { return nil }
+    var result = text
+    result.insert(contentsOf: insertion, at: end.lowerBound)
+    return result
+}
+
 @Suite("Adapter scaffold")
 struct ScaffoldTests {
-    @Test("creates the adapter, its tests and fixtures, and registers it in the manifest and the executable")
+    @Test("creates the venue's files and adds it to the manifest and the one venue list, changing nothing else")
     func createsAndRegisters() async throws {
         let directory = try skeleton()
         defer { try? FileManager.default.removeItem(at: directory) }
+        let manifestBefore = try text(directory, "Package.swift")
+        let venuesBefore = try text(directory, venueList)
         let run = try await runScript("scaffold-adapter.sh", ["--name", "Coinone", "--root", directory.path])
         #expect(run.status == 0, "\(run.output)")
 
         let files = [
             "Plugins/Coinone/APIRouter.swift", "Plugins/Coinone/CoinoneDecoding.swift",
             "Plugins/Coinone/CoinoneAdapter.swift", "Tests/CoinoneTests/CoinoneTests.swift",
-            "Fixtures/coinone/routes.json", "Fixtures/coinone/ticker_BTC_KRW.json",
+            "Fixtures/coinone/routes.json", "Fixtures/coinone/contract.json", "Fixtures/coinone/ticker_BTC_KRW.json",
             "Fixtures/coinone/error_not_found.json",
         ]
         for file in files {
@@ -92,12 +108,20 @@ struct ScaffoldTests {
         #expect(try text(directory, "Plugins/Coinone/CoinoneAdapter.swift").contains("id: \"coinone\""))
         #expect(try text(directory, "Fixtures/coinone/routes.json").contains("\"venue\": \"coinone\""))
 
+        // The manifest gains one name at the end of adapterNames, whatever the names before it.
         let manifest = try text(directory, "Package.swift")
-        #expect(manifest.contains("    \"ExchangeRate\",\n    \"Coinone\",\n]"))
-        let adapters = try text(directory, "Sources/agg/Adapters.swift")
-        #expect(adapters.contains("import Coinbase\nimport Coinone\nimport ExchangeRate\n"))
-        #expect(adapters.contains("    registry.register(CoinoneAdapter.self)\n}"))
-        #expect(run.output.contains("testRegistry()"))
+        #expect(
+            manifest == inserting("    \"Coinone\",\n", in: manifestBefore, after: "let adapterNames = [", before: "]"))
+        // The venue list gains its import, in order, and one registration at the end.
+        let venues = try text(directory, venueList)
+        let registered = inserting(
+            "        AdapterRegistration(CoinoneAdapter.self),\n", in: venuesBefore,
+            after: "public static let standard = AdapterRegistry([", before: "    ])")
+        let imports = venues.split(separator: "\n").filter { $0.hasPrefix("import ") }
+        #expect(imports.contains("import Coinone"))
+        #expect(imports == imports.sorted())
+        #expect(venues.replacing("import Coinone\n", with: "") == registered)
+        #expect(run.output.contains("Sources/AggVenues/StandardVenues.swift"))
 
         let again = try await runScript("scaffold-adapter.sh", ["--name", "Coinone", "--root", directory.path])
         #expect(again.status == 1)
@@ -145,16 +169,25 @@ struct ScaffoldTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("Tests").path))
     }
 
-    /// Copies the package, scaffolds an adapter in the copy, builds only its test target and its
-    /// dependencies, and runs its tests: about 40 s on two idle cores, so it runs only where
-    /// `AGG_SCAFFOLD_CHECK=1` (CI sets it).
+    /// Copies the package, scaffolds a venue in the copy, checks that only the venue's files, the
+    /// manifest and the venue list changed, then builds the copy and runs its whole suite: several
+    /// minutes on two cores, so it runs only where `AGG_SCAFFOLD_CHECK=1` (CI sets it).
     @Test(
-        "the scaffold's output builds and its tests pass",
+        "a scaffolded venue passes the whole suite with no other edit",
         .enabled(if: ProcessInfo.processInfo.environment["AGG_SCAFFOLD_CHECK"] == "1"),
-        .timeLimit(.minutes(15)))
+        .timeLimit(.minutes(30)))
     func buildsAndPasses() async throws {
         let run = try await runScript("check-scaffold.sh", [], lowPriority: true)
         #expect(run.status == 0, "\(run.output)")
-        #expect(run.output.contains("Test run with 4 tests in 2 suites passed"), "\(run.output)")
+        #expect(
+            run.output.contains(
+                """
+                  added Fixtures/scaffoldcheck
+                  added Plugins/ScaffoldCheck
+                  added Tests/ScaffoldCheckTests
+                  changed Package.swift
+                  changed Sources/AggVenues/StandardVenues.swift
+                """), "\(run.output)")
+        #expect(run.output.contains("the whole suite ran in"), "\(run.output)")
     }
 }

@@ -277,18 +277,6 @@ struct UpbitMarketDataErrorTests {
         #expect(client.requests.count == 1)
     }
 
-    @Test("a market in a currency Upbit does not quote fails without a request", arguments: calls)
-    func unservedQuote(call: String) async throws {
-        let client = try Fixtures.recordingClient("upbit", baseURL: base)
-        do {
-            try await Self.call(call, adapter(client), Market(base: "BTC", quote: "USD"))
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == "notListed")
-        }
-        #expect(client.requests.isEmpty)
-    }
-
     @Test(
         "error envelopes become venue and rate-limit errors",
         arguments: [
@@ -308,16 +296,5 @@ struct UpbitMarketDataErrorTests {
                 try await Self.call(call, adapter(client), btc)
             }
         }
-    }
-
-    @Test("the Remaining-Req groups of these endpoints are recorded")
-    func remainingRequests() async throws {
-        let upbit = adapter(try Fixtures.client("upbit", baseURL: base))
-        _ = try await upbit.candles(for: btc, interval: .oneMinute, limit: 1)
-        #expect(upbit.remainingRequests == UpbitRemainingRequests(group: "candles", perSecond: 9, perMinute: 600))
-        _ = try await upbit.trades(for: btc, limit: 1)
-        #expect(upbit.remainingRequests?.group == "trades")
-        _ = try await upbit.orderBook(for: btc, depth: 1)
-        #expect(upbit.remainingRequests?.group == "orderbook")
     }
 }

@@ -170,47 +170,16 @@ struct UpbitDecodingTests {
     }
 }
 
-@Suite("Upbit Remaining-Req")
-struct UpbitRemainingRequestsTests {
-    @Test(
-        "the header parses into group, per-second and per-minute counts",
-        arguments: [
-            ("group=ticker; min=600; sec=9", UpbitRemainingRequests(group: "ticker", perSecond: 9, perMinute: 600)),
-            (
-                "group=default; min=1800; sec=29",
-                UpbitRemainingRequests(group: "default", perSecond: 29, perMinute: 1800)
-            ),
-            ("group=market;sec=0", UpbitRemainingRequests(group: "market", perSecond: 0)),
-            ("sec=3; group=ticker; min=600", UpbitRemainingRequests(group: "ticker", perSecond: 3, perMinute: 600)),
-            (
-                " group=ticker ; min=600 ; sec=9 ; extra=1",
-                UpbitRemainingRequests(group: "ticker", perSecond: 9, perMinute: 600)
-            ),
-        ])
-    func parses(header: String, expected: UpbitRemainingRequests) {
-        #expect(UpbitRemainingRequests(header: header) == expected)
-    }
-
-    @Test(
-        "headers without a group or a whole sec count are rejected",
-        arguments: [
-            "", "group=ticker; min=600", "min=600; sec=9", "group=; sec=9", "group=ticker; sec=nine",
-            "group=ticker; sec=-1", "group=ticker; min=x; sec=9", "group=ticker; sec", "group=a; group=b; sec=1",
-        ])
-    func rejects(header: String) {
-        #expect(UpbitRemainingRequests(header: header) == nil)
-    }
-
-    @Test("the adapter keeps the latest header, error answers included")
-    func adapterKeepsLatest() async throws {
-        let upbit = adapter(try Fixtures.client("upbit", baseURL: base))
-        #expect(upbit.remainingRequests == nil)
-        _ = try await upbit.quote(for: btc)
-        #expect(upbit.remainingRequests == UpbitRemainingRequests(group: "ticker", perSecond: 9, perMinute: 600))
-        _ = try? await upbit.quote(for: nope)
-        #expect(upbit.remainingRequests?.perSecond == 6)
-        _ = try await upbit.markets()
-        #expect(upbit.remainingRequests?.group == "market")
+@Suite("Upbit quota header")
+struct UpbitQuotaHeaderTests {
+    @Test("the descriptor reads Remaining-Req, and every recorded one parses")
+    func recordedHeadersParse() throws {
+        #expect(UpbitAdapter.descriptor.quotaHeader == .remainingReq)
+        let headers = try Fixtures.routes("upbit").routes.flatMap(\.headers).filter { $0.name == "Remaining-Req" }
+        #expect(headers.count == 15)
+        for header in headers {
+            #expect(RemainingRequests(header: header.value)?.perMinute == 600, "\(header.value)")
+        }
     }
 }
 
@@ -254,17 +223,15 @@ struct UpbitErrorTests {
 
     @Test("404 counts as not listed; other names do not")
     func notListed() {
-        #expect(UpbitAdapter.isNotListed(.venue(venue: "upbit", code: "404", message: "Code not found")))
-        #expect(!UpbitAdapter.isNotListed(.venue(venue: "upbit", code: "invalid_parameter", message: "x")))
-        #expect(!UpbitAdapter.isNotListed(.http(venue: "upbit", status: 404, url: base)))
+        let upbit = UpbitAdapter.descriptor
+        #expect(upbit.meansNotListed(.venue(venue: "upbit", code: "404", message: "Code not found")))
+        #expect(!upbit.meansNotListed(.venue(venue: "upbit", code: "invalid_parameter", message: "x")))
+        #expect(!upbit.meansNotListed(.http(venue: "upbit", status: 404, url: base)))
     }
 
     @Test(
-        "broken answers become typed errors naming the venue",
+        "answers of the wrong shape become typed errors naming the venue",
         arguments: [
-            (200, "<html><body>Bad gateway</body></html>", "decoding"),
-            (502, "<html><body>Bad gateway</body></html>", "http"),
-            (200, "{}", "decoding"),
             (200, "[]", "decoding"),
             (200, "[{\"market\":\"KRW-BTC\",\"trade_price\":\"abc\"}]", "decoding"),
             (200, "[{\"market\":\"XYZ\",\"trade_price\":1}]", "decoding"),

@@ -216,7 +216,7 @@ struct ComparePlan: Sendable {
         return (report, fetched)
     }
 
-    /// `market` on `venue`, with the venue's own not-found answer turned into `.notListed`.
+    /// `market` on `venue` (the venue's own not-found answer is already `.notListed`).
     private static func ticker(_ market: Market, on venue: String, factory: AdapterFactory) async -> QuoteResult {
         let adapter: any ExchangeAdapter
         do throws(AggError) {
@@ -224,8 +224,7 @@ struct ComparePlan: Sendable {
         } catch {
             return .failure(error)
         }
-        let result = await QuoteResult.catching { () throws(AggError) in try await adapter.quote(for: market) }
-        return result.mapError { adapter.isNotListed($0) ? $0.notListed(market) : $0 }
+        return await QuoteResult.catching { () throws(AggError) in try await adapter.quote(for: market) }
     }
 
     /// The values of the inputs that could be had, and why the others could not.

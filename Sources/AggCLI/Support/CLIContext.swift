@@ -170,8 +170,7 @@ public struct AdapterFactory: Sendable {
                 routes: routes, baseURL: AdapterEnvironment(baseURL: baseURL, http: http).baseURL)
         } else {
             let limited = buckets[descriptor.id].map {
-                RateLimitedHTTPClient(
-                    base: http, bucket: $0, pauseAfter: context.registry.pauseAfter(id: descriptor.id))
+                RateLimitedHTTPClient(base: http, bucket: $0, quotaHeader: descriptor.quotaHeader)
             }
             client = RetryingHTTPClient(base: limited ?? http, timeouts: options.timeouts)
         }

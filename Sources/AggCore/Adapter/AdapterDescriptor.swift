@@ -1,4 +1,5 @@
-/// What a source is and can do, as plain data.
+/// What a venue is and can do, as plain data: who it is, what it serves, how fast it may be
+/// asked, and how it says "not listed" and "slow down".
 public struct AdapterDescriptor: Sendable, Equatable {
     /// The stable id used on the command line and in output (`bithumb`).
     public var id: String
@@ -20,14 +21,22 @@ public struct AdapterDescriptor: Sendable, Equatable {
     /// before asking.
     public var limits: FetchLimits
     /// What the venue's ticker change is measured against (`nil` when it sends none, or for
-    /// sources without tickers). Its quotes carry it; cached quotes get it back from here.
+    /// venues without tickers). Its quotes carry it; cached quotes get it back from here.
     public var changeBasis: ChangeBasis?
+    /// The venue's own error codes that mean "no such market" (Bithumb `5500`, Binance `-1121`,
+    /// Upbit's 404 `name`): `VenueClient` reports them as `AggError.notListed` for the market
+    /// asked.
+    public var notListedCodes: Set<String>
+    /// The response header in which the venue reports its remaining quota, if it sends one;
+    /// the rate limiter reads it (see `QuotaHeader.pause(after:)`).
+    public var quotaHeader: QuotaHeader?
 
     public init(
         id: String, displayName: String, country: String, homeCurrency: String,
         quoteCurrencies: [String],
         capabilities: Set<Capability>, requestsPerSecond: Double, defaultBaseURL: String,
-        attribution: String? = nil, limits: FetchLimits = .standard, changeBasis: ChangeBasis? = nil
+        attribution: String? = nil, limits: FetchLimits = .standard, changeBasis: ChangeBasis? = nil,
+        notListedCodes: Set<String> = [], quotaHeader: QuotaHeader? = nil
     ) {
         self.id = id
         self.displayName = displayName
@@ -40,6 +49,18 @@ public struct AdapterDescriptor: Sendable, Equatable {
         self.attribution = attribution
         self.limits = limits
         self.changeBasis = changeBasis
+        self.notListedCodes = notListedCodes
+        self.quotaHeader = quotaHeader
+    }
+
+    /// Whether `error` is this venue's own answer for a market it does not list: already
+    /// `.notListed`, or a venue error carrying one of `notListedCodes`.
+    public func meansNotListed(_ error: AggError) -> Bool {
+        switch error {
+        case .notListed: true
+        case .venue(_, let code, _): notListedCodes.contains(code)
+        default: false
+        }
     }
 
     /// Whether the adapter can do `capability`.

@@ -1,19 +1,27 @@
-/// The adapters a program knows, by id. The executable fills it once at start, one line per
-/// adapter; everything else receives it explicitly.
+/// The venues a program knows, by id. The executable uses the standard list
+/// (`AdapterRegistry.standard`, in `AggVenues`); everything else receives a registry explicitly.
 public struct AdapterRegistry: Sendable {
-    private var types: [any ExchangeAdapter.Type] = []
+    /// Every registration, in the order registered.
+    public private(set) var registrations: [AdapterRegistration] = []
 
-    public init() {}
+    public init(_ registrations: [AdapterRegistration] = []) {
+        for registration in registrations { register(registration) }
+    }
 
-    /// Adds an adapter type. Registering an id twice replaces the earlier one.
-    public mutating func register(_ type: any ExchangeAdapter.Type) {
-        types.removeAll { $0.descriptor.id == type.descriptor.id }
-        types.append(type)
+    /// Adds a venue. Registering an id twice replaces the earlier one.
+    public mutating func register(_ registration: AdapterRegistration) {
+        registrations.removeAll { $0.descriptor.id == registration.descriptor.id }
+        registrations.append(registration)
+    }
+
+    /// Adds a compiled adapter.
+    public mutating func register<Adapter: CompiledAdapter>(_ type: Adapter.Type) {
+        register(AdapterRegistration(type))
     }
 
     /// Every descriptor, sorted by id.
     public var descriptors: [AdapterDescriptor] {
-        types.map { $0.descriptor }.sorted { $0.id < $1.id }
+        registrations.map(\.descriptor).sorted { $0.id < $1.id }
     }
 
     /// Every id, sorted.
@@ -21,7 +29,7 @@ public struct AdapterRegistry: Sendable {
 
     /// The descriptor with `id`, if registered.
     public func descriptor(id: String) -> AdapterDescriptor? {
-        types.first { $0.descriptor.id == id }?.descriptor
+        registration(id: id)?.descriptor
     }
 
     /// The descriptor with `id`, or an `unknownExchange` error listing the known ids.
@@ -36,16 +44,10 @@ public struct AdapterRegistry: Sendable {
     public func makeAdapter(id: String, environment: AdapterEnvironment) throws(AggError)
         -> any ExchangeAdapter
     {
-        guard let type = types.first(where: { $0.descriptor.id == id.lowercased() }) else {
+        guard let registration = registration(id: id.lowercased()) else {
             throw .unknownExchange(id, known: ids)
         }
-        return type.init(environment: environment)
-    }
-
-    /// The quota reader of the adapter with `id` (see `ExchangeAdapter.pauseAfter`).
-    public func pauseAfter(id: String) -> @Sendable (HTTPResponse) -> Double? {
-        guard let type = types.first(where: { $0.descriptor.id == id }) else { return { _ in nil } }
-        return { response in type.pauseAfter(response) }
+        return registration.make(environment)
     }
 
     /// The descriptors that can do `capability`, and, when `quote` is given, can ask for
@@ -57,5 +59,9 @@ public struct AdapterRegistry: Sendable {
             descriptor.supports(capability)
                 && (quote.map { descriptor.quoteCurrencies.contains($0) } ?? true)
         }
+    }
+
+    private func registration(id: String) -> AdapterRegistration? {
+        registrations.first { $0.descriptor.id == id }
     }
 }

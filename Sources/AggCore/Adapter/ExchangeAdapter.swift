@@ -13,16 +13,17 @@ public struct AdapterEnvironment: Sendable {
 /// The result for one market of a batch request.
 public typealias QuoteResult = Result<Quote, AggError>
 
-/// A source of market data: one venue's public API behind the normalized model.
+/// A venue's public API behind the normalized model.
 ///
 /// An adapter declares what it can do in its `descriptor` and implements the methods for those
 /// capabilities; every other method has a default that throws `AggError.unsupported`, so the
-/// protocol can grow without breaking adapters.
+/// protocol can grow without breaking adapters. The contract checker in `AggTestKit`
+/// (`AdapterContract`) holds every registered adapter to this: declared capabilities answer,
+/// the others throw `unsupported`, the venue's not-found answer is `notListed` for the market
+/// asked, and every error is one line naming the venue.
 public protocol ExchangeAdapter: Sendable {
     /// Identity, capabilities and defaults, as data.
-    static var descriptor: AdapterDescriptor { get }
-
-    init(environment: AdapterEnvironment)
+    var descriptor: AdapterDescriptor { get }
 
     /// The ticker of one market.
     func quote(for market: Market) async throws(AggError) -> Quote
@@ -52,24 +53,26 @@ public protocol ExchangeAdapter: Sendable {
     /// The order book to `depth` levels a side.
     func orderBook(for market: Market, depth: Int) async throws(AggError) -> OrderBook
 
-    /// Exchange rates from `base` (FX sources).
+    /// Exchange rates from `base` (FX venues).
     func rates(base: String) async throws(AggError) -> RateTable
+}
 
-    /// Whether `error` means the venue does not list the market asked for (its own not-found
-    /// answer), as opposed to a failure.
-    static func isNotListed(_ error: AggError) -> Bool
+/// An adapter written in Swift, whose descriptor is known at compile time:
+/// `AdapterRegistration(BithumbAdapter.self)` registers it.
+public protocol CompiledAdapter: ExchangeAdapter {
+    /// Identity, capabilities and defaults, as data.
+    static var descriptor: AdapterDescriptor { get }
 
-    /// How long to hold this venue's next request after `response`, when the venue reports
-    /// its quota spent (Upbit's `Remaining-Req: ...; sec=0`); `nil` to go on at the usual rate.
-    static func pauseAfter(_ response: HTTPResponse) -> Double?
+    init(environment: AdapterEnvironment)
+}
+
+extension CompiledAdapter {
+    public var descriptor: AdapterDescriptor { Self.descriptor }
 }
 
 extension ExchangeAdapter {
-    /// The descriptor of this adapter's type.
-    public var descriptor: AdapterDescriptor { Self.descriptor }
-
     public func quote(for market: Market) async throws(AggError) -> Quote {
-        throw .unsupported(venue: Self.descriptor.id, capability: .ticker)
+        throw .unsupported(venue: descriptor.id, capability: .ticker)
     }
 
     /// Asks for each market concurrently with `quote(for:)`.
@@ -82,11 +85,11 @@ extension ExchangeAdapter {
     }
 
     public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
-        throw .unsupported(venue: Self.descriptor.id, capability: .allTickers)
+        throw .unsupported(venue: descriptor.id, capability: .allTickers)
     }
 
     public func markets() async throws(AggError) -> [MarketListing] {
-        throw .unsupported(venue: Self.descriptor.id, capability: .markets)
+        throw .unsupported(venue: descriptor.id, capability: .markets)
     }
 
     /// `markets()` filtered to `currency`; its failure is the failure of the whole list.
@@ -103,34 +106,19 @@ extension ExchangeAdapter {
     public func candles(for market: Market, interval: CandleInterval, limit: Int)
         async throws(AggError) -> [Candle]
     {
-        throw .unsupported(venue: Self.descriptor.id, capability: .candles)
+        throw .unsupported(venue: descriptor.id, capability: .candles)
     }
 
     public func trades(for market: Market, limit: Int) async throws(AggError) -> [Trade] {
-        throw .unsupported(venue: Self.descriptor.id, capability: .trades)
+        throw .unsupported(venue: descriptor.id, capability: .trades)
     }
 
     public func orderBook(for market: Market, depth: Int) async throws(AggError) -> OrderBook {
-        throw .unsupported(venue: Self.descriptor.id, capability: .orderBook)
+        throw .unsupported(venue: descriptor.id, capability: .orderBook)
     }
 
     public func rates(base: String) async throws(AggError) -> RateTable {
-        throw .unsupported(venue: Self.descriptor.id, capability: .fxRates)
-    }
-
-    public static func isNotListed(_ error: AggError) -> Bool {
-        error.isNotListed
-    }
-
-    public static func pauseAfter(_ response: HTTPResponse) -> Double? {
-        nil
-    }
-}
-
-extension ExchangeAdapter {
-    /// Whether `error` is this venue's way of saying it does not list a market.
-    public func isNotListed(_ error: AggError) -> Bool {
-        Self.isNotListed(error)
+        throw .unsupported(venue: descriptor.id, capability: .fxRates)
     }
 }
 

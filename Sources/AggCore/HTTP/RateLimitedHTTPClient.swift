@@ -46,26 +46,23 @@ public final class TokenBucket: Sendable {
 }
 
 /// Sends requests through a venue's token bucket, and pauses the bucket when the venue's
-/// answer says its quota is spent.
+/// answer says its quota is spent (the venue's `AdapterDescriptor.quotaHeader`).
 public struct RateLimitedHTTPClient: HTTPClient {
     public let base: any HTTPClient
     public let bucket: TokenBucket
-    /// Reads a venue's quota header: seconds to hold the next request, or `nil`.
-    public let pauseAfter: @Sendable (HTTPResponse) -> Double?
+    /// The header in which the venue reports its remaining quota, if any.
+    public let quotaHeader: QuotaHeader?
 
-    public init(
-        base: any HTTPClient, bucket: TokenBucket,
-        pauseAfter: @escaping @Sendable (HTTPResponse) -> Double? = { _ in nil }
-    ) {
+    public init(base: any HTTPClient, bucket: TokenBucket, quotaHeader: QuotaHeader? = nil) {
         self.base = base
         self.bucket = bucket
-        self.pauseAfter = pauseAfter
+        self.quotaHeader = quotaHeader
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await bucket.acquire()
         let response = try await base.send(request)
-        if let pause = pauseAfter(response), pause > 0 { bucket.pause(for: pause) }
+        if let pause = quotaHeader?.pause(after: response), pause > 0 { bucket.pause(for: pause) }
         return response
     }
 }

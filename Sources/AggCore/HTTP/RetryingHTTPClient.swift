@@ -18,8 +18,6 @@ public struct RetryPolicy: Sendable {
 
     /// Two retries, 250 ms then 500 ms, each with full jitter.
     public static let standard = RetryPolicy(maximumRetries: 2, baseDelay: 0.25, maximumDelay: 2)
-    /// No retries at all.
-    public static let none = RetryPolicy(maximumRetries: 0, baseDelay: 0, maximumDelay: 0)
 
     public init(maximumRetries: Int, baseDelay: Double, maximumDelay: Double) {
         self.maximumRetries = maximumRetries

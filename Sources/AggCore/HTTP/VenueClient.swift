@@ -1,32 +1,106 @@
 import AggJSON
 import FoundationEssentials
 
-/// Sends an adapter's requests and turns every way they can fail into an `AggError` that names
-/// the venue: transport failures, HTTP statuses, the venue's own error envelope, and bodies that
-/// are not JSON.
+/// One venue's way in: sends an adapter's requests under the venue's base URL, reads the venue's
+/// envelope, and turns every way a request can fail into an `AggError` naming the venue.
+///
+/// Everything an adapter would otherwise repeat lives here: transport failures and HTTP statuses,
+/// the venue's error envelope, bodies that are not JSON, JSON decoding failures (reported with
+/// their path), and, for a request about one market, the venue's "not listed" codes
+/// (`AdapterDescriptor.notListedCodes`) turned into `AggError.notListed` for that market. An
+/// adapter is left with its routes and pure decoding functions:
+///
+/// ```swift
+/// try await client.get(APIRouter.ticker(market), for: market) { json throws(JSONDecodingError) in
+///     try BithumbDecoding.quote(json, market: market)
+/// }
+/// ```
 public struct VenueClient: Sendable {
-    /// The adapter id, used in every error.
-    public let venue: String
+    /// The venue, as its adapter describes it.
+    public let descriptor: AdapterDescriptor
+    /// The base URL in use, without a trailing slash.
+    public let baseURL: String
     public let http: any HTTPClient
+    public let envelope: ResponseEnvelope
 
-    public init(venue: String, http: any HTTPClient) {
-        self.venue = venue
-        self.http = http
+    public init(_ descriptor: AdapterDescriptor, environment: AdapterEnvironment, envelope: ResponseEnvelope) {
+        self.descriptor = descriptor
+        self.baseURL = environment.baseURL
+        self.http = environment.http
+        self.envelope = envelope
     }
 
-    /// GETs `url` and parses the body as JSON.
+    /// The venue id, used in every error.
+    public var venue: String { descriptor.id }
+
+    /// `route`'s answer, decoded from its payload by `decode`.
+    public func get<T>(_ route: some VenueRoute, decode: (JSONCursor) throws(JSONDecodingError) -> T)
+        async throws(AggError) -> T
+    {
+        let payload = try await payload(of: route)
+        return try self.decode { () throws(JSONDecodingError) in try decode(payload) }
+    }
+
+    /// `route`'s answer about `market`, decoded from its payload by `decode`.
     ///
-    /// `venueError` inspects the parsed body (whatever the HTTP status, since venues send errors
-    /// with 200) and returns the venue's error when the envelope says so. It runs before the
-    /// status is judged, so a 404 with a venue error body reports the venue's code and message;
-    /// but a 429 or 418 is a rate limit whatever the body says (so that callers can back off),
-    /// and a 451 a restricted location.
-    public func getJSON(
-        _ url: String,
-        headers: [HTTPHeader] = [],
-        venueError: (JSONCursor, HTTPResponse) -> AggError?
-    ) async throws(AggError) -> (json: JSONCursor, response: HTTPResponse) {
-        let response = try await send(HTTPRequest(url: url, headers: headers))
+    /// A market quoted in a currency the venue does not serve is not listed, without a request;
+    /// the venue's own not-found answer is `notListed` for `market`, with its code and message.
+    public func get<T>(
+        _ route: some VenueRoute, for market: Market, decode: (JSONCursor) throws(JSONDecodingError) -> T
+    ) async throws(AggError) -> T {
+        try requireServed(market)
+        let payload: JSONCursor
+        do throws(AggError) {
+            payload = try await self.payload(of: route)
+        } catch {
+            throw notListed(error, market: market)
+        }
+        return try self.decode { () throws(JSONDecodingError) in try decode(payload) }
+    }
+
+    /// The result of `body`, with a JSON decoding failure reported as a decoding error of this
+    /// venue (naming the JSON path).
+    public func decode<T>(_ body: () throws(JSONDecodingError) -> T) throws(AggError) -> T {
+        do throws(JSONDecodingError) {
+            return try body()
+        } catch {
+            throw .decoding(error, venue: venue)
+        }
+    }
+
+    /// Throws `notListed` for `market` when the venue has no markets in its quote currency.
+    public func requireServed(_ market: Market) throws(AggError) {
+        if let error = unserved(market) { throw error }
+    }
+
+    /// The `notListed` error for `market` when the venue has no markets in its quote currency;
+    /// `nil` when it has.
+    public func unserved(_ market: Market) -> AggError? {
+        guard !descriptor.quoteCurrencies.contains(market.quote) else { return nil }
+        return .notListed(
+            venue: venue, market: market, code: "",
+            message: "agg asks \(descriptor.displayName) only for markets in "
+                + descriptor.quoteCurrencies.joined(separator: ", "))
+    }
+
+    /// `error` as "`market` is not listed" when it is the venue's own not-found answer
+    /// (`AdapterDescriptor.meansNotListed`), keeping the venue's code and message; any other
+    /// error unchanged.
+    public func notListed(_ error: AggError, market: Market) -> AggError {
+        guard descriptor.meansNotListed(error) else { return error }
+        if case .notListed = error { return error }
+        return .notListed(venue: venue, market: market, code: error.code ?? "", message: error.message)
+    }
+
+    /// The payload of `route`'s answer: the answer parsed, checked against the envelope, and
+    /// unwrapped.
+    ///
+    /// The envelope's error is read before the status is judged, so a 404 with a venue error body
+    /// reports the venue's code and message; but a 429 or 418 is a rate limit whatever the body
+    /// says (so that callers can back off), and a 451 a restricted location.
+    private func payload(of route: some VenueRoute) async throws(AggError) -> JSONCursor {
+        let url = route.url(baseURL: baseURL)
+        let response = try await send(HTTPRequest(url: url))
         if response.status == 451 { throw .locationRestricted(venue: venue, url: url) }
 
         let parsed: Result<JSONValue, JSONSyntaxError>
@@ -35,17 +109,18 @@ public struct VenueClient: Sendable {
         } catch {
             parsed = .failure(error)
         }
-        var error: AggError?
-        if case .success(let value) = parsed { error = venueError(JSONCursor(value), response) }
+        var venueError: VenueErrorFields?
+        if case .success(let value) = parsed { venueError = envelope.error(JSONCursor(value), response) }
         if response.status == 429 || response.status == 418 {
             let wait = RetryAfter.seconds(response.header("Retry-After"), now: Date())
             throw .rateLimited(venue: venue, retryAfterSeconds: wait.map { Int($0.rounded(.up)) })
         }
-        if let error { throw error }
+        if let venueError { throw .venue(venue: venue, code: venueError.code, message: venueError.message) }
         guard response.isSuccess else { throw .http(venue: venue, status: response.status, url: url) }
         switch parsed {
         case .success(let value):
-            return (JSONCursor(value), response)
+            let json = JSONCursor(value)
+            return try decode { () throws(JSONDecodingError) in try envelope.payload(json) }
         case .failure(let error):
             throw .decoding(
                 venue: venue, path: "$",
@@ -54,7 +129,7 @@ public struct VenueClient: Sendable {
     }
 
     /// Sends `request`, mapping transport failures to errors of this venue.
-    public func send(_ request: HTTPRequest) async throws(AggError) -> HTTPResponse {
+    private func send(_ request: HTTPRequest) async throws(AggError) -> HTTPResponse {
         do {
             return try await http.send(request)
         } catch let error as TransportError {
@@ -69,7 +144,7 @@ public struct VenueClient: Sendable {
     }
 
     /// The `AggError` for a transport failure of this venue.
-    public func map(_ error: TransportError) -> AggError {
+    private func map(_ error: TransportError) -> AggError {
         switch error {
         case .timeout(let url, let seconds): .timeout(venue: venue, url: url, seconds: seconds)
         case .connection(let url, let detail): .connection(venue: venue, url: url, detail: detail)
@@ -87,54 +162,5 @@ public struct VenueClient: Sendable {
             .replacing("\n", with: " ")
             .replacing("\r", with: " ")
         return "; it starts with '\(text)'"
-    }
-}
-
-/// Percent-encoding for the few user-derived values that go into query strings.
-public enum URLText {
-    /// `text` with every byte outside `A-Z a-z 0-9 - . _ ~` percent-encoded (RFC 3986 unreserved).
-    public static func encode(_ text: String) -> String {
-        var output = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                output.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                output += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return output
-    }
-
-    /// `text` with `%XX` sequences decoded and `+` read as a space (form encoding); malformed
-    /// sequences and invalid UTF-8 are kept as they are.
-    public static func decode(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8)[...]
-        while let byte = iterator.popFirst() {
-            if byte == UInt8(ascii: "%"), iterator.count >= 2,
-                let high = hexValue(iterator[iterator.startIndex]),
-                let low = hexValue(iterator[iterator.startIndex + 1])
-            {
-                bytes.append(high << 4 | low)
-                iterator = iterator.dropFirst(2)
-            } else {
-                bytes.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self) ?? text
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

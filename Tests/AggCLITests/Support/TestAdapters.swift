@@ -1,12 +1,11 @@
 import AggCore
 import AggTestKit
-import Bithumb
 import Foundation
 import Synchronization
 
 /// A venue that publishes Korean and English names, as Upbit's `/v1/market/all` does, so that
 /// name search is tested without depending on a real adapter. It answers without any request.
-struct NamedListingsAdapter: ExchangeAdapter {
+struct NamedListingsAdapter: CompiledAdapter {
     static let descriptor = AdapterDescriptor(
         id: "testnames", displayName: "Test names", country: "KR", homeCurrency: "KRW",
         quoteCurrencies: ["KRW", "BTC"], capabilities: [.ticker, .allTickers, .markets], requestsPerSecond: 2,
@@ -48,7 +47,7 @@ struct NamedListingsAdapter: ExchangeAdapter {
 }
 
 /// A venue that can give tickers and nothing else, for capability errors.
-struct TickerOnlyAdapter: ExchangeAdapter {
+struct TickerOnlyAdapter: CompiledAdapter {
     static let descriptor = AdapterDescriptor(
         id: "testbare", displayName: "Test bare", country: "US", homeCurrency: "USD", quoteCurrencies: ["USD"],
         capabilities: [.ticker], requestsPerSecond: 10, defaultBaseURL: "https://bare.invalid")
@@ -102,7 +101,7 @@ func recordedBithumb(edit: @escaping @Sendable (_ body: String, _ call: Int) -> 
 {
     let routes = try Fixtures.routes("bithumb")
     let counter = CallCounter()
-    let base = BithumbAdapter.descriptor.defaultBaseURL
+    let base = testRegistry().descriptor(id: "bithumb")?.defaultBaseURL ?? ""
     return ScriptedHTTPClient { request in
         let call = counter.next()
         let rest = String(request.url.dropFirst(base.count))
@@ -144,9 +143,7 @@ func runProcess(_ executable: String, _ arguments: [String]) async throws -> Pro
 
 /// Bithumb alone: for tests whose expectations name every registered venue.
 func bithumbRegistry() -> AdapterRegistry {
-    var registry = AdapterRegistry()
-    registry.register(BithumbAdapter.self)
-    return registry
+    fixedRegistry(["bithumb"])
 }
 
 /// `runCLI` with Bithumb as the only venue.

@@ -1,5 +1,6 @@
 import AggCore
 import AggTestKit
+import AggVenues
 import Foundation
 import Testing
 
@@ -8,22 +9,24 @@ import Testing
 /// description is one line. A trap or a hang fails the run.
 @Suite("Decoder fuzzing")
 struct DecoderFuzzTests {
-    static let venues = testRegistry().descriptors.map(\.id).filter {
+    static let venues = AdapterRegistry.standard.descriptors.map(\.id).filter {
         FileManager.default.fileExists(atPath: Fixtures.directory.appendingPathComponent("\($0)/routes.json").path)
     }
 
     @Test("mutated fixtures and random bytes never trap", arguments: venues)
     func fuzz(venue: String) async throws {
-        let registry = testRegistry()
+        let registry = AdapterRegistry.standard
         let descriptor = try #require(registry.descriptor(id: venue))
         let routes = try Fixtures.routes(venue)
         let files = Array(Set(routes.routes.compactMap(\.file))).sorted()
         var random = SeededRandom(seed: 0xA66_0000 + UInt64(venue.utf8.reduce(0) { $0 &+ Int($1) }))
         var cases = 0
+        var expected = 0
         var errors = 0
         for file in files {
             let body = try Fixtures.bytes("\(venue)/\(file)")
             let mutations = body.count > 20_000 ? 12 : 60
+            expected += mutations * descriptor.capabilities.count
             for _ in 0..<mutations {
                 let damaged = Mutator.mutate(body, using: &random)
                 let client = ScriptedHTTPClient { request in
@@ -41,12 +44,13 @@ struct DecoderFuzzTests {
                 }
             }
         }
-        #expect(cases > 200)
+        #expect(cases == expected)
         #expect(errors > 0)
     }
 
     /// Calls every declared capability once; `nil` for a value, the error otherwise.
     static func exercise(_ adapter: any ExchangeAdapter, descriptor: AdapterDescriptor) async -> [AggError?] {
+        let interval = descriptor.limits.candleIntervals.first ?? .oneDay
         let market = Market(base: "BTC", quote: descriptor.homeCurrency)
         var outcomes: [AggError?] = []
         func record(_ body: () async throws(AggError) -> Void) async {
@@ -67,7 +71,7 @@ struct DecoderFuzzTests {
             case .markets: await record { () async throws(AggError) in _ = try await adapter.markets() }
             case .candles:
                 await record { () async throws(AggError) in
-                    _ = try await adapter.candles(for: market, interval: .oneMinute, limit: 10)
+                    _ = try await adapter.candles(for: market, interval: interval, limit: 10)
                 }
             case .trades:
                 await record { () async throws(AggError) in _ = try await adapter.trades(for: market, limit: 10) }

@@ -1,13 +1,16 @@
 import AggCore
-import FoundationEssentials
+import Foundation
 
 /// A second, independent decoding of Bithumb tickers through Foundation's `JSONDecoder` and
-/// `Decimal(string:)`.
+/// `Decimal(string:)`: a test oracle, not part of agg.
 ///
 /// agg decodes with its own parser because Foundation is several times slower on the 150 KB
-/// ALL answer. This path exists to prove the two agree: the tests run both on every ticker
-/// fixture and require identical quotes, and `agg-bench` times both.
+/// ALL answer. This path exists to prove the two agree: the Bithumb tests run both on every
+/// ticker fixture and require identical quotes, and `agg-bench` times both.
 public enum BithumbFoundationDecoding {
+    /// The venue id the quotes carry.
+    static let venue = "bithumb"
+
     struct Envelope: Decodable {
         var status: String
         var data: Payload
@@ -85,7 +88,7 @@ public enum BithumbFoundationDecoding {
             return value
         }
         return Quote(
-            exchange: BithumbAdapter.descriptor.id, market: market, last: try decimal(ticker.closing_price),
+            exchange: venue, market: market, last: try decimal(ticker.closing_price),
             open: try decimal(ticker.opening_price), high: try decimal(ticker.max_price),
             low: try decimal(ticker.min_price), previousClose: try decimal(ticker.prev_closing_price),
             change: try decimal(ticker.fluctate_24H), changePercent: try decimal(ticker.fluctate_rate_24H),

@@ -1,0 +1,19 @@
+// The one list of the venues agg ships. `agg`, `agg-bench` and the tests that go through every
+// venue use it; adding a venue adds its line here (Tools/scaffold-adapter.sh does it).
+import AggCore
+import Binance
+import Bithumb
+import Coinbase
+import ExchangeRate
+import Upbit
+
+extension AdapterRegistry {
+    /// Every venue agg ships, one registration a line.
+    public static let standard = AdapterRegistry([
+        AdapterRegistration(BithumbAdapter.self),
+        AdapterRegistration(UpbitAdapter.self),
+        AdapterRegistration(BinanceAdapter.self),
+        AdapterRegistration(CoinbaseAdapter.self),
+        AdapterRegistration(ExchangeRateAdapter.self),
+    ])
+}
