@@ -2,7 +2,6 @@ import AggCLI
 import AggCore
 import AggJSON
 import AggTestKit
-import AggVenues
 import Foundation
 
 /// What one in-process run of the CLI printed and returned.
@@ -18,23 +17,6 @@ struct CLIRun {
 
     /// Standard error's lines.
     var errorLines: [String] { error.split(separator: "\n").map(String.init) }
-}
-
-/// The venues the CLI tests were written against, taken from the standard registry and fixed,
-/// so that adding a venue to agg changes no expectation here. Tests that go through every venue
-/// use `AdapterRegistry.standard` itself and derive what they expect from it.
-func testRegistry() -> AdapterRegistry {
-    fixedRegistry(["bithumb", "upbit", "binance", "coinbase", "exchangerate"])
-}
-
-/// `testRegistry()` without its FX venue, for tests that bring their own.
-func venueRegistry() -> AdapterRegistry {
-    fixedRegistry(["bithumb", "upbit", "binance", "coinbase"])
-}
-
-/// The standard registry's venues with `ids`, and no others.
-func fixedRegistry(_ ids: [String]) -> AdapterRegistry {
-    AdapterRegistry(AdapterRegistry.standard.registrations.filter { ids.contains($0.descriptor.id) })
 }
 
 /// Runs the CLI in this process with `http` standing in for the network. `interrupts` stands in

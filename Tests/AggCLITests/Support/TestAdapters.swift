@@ -1,7 +1,25 @@
 import AggCore
 import AggTestKit
+import AggVenues
 import Foundation
 import Synchronization
+
+/// The venues the CLI tests were written against, taken from the standard registry and fixed,
+/// so that adding a venue to agg changes no expectation here. Tests that go through every venue
+/// use `AdapterRegistry.standard` itself and derive what they expect from it.
+func testRegistry() -> AdapterRegistry {
+    fixedRegistry(["bithumb", "upbit", "binance", "coinbase", "exchangerate"])
+}
+
+/// `testRegistry()` without its FX venue, for tests that bring their own.
+func venueRegistry() -> AdapterRegistry {
+    fixedRegistry(["bithumb", "upbit", "binance", "coinbase"])
+}
+
+/// The standard registry's venues with `ids`, and no others.
+func fixedRegistry(_ ids: [String]) -> AdapterRegistry {
+    AdapterRegistry(AdapterRegistry.standard.registrations.filter { ids.contains($0.descriptor.id) })
+}
 
 /// A venue that publishes Korean and English names, as Upbit's `/v1/market/all` does, so that
 /// name search is tested without depending on a real adapter. It answers without any request.
