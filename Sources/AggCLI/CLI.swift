@@ -41,7 +41,8 @@ public enum CLI {
         }
         switch first {
         case "--help", "-h", "help":
-            if first == "help", arguments.count > 1 {
+            // `agg help quote` and `agg --help quote` both show quote's help.
+            if arguments.count > 1 {
                 guard let command = command(named: arguments[1]) else {
                     return usageError(unknownCommand(arguments[1]), console: console)
                 }
@@ -63,7 +64,7 @@ public enum CLI {
         }
         do throws(AggError) {
             let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), spec: command.spec)
-            if parsed.has("help") {
+            if parsed.wantsHelp {
                 console.print(Help.command(command.spec, registry: context.registry))
                 return ExitCode.success.rawValue
             }
@@ -71,6 +72,9 @@ public enum CLI {
             do throws(ConfigurationError) {
                 context.configuration = try ConfigurationLoader.load(
                     environment: context.environment, registry: context.registry)
+                try ConfigurationLoader.checkEnvironmentURLs(context.environment, registry: context.registry)
+            } catch where !command.needsConfiguration(parsed) {
+                context.configuration = .none
             } catch {
                 console.printError("agg: \(error.description)")
                 return ExitCode.configuration.rawValue

@@ -17,6 +17,9 @@ enum Help {
             COMMANDS:
             \(lines.joined(separator: "\n"))
 
+            'agg help COMMAND', 'agg COMMAND --help', 'agg --help COMMAND' and 'agg COMMAND help'
+            all show the same help for COMMAND.
+
             OPTIONS:
               -h, --help     Show help.
               -V, --version  Show the version.
@@ -29,15 +32,7 @@ enum Help {
               agg watch BTC ETH --exchange bithumb
 
             ENVIRONMENT:
-              AGG_<ID>_URL   Replace a venue's base URL (AGG_BITHUMB_URL=http://127.0.0.1:8080/bithumb).
-              AGG_OFFLINE=1  Answer from recorded responses, as --offline does.
-              AGG_FIXTURES   The recorded responses --offline reads (default: share/agg/Fixtures
-                             beside an installed agg, else the checkout's Fixtures/).
-              AGG_HOME       The folder of the database (default $XDG_DATA_HOME/agg or
-                             ~/.local/share/agg).
-              AGG_CONFIG     The config file (default $XDG_CONFIG_HOME/agg/config.json or
-                             ~/.config/agg/config.json); see 'agg config --help'.
-              NO_COLOR       Turn colour off.
+            \(environmentText)
 
             PRECEDENCE: flags, then the environment, then the config file, then built-in defaults.
 
@@ -46,23 +41,88 @@ enum Help {
             """
     }
 
+    /// Every environment variable agg reads, with what it does, for `--help` and the docs.
+    static let environment: [(name: String, help: String)] = [
+        ("AGG_<ID>_URL", "Replace a venue's base URL (AGG_BITHUMB_URL=http://127.0.0.1:8080/bithumb);"
+            + " an http:// or https:// URL, checked as the config file's are (exit 78)."),
+        ("AGG_OFFLINE=1", "Answer from recorded responses, as --offline does."),
+        ("AGG_FIXTURES", "The recorded responses --offline reads (default: share/agg/Fixtures"
+            + " beside an installed agg, else the checkout's Fixtures/)."),
+        ("AGG_HOME", "The folder of the database (default $XDG_DATA_HOME/agg or ~/.local/share/agg)."),
+        ("AGG_CONFIG", "The config file (default $XDG_CONFIG_HOME/agg/config.json or"
+            + " ~/.config/agg/config.json); see 'agg config --help'."),
+        ("XDG_CONFIG_HOME", "Where the config file is looked for when AGG_CONFIG is unset."),
+        ("XDG_DATA_HOME", "Where the database lives when AGG_HOME is unset."),
+        ("HOME", "The fallback for both: ~/.config/agg and ~/.local/share/agg."),
+        ("NO_COLOR", "Turn colour off."),
+        ("TERM", "TERM=dumb turns colour and watch's redrawing off."),
+        ("COLUMNS", "The table width when the terminal does not say (and for pipes)."),
+    ]
+
+    /// The ENVIRONMENT section, each entry wrapped under its name.
+    static var environmentText: String {
+        let width = environment.map(\.name.count).max() ?? 0
+        return environment.map { name, help in
+            let lines = wrap(help, width: 76 - width)
+            let indent = String(repeating: " ", count: width + 4)
+            return "  " + name + String(repeating: " ", count: width - name.count + 2)
+                + lines.joined(separator: "\n" + indent)
+        }.joined(separator: "\n")
+    }
+
+    /// `text` in lines of at most `width` characters, broken at spaces.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return lines + (line.isEmpty ? [] : [line])
+    }
+
+    /// `agg COMMAND --help`: usage, summary, discussion, the venues that can answer (from
+    /// `registry`), options and examples, all from the command's spec.
     static func command(_ spec: CommandSpec, registry: AdapterRegistry) -> String {
         var text = "USAGE: agg \(spec.usage)\n\n\(spec.summary)\n"
         if let discussion = spec.discussion { text += "\n" + discussion + "\n" }
         if let capability = spec.venueCapability {
             text += "\nVENUES (registered, with \(capability.title)):\n" + venues(capability, registry: registry)
         }
-        let labels = spec.options.map { option -> String in
-            let short = option.short.map { "-\($0), " } ?? "    "
-            return short + "--" + option.name + (option.valueName.map { " " + $0 } ?? "")
+        text += "\nOPTIONS:\n" + optionLines(spec) + "\nEXAMPLES:\n"
+        return text + spec.examples.map { "  " + $0 }.joined(separator: "\n")
+    }
+
+    /// One aligned line per option: `  -e, --exchange ID[,ID...]  Ask only these venues.`
+    static func optionLines(_ spec: CommandSpec) -> String {
+        let width = spec.options.map(\.label.count).max() ?? 0
+        return spec.options.map { option in
+            "  " + option.label + String(repeating: " ", count: width - option.label.count + 2)
+                + option.help + (option.allowedValues.map { " (\($0.joined(separator: ", ")))" } ?? "") + "\n"
+        }.joined()
+    }
+
+    /// docs/commands.md: every command's usage, summary, discussion, options and examples, from
+    /// the same specs as `--help` (without the registry's venue lists, which depend on the build).
+    static func reference(commands: [any Command.Type]) -> String {
+        var text = """
+            # Command reference
+
+            Generated from the command specs by `Tools/update-docs.sh`; a test fails when this file
+            is stale. `agg COMMAND --help` prints the same text, with the registered venues.
+
+            """
+        for command in commands {
+            let spec = command.spec
+            text += "\n## agg \(spec.name)\n\n\(spec.summary)\n\n```\nagg \(spec.usage)\n```\n"
+            if let discussion = spec.discussion { text += "\n" + discussion + "\n" }
+            text += "\nOptions:\n\n```\n" + optionLines(spec) + "```\n\nExamples:\n\n```\n"
+            text += spec.examples.joined(separator: "\n") + "\n```\n"
         }
-        let width = labels.map(\.count).max() ?? 0
-        text += "\nOPTIONS:\n"
-        for (label, option) in zip(labels, spec.options) {
-            text +=
-                "  " + label + String(repeating: " ", count: width - label.count + 2) + option.help + "\n"
-        }
-        text += "\nEXAMPLES:\n" + spec.examples.map { "  " + $0 }.joined(separator: "\n")
+        text += "\n## Environment\n\n```\n" + environmentText + "\n```\n"
         return text
     }
 

@@ -95,7 +95,10 @@ struct WatchCommandTests {
                 "--interval 0.5 is too short: at least 1 s (the shortest interval agg allows)"
             ),
             (["watch", "BTC", "-e", "bithumb", "--interval", "0"], "at least 1 s"),
-            (["watch", "BTC", "-e", "bithumb", "--interval", "-2"], "at least 1 s"),
+            // One number grammar for every option: a sign is not part of it.
+            (["watch", "BTC", "-e", "bithumb", "--interval", "-2"], "invalid --interval '-2'"),
+            (["watch", "BTC", "-e", "bithumb", "--interval", "0x10"], "invalid --interval '0x10'"),
+            (["watch", "BTC", "-e", "bithumb", "--interval", "1e3"], "invalid --interval '1e3'"),
             (["watch", "BTC", "-e", "bithumb", "--interval", "abc"], "invalid --interval 'abc'"),
             (["watch", "BTC", "-e", "bithumb", "--interval", "nan"], "invalid --interval 'nan'"),
             (

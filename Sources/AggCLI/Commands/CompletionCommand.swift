@@ -6,7 +6,7 @@ public enum CompletionCommand: Command {
     public static let spec = CommandSpec(
         name: "completion",
         summary: "Print a shell completion script (bash, zsh or fish).",
-        usage: "completion bash|zsh|fish",
+        arguments: "bash|zsh|fish",
         options: [],
         positionals: (1, 1),
         examples: [

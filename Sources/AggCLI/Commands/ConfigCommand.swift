@@ -7,7 +7,7 @@ public enum ConfigCommand: Command {
     public static let spec = CommandSpec(
         name: "config",
         summary: "Show the config file's path, or the settings in effect as JSON.",
-        usage: "config path|show",
+        arguments: "path|show",
         options: [],
         positionals: (1, 1),
         examples: ["agg config path", "agg config show"],
@@ -28,7 +28,7 @@ public enum ConfigCommand: Command {
     public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
         -> ExitCode
     {
-        switch arguments.positionals[0] {
+        switch arguments.positionals[0].lowercased() {
         case "path":
             guard let path = ConfigurationLoader.path(environment: context.environment) else {
                 throw .usage("no config file location: set AGG_CONFIG, XDG_CONFIG_HOME or HOME")
@@ -44,6 +44,11 @@ public enum ConfigCommand: Command {
         case let other:
             throw .usage("unknown config action '\(other)'; expected path or show")
         }
+    }
+
+    /// `agg config path` works with a malformed config file: it says where the file is.
+    public static func needsConfiguration(_ arguments: ParsedArguments) -> Bool {
+        arguments.positionals.first?.lowercased() != "path"
     }
 
     /// The settings in effect when no flag is given: `null` where agg decides per run (the

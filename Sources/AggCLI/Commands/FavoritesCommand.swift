@@ -10,16 +10,15 @@ import AggStore
 /// code (`USDT`, `1INCH`) into the coin list only. A code in a list it does not appear in is
 /// harmless: it orders nothing.
 public enum FavoritesCommand: Command {
+    static let currency = Flag("currency", help: "Only the currency list (three-letter codes, for `agg rates`).")
+    static let coin = Flag("coin", help: "Only the coin list (for `agg quote`).")
+
     /// The command line `agg help` describes.
     public static let spec = CommandSpec(
         name: "favorites",
         summary: "Add, remove or list favorite currencies and coins, which are listed first.",
-        usage: "favorites add|remove|list [CODE...] [--currency | --coin] [--format table|json|csv]",
-        options: [
-            OptionSpec("currency", help: "Only the currency list (three-letter codes, for `agg rates`)."),
-            OptionSpec("coin", help: "Only the coin list (for `agg quote`)."),
-            CommonOptions.format,
-        ],
+        arguments: "add|remove|list [CODE...]",
+        options: [currency, coin, CommonOptions.format],
         positionals: (1, nil),
         examples: [
             "agg favorites add KRW JPY",
@@ -52,11 +51,11 @@ public enum FavoritesCommand: Command {
                 "unknown action '\(actionName)'; "
                     + (hint ?? "expected one of: \(names.joined(separator: ", "))"))
         }
-        if arguments.has("currency") && arguments.has("coin") {
+        if arguments[Self.currency] && arguments[Self.coin] {
             throw .usage("give --currency or --coin, not both (neither: both lists where the code fits)")
         }
         let only: FavoriteKind? =
-            arguments.has("currency") ? .currency : arguments.has("coin") ? .symbol : nil
+            arguments[Self.currency] ? .currency : arguments[Self.coin] ? .symbol : nil
         let texts = Array(arguments.positionals.dropFirst())
         switch action {
         case .list:
@@ -91,8 +90,8 @@ public enum FavoritesCommand: Command {
         for kind in FavoriteKind.allCases where only == nil || only == kind {
             listing.append((kind, try store.favorites(kind: kind)))
         }
-        let format = OutputFormat.resolve(arguments.value("format"), console: context.console)
-        context.console.print(render(listing, format: format))
+        let format = OutputFormat.resolve(arguments[CommonOptions.format], console: context.console)
+        Output.write(FavoritesRendering(listing: listing), format: format, style: .plain, console: context.console)
         for code in notFavorites {
             context.console.printError("agg: \(code) is not a favorite")
         }
@@ -128,34 +127,6 @@ public enum FavoritesCommand: Command {
         switch kind {
         case .currency: "currency"
         case .symbol: "coin"
-        }
-    }
-
-    /// JSON `{"currencies":[...],"coins":[...]}`, CSV `kind,code` rows, or a table.
-    static func render(_ listing: [(kind: FavoriteKind, codes: [String])], format: OutputFormat) -> String {
-        switch format {
-        case .json:
-            return JSONValue.object(
-                JSONObject(
-                    listing.map { entry in
-                        JSONObject.Member(
-                            key: entry.kind == .currency ? "currencies" : "coins",
-                            value: .array(entry.codes.map { .string($0) }))
-                    })
-            ).serialized()
-        case .csv:
-            return CSVWriter.render(
-                header: ["kind", "code"],
-                rows: listing.flatMap { entry in entry.codes.map { [label(entry.kind), $0] } })
-        case .table:
-            guard listing.contains(where: { !$0.codes.isEmpty }) else {
-                return "No favorites yet; add some with: agg favorites add KRW BTC"
-            }
-            var table = TextTable(columns: [.init("KIND"), .init("CODES")])
-            for entry in listing where !entry.codes.isEmpty {
-                table.append(texts: [label(entry.kind), entry.codes.joined(separator: " ")])
-            }
-            return table.render(width: Int.max, style: .plain)
         }
     }
 }

@@ -6,33 +6,31 @@ import FoundationEssentials
 /// `agg premium`: the premium board, every coin listed both on local (KRW) venues and on global
 /// ones, with each local venue's premium on the FX and the USDT basis.
 public enum PremiumCommand: Command {
+    static let currency = CommonOptions.currency("The local currency (default KRW).")
+    static let fx = Option<String>(
+        "fx", value: "SOURCE", help: "The FX source for the FX basis (default: the freshest that answered).",
+        completion: .exchangeIDs, parser: .venueID)
+    static let maxFXAge = Option<Int64>(
+        "max-fx-age", value: "DURATION",
+        help: "Refuse an FX rate older than this (default 3d, so that Friday's ECB rate serves on Monday).",
+        parser: .duration(minimum: 1, expected: "a duration such as 3d, 12h or 3600"))
+    static let basis = Option<PremiumRendering.Basis>(
+        "basis", value: "BASIS", help: "Show premiums on the FX basis, the USDT basis, or both (default).",
+        parser: .choice())
+    static let sort = Option<PremiumBoard.Order>(
+        "sort", value: "ORDER", help: "Order coins by premium (default), volume or symbol.", parser: .choice())
+    static let minVolume = Option<Decimal>(
+        "min-volume", value: "AMOUNT", help: "Hide coins whose 24 h local volume is below AMOUNT.",
+        parser: .amount(expected: "an amount such as 1000000000"))
+    static let top = Option<Int>(
+        "top", short: "n", value: "N", help: "Show at most N coins.", parser: .wholeNumber(in: 1...maximumTop))
+
     public static let spec = CommandSpec(
         name: "premium",
         summary: "The premium board: every coin listed in Korea and abroad, with each venue's premium.",
-        usage:
-            "premium [SYMBOL...] [--exchange ID[,ID...]] [--in CUR] [--fx SOURCE] [--max-fx-age DURATION]"
-            + " [--basis fx|usdt|both] [--sort premium|volume|symbol] [--min-volume AMOUNT] [--top N]"
-            + " [--format table|json|csv]",
-        options: [
-            CommonOptions.exchange,
-            OptionSpec("in", short: "i", value: "CUR", help: "The local currency (default KRW)."),
-            OptionSpec(
-                "fx", value: "SOURCE",
-                help: "The FX source for the FX basis (default: the freshest that answered).",
-                completion: .exchangeIDs),
-            OptionSpec(
-                "max-fx-age", value: "DURATION",
-                help: "Refuse an FX rate older than this (default 3d, so that Friday's ECB rate serves on Monday)."),
-            OptionSpec(
-                "basis", value: "BASIS", help: "Show premiums on the FX basis, the USDT basis, or both (default).",
-                allowed: PremiumRendering.Basis.allCases.map(\.rawValue)),
-            OptionSpec(
-                "sort", value: "ORDER", help: "Order coins by premium (default), volume or symbol.",
-                allowed: PremiumBoard.Order.allCases.map(\.rawValue)),
-            OptionSpec(
-                "min-volume", value: "AMOUNT", help: "Hide coins whose 24 h local volume is below AMOUNT."),
-            OptionSpec("top", short: "n", value: "N", help: "Show at most N coins."),
-        ] + CommonOptions.network,
+        arguments: "[SYMBOL...]",
+        options: [CommonOptions.exchange, currency, fx, maxFXAge, basis, sort, minVolume, top]
+            + CommonOptions.network,
         positionals: (0, nil),
         examples: [
             "agg premium",
@@ -60,37 +58,16 @@ public enum PremiumCommand: Command {
         -> ExitCode
     {
         let options = try NetworkOptions(arguments, context: context)
-        let currency = try AssetCode.validateCurrency(arguments.value("in") ?? "KRW")
+        let currency = arguments[Self.currency] ?? "KRW"
         var symbols: [String] = []
         for text in arguments.positionals { symbols.append(try AssetCode.validate(text)) }
-        var maximumAge = FXChoice.defaultMaximumAgeSeconds
-        if let text = arguments.value("max-fx-age") {
-            guard let seconds = DurationText.seconds(from: text), seconds > 0 else {
-                throw .usage("invalid --max-fx-age '\(text)': expected a duration such as 3d, 12h or 3600")
-            }
-            maximumAge = seconds
-        }
-        var minimumVolume: Decimal?
-        if let text = arguments.value("min-volume") {
-            guard let value = try? DecimalText.parse(text), value >= 0 else {
-                throw .usage("invalid --min-volume '\(text)': expected an amount such as 1000000000")
-            }
-            minimumVolume = value
-        }
-        var top: Int?
-        if let text = arguments.value("top") {
-            guard let value = Int(text), (1...maximumTop).contains(value) else {
-                throw .usage("invalid --top '\(text)': expected a whole number from 1 to \(maximumTop)")
-            }
-            top = value
-        }
-        let fxSource = try arguments.value("fx").map { id throws(AggError) in
+        let fxSource = try arguments[Self.fx].map { id throws(AggError) in
             let descriptor = try context.registry.requireDescriptor(id: id)
             guard descriptor.supports(.fxRates) else { throw .usage("\(descriptor.id) is not an FX source") }
             return descriptor.id
         }
         let venues = try PremiumService.venues(
-            in: context.registry, currency: currency, named: arguments.list("exchange").map { $0.lowercased() })
+            in: context.registry, currency: currency, named: options.exchanges.explicit ? options.exchanges.ids : [])
         let fxSources = context.registry.descriptors(supporting: .fxRates).filter {
             fxSource == nil || $0.id == fxSource
         }
@@ -103,19 +80,19 @@ public enum PremiumCommand: Command {
             await service.run(
                 PremiumService.Request(
                     currency: currency, venues: venues, fxSources: fxSources, fxSource: fxSource,
-                    maximumFXAgeSeconds: maximumAge))
+                    maximumFXAgeSeconds: arguments[Self.maxFXAge] ?? FXChoice.defaultMaximumAgeSeconds))
         }
         let favorites = LocalStore.favorites(
             kind: .symbol,
             in: options.offline ? nil : LocalStore.bestEffort(environment: context.environment, create: false))
         let rendering = PremiumRendering(
-            result: result, options: options, width: context.console.width,
-            basis: arguments.value("basis").flatMap(PremiumRendering.Basis.init(rawValue:)) ?? .both,
+            result: result, basis: arguments[Self.basis] ?? .both,
             rows: PremiumRendering.select(
-                result.board, order: arguments.value("sort").flatMap(PremiumBoard.Order.init(rawValue:)) ?? .premium,
-                symbols: symbols, minimumVolume: minimumVolume, top: top, favorites: favorites),
+                result.board, order: arguments[Self.sort] ?? .premium,
+                symbols: symbols, minimumVolume: arguments[Self.minVolume], top: arguments[Self.top],
+                favorites: favorites),
             attributions: Dictionary(fxSources.compactMap { d in d.attribution.map { (d.id, $0) } }) { a, _ in a })
-        context.console.print(rendering.output())
+        Output.write(rendering, options: options, console: context.console)
         for error in result.errors { context.console.printError("agg: \(error.description)") }
         guard result.board != nil else { return .sourceFailed }
         let missing = symbols.filter { symbol in !(result.board?.rows.contains { $0.base == symbol } ?? false) }

@@ -13,22 +13,26 @@ public enum RatesCommand: Command {
     /// The most snapshots `--keep` accepts.
     public static let maximumKeep = 1000
 
+    static let to = Option<[String]>(
+        "to", short: "t", value: "CODE[,CODE...]", help: "Only these currencies (default: all).",
+        parser: .list(of: .currency, expected: "currency codes such as USD,JPY"), combine: +)
+    static let threshold = Option<Decimal>(
+        "threshold", value: "X",
+        help: "Smallest change marked up or down, in units of each currency (default 0.01).",
+        parser: .amount(expected: "a non-negative decimal such as 0.01"))
+    static let keep = Option<Int>(
+        "keep", value: "N", help: "Snapshots kept per base currency (default 2).",
+        parser: .wholeNumber(in: 1...maximumKeep))
+    static let source = Option<String>(
+        "source", value: "ID", help: "The FX source (default exchangerate; see `agg exchanges`).",
+        completion: .exchangeIDs, parser: .venueID)
+
     /// The command line `agg help` describes.
     public static let spec = CommandSpec(
         name: "rates",
         summary: "Show exchange rates from a base currency, with the change since the previous day.",
-        usage:
-            "rates [BASE] [--to CODE[,CODE...]] [--threshold X] [--keep N] [--source ID] [--refresh]"
-            + " [--format table|json|csv]",
-        options: [
-            OptionSpec("to", short: "t", value: "CODE[,CODE...]", help: "Only these currencies (default: all)."),
-            OptionSpec(
-                "threshold", value: "X",
-                help: "Smallest change marked up or down, in units of each currency (default 0.01)."),
-            OptionSpec("keep", value: "N", help: "Snapshots kept per base currency (default 2)."),
-            OptionSpec("source", value: "ID", help: "The FX source (default exchangerate; see `agg exchanges`)."),
-            CommonOptions.refresh,
-        ] + CommonOptions.network,
+        arguments: "[BASE]",
+        options: [to, threshold, keep, source, CommonOptions.refresh] + CommonOptions.network,
         positionals: (0, 1),
         examples: [
             "agg rates",
@@ -62,14 +66,11 @@ public enum RatesCommand: Command {
         let options = try NetworkOptions(arguments, context: context)
         let base = try AssetCode.validateCurrency(arguments.positionals.first ?? "USD")
         var targets: [String] = []
-        for text in arguments.list("to") {
-            let code = try AssetCode.validateCurrency(text)
-            if !targets.contains(code) { targets.append(code) }
-        }
-        let comparison = RateComparison(threshold: try threshold(arguments.value("threshold")))
-        let keep = try keep(arguments.value("keep"))
-        let source = try source(arguments.value("source"), registry: context.registry)
-        let refresh = arguments.has("refresh")
+        for code in arguments[Self.to] ?? [] where !targets.contains(code) { targets.append(code) }
+        let comparison = RateComparison(threshold: arguments[Self.threshold] ?? RateComparison.defaultThreshold)
+        let keep = arguments[Self.keep] ?? defaultKeep
+        let source = try source(arguments[Self.source], registry: context.registry)
+        let refresh = arguments[CommonOptions.refresh]
 
         // The store comes before the network: a database that cannot be used fails at once,
         // without spending a request of the provider's daily quota.
@@ -111,7 +112,7 @@ public enum RatesCommand: Command {
         let report = RatesReport(
             source: source, table: table, previousAsOf: previous?.asOf, changes: changes,
             threshold: comparison.threshold)
-        context.console.print(RatesRendering(report: report, options: options, width: context.console.width).output())
+        Output.write(RatesRendering(report: report), options: options, console: context.console)
 
         for refusal in table.refused { context.console.printError("agg: \(source.id): \(refusal)") }
         if notStored {
@@ -125,32 +126,6 @@ public enum RatesCommand: Command {
             context.console.printError("agg: \(source.id): no rate for \(code) in the \(table.base) table")
         }
         return missing.isEmpty && table.refused.isEmpty ? .success : .sourceFailed
-    }
-
-    /// `--threshold`: plain non-negative decimal text (`0.01`, `5`, `.5`), exact.
-    static func threshold(_ text: String?) throws(AggError) -> Decimal {
-        guard let text else { return RateComparison.defaultThreshold }
-        let bytes = Array(text.utf8)
-        let isPlain =
-            bytes.contains { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-            && bytes.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") }
-            && bytes.filter { $0 == UInt8(ascii: ".") }.count <= 1
-        // The venue-number grammar wants digits on both sides of the point; a person may type
-        // ".5" or "5.".
-        let padded = (text.hasPrefix(".") ? "0" : "") + text + (text.hasSuffix(".") ? "0" : "")
-        guard isPlain, let value = try? DecimalText.parse(padded) else {
-            throw .usage("invalid --threshold '\(text)': expected a non-negative decimal such as 0.01")
-        }
-        return value
-    }
-
-    /// `--keep`: a whole number from 1 to `maximumKeep`.
-    static func keep(_ text: String?) throws(AggError) -> Int {
-        guard let text else { return defaultKeep }
-        guard let count = Int(text), (1...maximumKeep).contains(count) else {
-            throw .usage("invalid --keep '\(text)': expected a whole number from 1 to \(maximumKeep)")
-        }
-        return count
     }
 
     /// The FX source named by `--source`, or the default one (else the first FX source registered).

@@ -9,20 +9,20 @@ import FoundationEssentials
 /// line, one table, or CSV rows), so the output can be piped and logged. Fetching and rendering
 /// are `agg quote`'s own.
 public enum WatchCommand: Command {
+    static let interval = Option<Double>(
+        "interval", short: "i", value: "SECONDS",
+        help:
+            "Seconds between refreshes (default \(Int(defaultInterval)); at least \(Int(minimumInterval)) and within each venue's rate limit; 0.5, 5s, 1m).",
+        parser: .seconds(in: 0...maximumInterval, positive: false, expected: "seconds, such as 2 or 0.5"))
+    static let count = Option<Int>(
+        "count", short: "c", value: "N", help: "Stop after N refreshes.",
+        parser: .wholeNumber(in: 1...Int.max, expected: "a whole number of refreshes, 1 or more"))
+
     public static let spec = CommandSpec(
         name: "watch",
         summary: "Refresh the quotes of coins until Ctrl-C, highlighting what changed.",
-        usage: "watch SYMBOL... [--exchange ID[,ID...]] [--quote CUR] [--interval SECONDS] [--count N]",
-        options: [
-            CommonOptions.exchange,
-            CommonOptions.quote,
-            OptionSpec(
-                "interval", short: "i", value: "SECONDS",
-                help:
-                    "Seconds between refreshes (default \(Int(defaultInterval)); at least \(Int(minimumInterval)) and within each venue's rate limit)."
-            ),
-            OptionSpec("count", short: "c", value: "N", help: "Stop after N refreshes."),
-        ] + CommonOptions.network,
+        arguments: "SYMBOL...",
+        options: [CommonOptions.exchange, CommonOptions.quote, interval, count] + CommonOptions.network,
         positionals: (1, nil),
         examples: [
             "agg watch BTC ETH --exchange bithumb",
@@ -54,72 +54,50 @@ public enum WatchCommand: Command {
         -> ExitCode
     {
         let options = try NetworkOptions(arguments, context: context)
-        let requests = try QuoteCommand.plan(
-            symbols: arguments.positionals, options: options, all: false, registry: context.registry)
-        let (floor, reason) = shortestInterval(requests, registry: context.registry)
+        let plan = try QuoteService.plan(
+            symbols: arguments.positionals, exchanges: options.exchanges, quoteCurrency: options.quoteCurrency,
+            all: false, registry: context.registry)
+        let (floor, reason) = shortestInterval(plan.requests, registry: context.registry)
         var interval = max(defaultInterval, floor)
-        if let text = arguments.value("interval") {
-            guard let seconds = Double(text), seconds.isFinite, seconds <= maximumInterval else {
-                throw .usage("invalid --interval '\(text)': expected seconds, such as 2 or 0.5")
-            }
+        if let seconds = arguments[Self.interval] {
             guard seconds >= floor else {
-                throw .usage("--interval \(text) is too short: at least \(formatSeconds(floor)) s (\(reason))")
+                throw .usage(
+                    "--interval \(formatSeconds(seconds)) is too short: at least \(formatSeconds(floor)) s (\(reason))")
             }
             interval = seconds
         }
-        var count: Int?
-        if let text = arguments.value("count") {
-            guard let value = Int(text), value >= 1 else {
-                throw .usage("invalid --count '\(text)': expected a whole number of refreshes, 1 or more")
-            }
-            count = value
-        }
         let factory = AdapterFactory(context: context, options: options)
-        try factory.announceOffline(venues: requests.map(\.venue))
-        let session = Session(
-            context: context, options: options, requests: requests, factory: factory, interval: interval,
-            count: count)
+        try factory.announceOffline(venues: plan.venues)
+        let service = QuoteService(
+            factory: factory, registry: context.registry, store: nil, caches: false, now: context.now)
+        let screen = WatchScreen(
+            console: context.console, options: options, interval: interval,
+            redraws: context.console.outputIsTerminal && context.environment["TERM"] != "dumb", now: context.now)
 
-        let terminal = session.redraws
-        if terminal { context.console.standardOutput.write(hideCursor) }
-        let interrupts = context.interrupts()
-        let result = await withTaskGroup(of: Event.self) { group in
-            group.addTask {
-                let outcome = await session.loop()
-                return .finished(outcome)
-            }
-            group.addTask {
-                for await _ in interrupts { return .interrupted }
-                return .interruptsEnded
-            }
-            var result: Result<ExitCode, AggError> = .success(.success)
-            while let event = await group.next() {
-                switch event {
-                case .finished(let outcome): result = outcome
-                case .interrupted: result = .success(.success)
-                case .interruptsEnded: continue
-                }
-                group.cancelAll()
-                break
-            }
-            return result
+        if screen.redraws { context.console.standardOutput.write(hideCursor) }
+        let loop = RefreshLoop(interval: interval, count: arguments[Self.count])
+        let end = await loop.run(WatchScreen.State(), interrupts: context.interrupts()) {
+            state, refresh throws(AggError) in
+            let outcomes = try await service.fetch(plan)
+            if Task.isCancelled { return false }
+            screen.draw(outcomes, refresh: refresh, state: &state)
+            // Output that cannot be written ends the run (agg then exits 74).
+            return context.console.standardOutput.failure == nil
         }
-        if terminal {
+        if screen.redraws {
             context.console.standardOutput.write((options.style.enabled ? resetAttributes : "") + showCursor)
         }
-        return try result.get()
-    }
-
-    private enum Event: Sendable {
-        case finished(Result<ExitCode, AggError>)
-        case interrupted
-        case interruptsEnded
+        switch end {
+        case .finished(let state): return state.lastFailed ? .sourceFailed : .success
+        case .stopped: return .success
+        case .failed(let error): throw error
+        }
     }
 
     /// The shortest interval that keeps every venue within its rate limit, counting one request
     /// per market (the most a refresh can make), rounded up to a tenth of a second and never
     /// below `minimumInterval`; with the reason, naming the venue that sets it.
-    static func shortestInterval(_ requests: [QuoteCommand.VenueRequest], registry: AdapterRegistry) -> (
+    static func shortestInterval(_ requests: [QuoteService.VenueRequest], registry: AdapterRegistry) -> (
         Double, String
     ) {
         var floor = minimumInterval
@@ -140,93 +118,5 @@ public enum WatchCommand: Command {
 
     static func formatSeconds(_ value: Double) -> String {
         RateText.format(value)
-    }
-
-    /// One run of the refresh loop.
-    struct Session: Sendable {
-        var context: CLIContext
-        var options: NetworkOptions
-        var requests: [QuoteCommand.VenueRequest]
-        var factory: AdapterFactory
-        var interval: Double
-        var count: Int?
-
-        /// Whether the table is redrawn in place: standard output is a terminal that can move
-        /// its cursor (not `TERM=dumb`).
-        var redraws: Bool {
-            context.console.outputIsTerminal && context.environment["TERM"] != "dumb"
-        }
-
-        /// Fetches and draws until `count` refreshes are done or the task is cancelled.
-        func loop() async -> Result<ExitCode, AggError> {
-            let console = context.console
-            var previous: [String: Quote] = [:]
-            var drawnLines = 0
-            var refresh = 0
-            var lastFailed = false
-            while !Task.isCancelled {
-                let outcomes: [QuoteCommand.Outcome]
-                do throws(AggError) {
-                    outcomes = try await QuoteCommand.fetch(
-                        requests, all: false, quoteCurrency: options.quoteCurrency, factory: factory)
-                } catch {
-                    return .failure(error)
-                }
-                if Task.isCancelled { break }
-                refresh += 1
-                let failures = outcomes.compactMap { outcome -> String? in
-                    guard case .failure(let error) = outcome.result else { return nil }
-                    return "agg: \(outcome.exchange) \(outcome.market): \(error.summaryNamingNoMarket)"
-                }
-                lastFailed = !failures.isEmpty
-                var rendering = QuoteRendering(outcomes: outcomes, options: options, width: console.width)
-                let now = context.now()
-                if redraws {
-                    rendering.previous = previous
-                    var block = [
-                        options.style.dim(
-                            "every \(formatSeconds(interval)) s · \(TableTime.text(now)) UTC · Ctrl-C to stop")
-                    ]
-                    block.append(rendering.table())
-                    block += failures.map { options.style.warning(TerminalText.escape($0)) }
-                    let text = block.joined(separator: "\n") + "\n"
-                    let moveUp = drawnLines > 0 ? "\u{1B}[\(drawnLines)A\r\u{1B}[J" : ""
-                    console.standardOutput.write(moveUp + text)
-                    drawnLines = text.filter { $0 == "\n" }.count
-                } else {
-                    console.standardOutput.write(block(rendering, refresh: refresh, now: now))
-                    for failure in failures { console.printError(failure) }
-                }
-                // Output that cannot be written ends the run (agg then exits 74).
-                if console.standardOutput.failure != nil { break }
-                previous = Dictionary(
-                    rendering.quotes.map { (QuoteRendering.key($0.exchange, $0.market), $0) }
-                ) { first, _ in first }
-                if let count, refresh >= count { break }
-                do {
-                    try await Task.sleep(for: .seconds(interval))
-                } catch {
-                    break
-                }
-            }
-            return .success(lastFailed ? .sourceFailed : .success)
-        }
-
-        /// One refresh for a pipe: a JSON line, a table and a blank line, or CSV rows (the header
-        /// only before the first).
-        func block(_ rendering: QuoteRendering, refresh: Int, now: Timestamp) -> String {
-            switch options.format {
-            case .json:
-                guard case .object(let object) = rendering.json() else { return "" }
-                let members = [JSONObject.Member(key: "time", value: JSONOutput.time(now))] + object.members
-                return JSONValue.object(JSONObject(members)).serialized() + "\n"
-            case .table:
-                return "\(TableTime.text(now)) UTC\n" + rendering.table() + "\n\n"
-            case .csv:
-                let lines = rendering.csv().split(separator: "\n", omittingEmptySubsequences: false)
-                let rows = refresh == 1 ? lines[...] : lines.dropFirst()
-                return rows.isEmpty ? "" : rows.joined(separator: "\n") + "\n"
-            }
-        }
     }
 }

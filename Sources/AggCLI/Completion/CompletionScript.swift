@@ -19,8 +19,8 @@ public enum CompletionScript {
 
     /// The top-level words besides the commands.
     static let globalOptions = [
-        OptionSpec("help", short: "h", help: "Show help."),
-        OptionSpec("version", short: "V", help: "Show the version."),
+        Flag("help", short: "h", help: "Show help.").spec,
+        Flag("version", short: "V", help: "Show the version.").spec,
     ]
 
     /// The values a shell may offer for `option`.
@@ -96,7 +96,7 @@ public enum CompletionScript {
 
     /// `agg help COMMAND`, as a spec for completion.
     static let helpSpec = CommandSpec(
-        name: "help", summary: "Show help for a command.", usage: "help COMMAND", options: [],
+        name: "help", summary: "Show help for a command.", arguments: "COMMAND", options: [],
         positionals: (0, 1), examples: ["agg help quote"])
 
     // MARK: zsh

@@ -3,21 +3,11 @@ import AggJSON
 import FoundationEssentials
 
 /// `compare` output in the three formats.
-struct CompareRendering {
+struct CompareRendering: Rendering {
     var report: CompareReport
-    var options: NetworkOptions
-    var width: Int
 
     private var comparison: PriceComparison { report.comparison }
     private var currency: String { report.plan.currency }
-
-    func output() -> String {
-        switch options.format {
-        case .json: json().serialized()
-        case .csv: csv()
-        case .table: table()
-        }
-    }
 
     /// A premium as a JSON or CSV value: exactly two decimals (`-0.02`, `1.00`).
     private static func premiumText(_ value: Decimal) -> String {
@@ -89,8 +79,7 @@ struct CompareRendering {
             })
     }
 
-    func table() -> String {
-        let style = options.style
+    func table(width: Int, style: TextStyle) -> String {
         let places = DecimalFormatting.minorUnits(of: currency)
         var table = TextTable(columns: [
             .init("VENUE"), .init("MARKET", priority: 3), .init("LAST", .right, priority: 2),

@@ -3,15 +3,13 @@ import AggJSON
 import FoundationEssentials
 
 /// `premium` output in the three formats.
-struct PremiumRendering {
+struct PremiumRendering: Rendering {
     /// Which premiums a table shows.
     enum Basis: String, CaseIterable, Sendable {
         case fx, usdt, both
     }
 
     var result: PremiumService.Result
-    var options: NetworkOptions
-    var width: Int
     var basis: Basis
     /// The rows to show, in order.
     var rows: [PremiumBoard.Row]
@@ -31,14 +29,6 @@ struct PremiumRendering {
         rows = FavoritesFirst.order(rows, favorites: favorites, code: \.base)
         if let top { rows = Array(rows.prefix(top)) }
         return rows
-    }
-
-    func output() -> String {
-        switch options.format {
-        case .json: json().serialized()
-        case .csv: csv()
-        case .table: table()
-        }
     }
 
     private static func percentText(_ value: Decimal?) -> String? {
@@ -142,7 +132,7 @@ struct PremiumRendering {
         return lines
     }
 
-    func table() -> String {
+    func table(width: Int, style: TextStyle) -> String {
         guard let board = result.board else { return "" }
         let currency = board.currency
         var columns: [TextTable.Column] = [
@@ -153,7 +143,6 @@ struct PremiumRendering {
         if basis != .fx { columns.append(.init("USDT PREM", .right, priority: basis == .usdt ? 0 : 1)) }
         columns += [.init("VOLUME 24H", .right, priority: 2), .init("NOTE", priority: 4)]
         var table = TextTable(columns: columns)
-        let style = options.style
         for row in rows {
             let note =
                 row.flags.contains(.noReference)

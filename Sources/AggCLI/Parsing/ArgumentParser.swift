@@ -1,34 +1,41 @@
 import AggCore
 import FoundationEssentials
 
-/// The arguments of one command after parsing: options by long name, then positionals.
-public struct ParsedArguments: Sendable, Equatable {
+/// The arguments of one command after parsing: typed option values, then positionals.
+public struct ParsedArguments: Sendable {
     public var positionals: [String] = []
-    /// Every value given for each option, in order (flags record an empty string).
-    public var values: [String: [String]] = [:]
+    /// Each option's value by long name, already parsed (flags hold `true`).
+    private var values: [String: any Sendable] = [:]
 
-    public init(positionals: [String] = [], values: [String: [String]] = [:]) {
+    public init(positionals: [String] = []) {
         self.positionals = positionals
-        self.values = values
     }
 
-    /// Whether the flag or option `name` was given.
-    public func has(_ name: String) -> Bool { values[name] != nil }
+    /// The value of `option`, when it was given.
+    public subscript<Value>(option: Option<Value>) -> Value? {
+        values[option.spec.name] as? Value
+    }
 
-    /// The last value of `name`, if given.
-    public func value(_ name: String) -> String? { values[name]?.last }
+    /// Whether `flag` was given.
+    public subscript(flag: Flag) -> Bool {
+        values[flag.spec.name] != nil
+    }
 
-    /// Every value of `name`, split on commas: `--exchange a,b --exchange c` gives `[a, b, c]`.
-    public func list(_ name: String) -> [String] {
-        (values[name] ?? []).flatMap {
-            $0.split(separator: ",").map { ASCIIText.trimmed(String($0)) }
-        }
-        .filter { !$0.isEmpty }
+    /// Whether the user asked for help: `--help`, `-h`, or `help` as the first argument after
+    /// the command (`agg quote help`), which never reaches the command.
+    public var wantsHelp: Bool { self[CommonOptions.help] }
+
+    mutating func record(_ spec: OptionSpec, text: String) throws(AggError) {
+        values[spec.name] = try spec.parse(text, values[spec.name])
+    }
+
+    mutating func recordHelp() {
+        values[CommonOptions.help.spec.name] = true
     }
 }
 
 /// Parses a command's arguments against its spec. Errors are usage errors (exit 64) with a
-/// suggestion for a mistyped option.
+/// suggestion for a mistyped option; every value is parsed here, before the command runs.
 public enum ArgumentParser {
     public static func parse(_ arguments: [String], spec: CommandSpec) throws(AggError)
         -> ParsedArguments
@@ -62,15 +69,19 @@ public enum ArgumentParser {
                 }
                 option = found
             } else {
+                // `-e bithumb`, or attached: `-ebithumb`, `-fjson`.
                 let letters = Array(argument.dropFirst())
-                guard letters.count == 1, let found = spec.option(short: letters[0]) else {
+                guard let letter = letters.first, let found = spec.option(short: letter),
+                    letters.count == 1 || !found.isFlag
+                else {
                     throw .usage(unknownOption(argument, spec: spec))
                 }
+                if letters.count > 1 { inlineValue = String(letters.dropFirst()) }
                 option = found
             }
             if option.isFlag {
                 guard inlineValue == nil else { throw .usage("option --\(option.name) takes no value") }
-                parsed.values[option.name, default: []].append("")
+                try parsed.record(option, text: "")
                 continue
             }
             let value: String
@@ -83,14 +94,10 @@ public enum ArgumentParser {
                 value = arguments[index]
                 index += 1
             }
-            if let allowed = option.allowedValues, !allowed.contains(value) {
-                throw .usage(
-                    "invalid value '\(value)' for --\(option.name); expected one of: \(allowed.joined(separator: ", "))"
-                )
-            }
-            parsed.values[option.name, default: []].append(value)
+            try parsed.record(option, text: value)
         }
-        if parsed.has("help") { return parsed }
+        if parsed.positionals.first == "help" { parsed.recordHelp() }
+        if parsed.wantsHelp { return parsed }
         if parsed.positionals.count < spec.positionals.minimum {
             throw .usage("'agg \(spec.name)' needs more arguments; usage: agg \(spec.usage)")
         }

@@ -1,8 +1,9 @@
 import AggCore
 
-/// A command-line option: `--exchange bithumb`, `--exchange=bithumb`, `-e bithumb`, or a flag
-/// such as `--offline`.
-public struct OptionSpec: Sendable, Equatable {
+/// A command-line option as the parser, help, completion and docs see it: `--exchange bithumb`,
+/// `--exchange=bithumb`, `-e bithumb`, `-ebithumb`, or a flag such as `--offline`. Commands
+/// declare options as typed `Option<Value>` or `Flag` values; this is their common shape.
+public struct OptionSpec: Sendable {
     /// The long name without dashes (`exchange`).
     public var name: String
     public var short: Character?
@@ -13,20 +14,98 @@ public struct OptionSpec: Sendable, Equatable {
     public var allowedValues: [String]?
     /// What shell completion offers for the value, beyond `allowedValues`.
     public var completion: ValueCompletion
+    /// Parses one occurrence's text, given the value of the earlier occurrences (lists add up).
+    let parse: @Sendable (String, (any Sendable)?) throws(AggError) -> any Sendable
 
-    public init(
-        _ name: String, short: Character? = nil, value: String? = nil, help: String,
-        allowed: [String]? = nil, completion: ValueCompletion = .none
+    init(
+        name: String, short: Character?, valueName: String?, help: String, allowedValues: [String]?,
+        completion: ValueCompletion, parse: @escaping @Sendable (String, (any Sendable)?) throws(AggError) -> any Sendable
     ) {
         self.name = name
         self.short = short
-        self.valueName = value
+        self.valueName = valueName
         self.help = help
-        self.allowedValues = allowed
+        self.allowedValues = allowedValues
         self.completion = completion
+        self.parse = parse
     }
 
     public var isFlag: Bool { valueName == nil }
+
+    /// `-e, --exchange ID[,ID...]` as help lists it.
+    var label: String {
+        (short.map { "-\($0), " } ?? "    ") + "--" + name + (valueName.map { " " + $0 } ?? "")
+    }
+
+    /// `[--format table|json|csv]` as a usage line shows it.
+    var usageText: String {
+        guard let valueName else { return "[--\(name)]" }
+        return "[--\(name) \(allowedValues?.joined(separator: "|") ?? valueName)]"
+    }
+}
+
+/// Something a command declares as an option: a typed `Option` or a `Flag`.
+public protocol OptionDeclaration: Sendable {
+    var spec: OptionSpec { get }
+}
+
+/// An option that takes a value, parsed into `Value` when the command line is parsed; a command
+/// reads it as `arguments[Self.limit]`, so a misspelt option does not compile.
+public struct Option<Value: Sendable>: OptionDeclaration {
+    public let spec: OptionSpec
+    public let parser: ValueParser<Value>
+
+    /// - Parameters:
+    ///   - value: the placeholder in help (`N`, `CUR`); closed sets show their values instead.
+    ///   - combine: how repeated occurrences add up; by default the last one wins.
+    public init(
+        _ name: String, short: Character? = nil, value: String, help: String,
+        completion: ValueCompletion = .none, parser: ValueParser<Value>,
+        combine: (@Sendable (Value, Value) -> Value)? = nil
+    ) {
+        self.parser = parser
+        spec = OptionSpec(
+            name: name, short: short, valueName: value, help: help, allowedValues: parser.allowed,
+            completion: completion
+        ) { text, earlier throws(AggError) in
+            let value = try Self.parse(text, name: name, parser: parser)
+            if let combine, let earlier = earlier as? Value { return combine(earlier, value) }
+            return value
+        }
+    }
+
+    /// The value of `text`, or a usage error naming the option and what it expects.
+    public func parse(_ text: String) throws(AggError) -> Value {
+        try Self.parse(text, name: spec.name, parser: parser)
+    }
+
+    private static func parse(_ text: String, name: String, parser: ValueParser<Value>) throws(AggError) -> Value {
+        if let value = try parser.parse(text) { return value }
+        if let allowed = parser.allowed {
+            throw .usage("invalid value '\(text)' for --\(name); expected one of: \(allowed.joined(separator: ", "))")
+        }
+        throw .usage("invalid --\(name) '\(text)': expected \(parser.expected)")
+    }
+}
+
+extension Option where Value == [String] {
+    /// Comma-separated venue ids, repeatable: `-e bithumb,upbit -e binance`.
+    static func venues(_ name: String, short: Character?, help: String) -> Option {
+        Option(
+            name, short: short, value: "ID[,ID...]", help: help, completion: .exchangeIDs,
+            parser: .list(of: .venueID, expected: "one or more venue ids, such as bithumb,upbit"), combine: +)
+    }
+}
+
+/// An option without a value: given or not.
+public struct Flag: OptionDeclaration {
+    public let spec: OptionSpec
+
+    public init(_ name: String, short: Character? = nil, help: String) {
+        spec = OptionSpec(
+            name: name, short: short, valueName: nil, help: help, allowedValues: nil, completion: .none
+        ) { _, _ in true }
+    }
 }
 
 /// Values a shell completion script offers for an option whose values are not a fixed list.
@@ -38,12 +117,12 @@ public enum ValueCompletion: Sendable, Equatable {
 }
 
 /// The shape of a command: its name, what it does, its options and positional arguments, and
-/// examples for `--help`.
+/// examples. Usage, `--help`, completion scripts and docs/commands.md are all made from it.
 public struct CommandSpec: Sendable {
     public var name: String
     public var summary: String
-    /// The usage line after `agg `: `quote SYMBOL... [--exchange ID[,ID...]]`.
-    public var usage: String
+    /// The positional arguments as usage shows them: `SYMBOL...`, `[BASE]`, `path|show`.
+    public var arguments: String
     public var options: [OptionSpec]
     /// The fewest and most positional arguments (`nil`: no limit).
     public var positionals: (minimum: Int, maximum: Int?)
@@ -51,7 +130,7 @@ public struct CommandSpec: Sendable {
     /// More words for `--help`, after the summary.
     public var discussion: String?
     /// The words the first positional argument may be, when it is a closed set
-    /// (`agg completion bash|zsh|fish`); shell completion offers them.
+    /// (`agg completion bash|zsh|fish`); shell completion offers them, matched in any case.
     public var positionalChoices: [String]
     /// For a command that asks one venue for this capability (candles, trades, order book):
     /// `--help` lists the registered venues that have it, with their limits, generated from
@@ -59,20 +138,28 @@ public struct CommandSpec: Sendable {
     public var venueCapability: Capability?
 
     public init(
-        name: String, summary: String, usage: String, options: [OptionSpec],
+        name: String, summary: String, arguments: String, options: [any OptionDeclaration],
         positionals: (minimum: Int, maximum: Int?),
         examples: [String], discussion: String? = nil, positionalChoices: [String] = [],
         venueCapability: Capability? = nil
     ) {
         self.name = name
         self.summary = summary
-        self.usage = usage
-        self.options = options + (options.contains { $0.name == "help" } ? [] : [CommonOptions.help])
+        self.arguments = arguments
+        let specs = options.map(\.spec)
+        self.options = specs + (specs.contains { $0.name == "help" } ? [] : [CommonOptions.help.spec])
         self.positionals = positionals
         self.examples = examples
         self.discussion = discussion
         self.positionalChoices = positionalChoices
         self.venueCapability = venueCapability
+    }
+
+    /// The usage line after `agg `, made from the arguments and every option but `--help`:
+    /// `quote SYMBOL... [--exchange ID[,ID...]] ... [--format table|json|csv]`.
+    public var usage: String {
+        ([name] + (arguments.isEmpty ? [] : [arguments]) + options.filter { $0.name != "help" }.map(\.usageText))
+            .joined(separator: " ")
     }
 
     /// The option named `name`, long or short.
@@ -83,44 +170,4 @@ public struct CommandSpec: Sendable {
     func option(short: Character) -> OptionSpec? {
         options.first { $0.short == short }
     }
-}
-
-/// Options that several commands share, spelled once.
-public enum CommonOptions {
-    public static let help = OptionSpec("help", short: "h", help: "Show help for this command.")
-    public static let format = OptionSpec(
-        "format", short: "f", value: "FORMAT",
-        help: "Output as table, json or csv (table on a terminal, json otherwise).",
-        allowed: ["table", "json", "csv"])
-    public static let exchange = OptionSpec(
-        "exchange", short: "e", value: "ID[,ID...]",
-        help: "Ask only these venues (see `agg exchanges`).", completion: .exchangeIDs)
-    /// One venue, for commands that ask a single venue (candles, trades, book).
-    public static let singleExchange = OptionSpec(
-        "exchange", short: "e", value: "ID",
-        help: "The venue to ask (default: the first suitable one in the config file).",
-        completion: .exchangeIDs)
-    public static let quote = OptionSpec(
-        "quote", short: "q", value: "CUR",
-        help: "Quote currency for bare symbols (default: config file, else each venue's home currency).")
-    public static let timeout = OptionSpec(
-        "timeout", value: "SECONDS", help: "Give up on a venue after this long (default 10).")
-    public static let offline = OptionSpec(
-        "offline", help: "Answer from the recorded responses in Fixtures/ (also AGG_OFFLINE=1).")
-    public static let color = OptionSpec(
-        "color", value: "WHEN", help: "Colour output: auto, always or never.",
-        allowed: ["auto", "always", "never"])
-    public static let noColor = OptionSpec(
-        "no-color", help: "Never colour output (as NO_COLOR does).")
-    public static let palette = OptionSpec(
-        "palette", value: "NAME",
-        help: "Up/down colours: standard (green up, red down) or kr (red up, blue down).",
-        allowed: TextStyle.Palette.allCases.map(\.rawValue))
-
-    /// `--refresh`: ask the FX source even when the stored snapshot is the latest it has.
-    public static let refresh = OptionSpec(
-        "refresh", help: "Ask the FX source even when today's stored rates are still current.")
-
-    /// The options every network command takes.
-    public static let network: [OptionSpec] = [format, timeout, offline, color, noColor, palette]
 }

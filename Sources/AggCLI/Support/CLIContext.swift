@@ -60,35 +60,22 @@ public struct NetworkOptions: Sendable {
     public init(_ arguments: ParsedArguments, context: CLIContext) throws(AggError) {
         let configuration = context.configuration
         var timeouts = HTTPTimeouts.standard
-        if let text = arguments.value("timeout") {
-            guard let seconds = Double(text), seconds.isFinite, seconds > 0,
-                seconds <= Self.maximumTimeout
-            else {
-                throw .usage(
-                    "invalid --timeout '\(text)': expected a number of seconds above 0 and at most \(Int(Self.maximumTimeout))"
-                )
-            }
-            timeouts = HTTPTimeouts(connect: min(timeouts.connect, seconds), total: seconds)
-        } else if let seconds = configuration.timeout {
+        if let seconds = arguments[CommonOptions.timeout] ?? configuration.timeout {
             timeouts = HTTPTimeouts(connect: min(timeouts.connect, seconds), total: seconds)
         }
         self.timeouts = timeouts
         offline =
-            arguments.has("offline")
+            arguments[CommonOptions.offline]
             || ["1", "true", "yes"].contains(context.environment["AGG_OFFLINE"] ?? "")
         format = OutputFormat.resolve(
-            arguments.value("format"), configured: configuration.format, console: context.console)
+            arguments[CommonOptions.format], configured: configuration.format, console: context.console)
         style = TextStyle.resolve(arguments, context: context)
-        let named = arguments.list("exchange").map { $0.lowercased() }
+        let named = arguments[CommonOptions.exchange] ?? []
         exchanges =
             named.isEmpty
             ? ExchangeSelection(ids: configuration.exchanges ?? [], explicit: false)
             : ExchangeSelection(ids: named, explicit: true)
-        if let text = arguments.value("quote") {
-            quoteCurrency = try AssetCode.validate(text)
-        } else {
-            quoteCurrency = configuration.quote
-        }
+        quoteCurrency = arguments[CommonOptions.quote] ?? configuration.quote
     }
 }
 
@@ -112,9 +99,9 @@ extension TextStyle {
     public static func resolve(_ arguments: ParsedArguments, context: CLIContext) -> TextStyle {
         TextStyle(
             enabled: decide(
-                flag: arguments.value("color"), noColor: arguments.has("no-color"),
+                flag: arguments[CommonOptions.color]?.rawValue, noColor: arguments[CommonOptions.noColor],
                 environment: context.environment, isTerminal: context.console.outputIsTerminal),
-            palette: arguments.value("palette").flatMap(Palette.init(rawValue:))
+            palette: arguments[CommonOptions.palette]
                 ?? context.configuration.palette ?? .standard)
     }
 }
@@ -125,10 +112,10 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 
     /// The explicit choice, else the configured one, else a table on a terminal and JSON for
     /// pipes and scripts.
-    public static func resolve(_ flag: String?, configured: OutputFormat? = nil, console: Console)
+    public static func resolve(_ flag: OutputFormat?, configured: OutputFormat? = nil, console: Console)
         -> OutputFormat
     {
-        if let flag, let format = OutputFormat(rawValue: flag) { return format }
+        if let flag { return flag }
         if let configured { return configured }
         return console.outputIsTerminal ? .table : .json
     }

@@ -8,4 +8,12 @@ public protocol Command: Sendable {
     /// reported by the caller with exit code 64.
     static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
         -> ExitCode
+
+    /// Whether the command needs a usable config file; `agg config path` does not (it says
+    /// where the file is, even when the file is malformed).
+    static func needsConfiguration(_ arguments: ParsedArguments) -> Bool
+}
+
+extension Command {
+    public static func needsConfiguration(_ arguments: ParsedArguments) -> Bool { true }
 }

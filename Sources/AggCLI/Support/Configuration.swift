@@ -69,12 +69,24 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
     /// What is wrong: a JSON syntax error with its byte offset, or a JSON path and the problem.
     public var problem: String
 
+    /// Set when the setting came from an environment variable rather than the file.
+    public var variable: String?
+
     public init(path: String, problem: String) {
         self.path = path
         self.problem = problem
     }
 
-    public var description: String { "config file \(path): \(problem)" }
+    /// A malformed environment variable (`AGG_BITHUMB_URL`), checked as the file's settings are.
+    public init(variable: String, problem: String) {
+        self.path = ""
+        self.variable = variable
+        self.problem = problem
+    }
+
+    public var description: String {
+        variable.map { "environment variable \($0): \(problem)" } ?? "config file \(path): \(problem)"
+    }
 }
 
 /// Finds and reads the config file.
@@ -191,9 +203,7 @@ public enum ConfigurationLoader {
         if baseURLs.isPresent {
             for member in try baseURLs.members() {
                 let url = try member.value.string()
-                guard url.hasPrefix("http://") || url.hasPrefix("https://"),
-                    !url.contains(where: { $0.isWhitespace })
-                else {
+                guard isBaseURL(url) else {
                     throw member.value.failure("expected an http:// or https:// URL")
                 }
                 let id = member.key.lowercased()
@@ -205,6 +215,22 @@ public enum ConfigurationLoader {
             }
         }
         return configuration
+    }
+
+    /// Whether `url` may be a venue's base URL: http:// or https://, without white space.
+    static func isBaseURL(_ url: String) -> Bool {
+        (url.hasPrefix("http://") || url.hasPrefix("https://")) && !url.contains(where: { $0.isWhitespace })
+    }
+
+    /// Checks every `AGG_<ID>_URL` that is set as the file's `baseURLs` are checked.
+    public static func checkEnvironmentURLs(_ environment: [String: String], registry: AdapterRegistry)
+        throws(ConfigurationError)
+    {
+        for descriptor in registry.descriptors {
+            let name = descriptor.baseURLVariable
+            guard let url = environment[name], !url.isEmpty, !isBaseURL(url) else { continue }
+            throw ConfigurationError(variable: name, problem: "expected an http:// or https:// URL, got '\(url)'")
+        }
     }
 
     /// A string that must be one of `T`'s raw values.

@@ -40,29 +40,48 @@ struct MarketTarget: Sendable {
         return MarketTarget(descriptor: descriptor, market: market)
     }
 
-    /// The whole number given as `--<option>`, or `standard`; it must be from 1 to `maximum`
-    /// (the venue's limit).
-    func count(_ arguments: ParsedArguments, option: String, standard: Int, maximum: Int) throws(AggError) -> Int {
-        guard let text = arguments.value(option) else { return min(standard, maximum) }
-        guard let value = Int(text), (1...maximum).contains(value) else {
+    /// The count given for `option` (`--limit`, `--depth`), or `standard`; it must be from 1
+    /// to `maximum`, this venue's limit.
+    func count(_ given: VenueCount?, option: Option<VenueCount>, standard: Int, maximum: Int) throws(AggError) -> Int {
+        guard let given else { return min(standard, maximum) }
+        guard let value = given.value, (1...maximum).contains(value) else {
             throw .usage(
-                "invalid --\(option) '\(text)': expected a whole number from 1 to \(maximum) for \(descriptor.id)")
+                "invalid --\(option.spec.name) '\(given.text)': expected a whole number from 1 to \(maximum) for \(descriptor.id)")
         }
         return value
     }
 
-    /// Asks this target's venue once: the offline notice, a fresh adapter, and the progress line
-    /// while `request` runs. `what` completes "asking <venue> for ...".
+    /// Asks this target's venue once through `MarketDataService`: the offline notice, and the
+    /// progress line while `request` runs. `what` completes "asking <venue> for ...".
     func fetch<Value: Sendable>(
         _ what: String, options: NetworkOptions, context: CLIContext,
-        _ request: @Sendable (any ExchangeAdapter) async throws(AggError) -> Value
+        _ request: @Sendable (MarketDataService) async throws(AggError) -> Value
     ) async throws(AggError) -> Value {
         let factory = AdapterFactory(context: context, options: options)
         try factory.announceOffline(venues: [descriptor.id])
-        let adapter = try factory.adapter(id: descriptor.id)
+        let service = MarketDataService(factory: factory, target: self)
         return try await ProgressLine.during("asking \(descriptor.id) for \(what)", console: context.console) {
             () async throws(AggError) in
-            try await request(adapter)
+            try await request(service)
         }
+    }
+}
+
+/// A count whose range depends on the venue (`--limit`, `--depth`): parsed as typed, checked
+/// once the venue is known, so that the message can name the venue's limit.
+struct VenueCount: Sendable {
+    var text: String
+    /// The whole number, when the text is one.
+    var value: Int?
+}
+
+extension Option where Value == VenueCount {
+    /// `--limit N` or `--depth N`, at most the venue's limit.
+    static func venueCount(_ name: String, short: Character, help: String) -> Option {
+        Option(
+            name, short: short, value: "N", help: help,
+            parser: ValueParser(expected: "a whole number") { text in
+                VenueCount(text: text, value: NumberText.wholeNumber(text))
+            })
     }
 }

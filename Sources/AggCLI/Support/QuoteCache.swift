@@ -40,7 +40,7 @@ struct QuoteCache {
     var changeBases: [String: ChangeBasis] = [:]
 
     /// Remembers every quote of `outcomes` as fetched now.
-    func remember(_ outcomes: [QuoteCommand.Outcome]) {
+    func remember(_ outcomes: [QuoteService.Outcome]) {
         let quotes = outcomes.compactMap { outcome -> Quote? in
             if case .success(let quote) = outcome.result { quote } else { nil }
         }
@@ -50,7 +50,7 @@ struct QuoteCache {
     /// `outcomes` with a stale quote attached to each failure that has a cached quote younger
     /// than `maxAge`. A venue that says the market is not listed has answered: its old quotes
     /// are not shown.
-    func standIns(for outcomes: [QuoteCommand.Outcome]) -> [QuoteCommand.Outcome] {
+    func standIns(for outcomes: [QuoteService.Outcome]) -> [QuoteService.Outcome] {
         guard let store, maxAge > 0 else { return outcomes }
         return outcomes.map { outcome in
             guard case .failure(let error) = outcome.result, !error.isNotListed,

@@ -3,18 +3,8 @@ import AggJSON
 import FoundationEssentials
 
 /// `agg rates` output in the three formats.
-struct RatesRendering {
+struct RatesRendering: Rendering {
     var report: RatesReport
-    var options: NetworkOptions
-    var width: Int
-
-    func output() -> String {
-        switch options.format {
-        case .json: json().serialized()
-        case .csv: csv()
-        case .table: table()
-        }
-    }
 
     /// `{"source","base","asOf","nextUpdate","previousAsOf","rates":[{"code","rate","previous","change","trend"}]}`,
     /// times in ISO-8601 UTC to the second, decimals as exact strings; `trend` is `null` when
@@ -73,8 +63,7 @@ struct RatesRendering {
         return (change > 0 ? "+" : "") + DecimalFormatting.grouped(change)
     }
 
-    func table() -> String {
-        let style = options.style
+    func table(width: Int, style: TextStyle) -> String {
         var table = TextTable(columns: [
             .init("CODE"), .init("RATE", .right), .init(""), .init("CHANGE", .right, priority: 1),
         ])

@@ -1,0 +1,60 @@
+import AggCore
+import AggJSON
+
+/// `agg exchanges` output: every registered venue and FX source with what it can do.
+struct ExchangesRendering: Rendering {
+    var descriptors: [AdapterDescriptor]
+    /// The base URL in effect for a venue (environment, config file or default).
+    var baseURL: @Sendable (AdapterDescriptor) -> String
+
+    func json() -> JSONValue {
+        let entries: [JSONValue] = descriptors.map { descriptor in
+            [
+                "id": .string(descriptor.id),
+                "name": .string(descriptor.displayName),
+                "country": .string(descriptor.country),
+                "homeCurrency": .string(descriptor.homeCurrency),
+                "quoteCurrencies": .array(descriptor.quoteCurrencies.map { .string($0) }),
+                "capabilities": .array(descriptor.capabilities.sorted().map { .string($0.rawValue) }),
+                "requestsPerSecond": .string(RateText.format(descriptor.requestsPerSecond)),
+                "baseURL": .string(baseURL(descriptor)),
+                "attribution": JSONOutput.string(descriptor.attribution),
+            ]
+        }
+        return JSONValue.object(JSONObject([.init(key: "exchanges", value: .array(entries))]))
+    }
+
+    func csv() -> String {
+        CSVWriter.render(
+            header: [
+                "id", "name", "country", "homeCurrency", "quoteCurrencies", "capabilities",
+                "requestsPerSecond", "baseURL",
+            ],
+            rows: descriptors.map { descriptor in
+                [
+                    descriptor.id, descriptor.displayName, descriptor.country, descriptor.homeCurrency,
+                    descriptor.quoteCurrencies.joined(separator: " "),
+                    descriptor.capabilities.sorted().map(\.rawValue).joined(separator: " "),
+                    RateText.format(descriptor.requestsPerSecond), baseURL(descriptor),
+                ]
+            })
+    }
+
+    func table(width: Int, style: TextStyle) -> String {
+        var table = TextTable(columns: [
+            .init("ID"), .init("NAME", priority: 3), .init("COUNTRY", priority: 2), .init("QUOTES"),
+            .init("CAPABILITIES", priority: 4), .init("REQ/S", .right, priority: 1),
+            .init("BASE URL", priority: 1),
+        ])
+        for descriptor in descriptors {
+            table.append(texts: [
+                descriptor.id, descriptor.displayName, descriptor.country,
+                // An FX source quotes no markets.
+                descriptor.quoteCurrencies.isEmpty ? "-" : descriptor.quoteCurrencies.joined(separator: ","),
+                descriptor.capabilities.sorted().map(\.rawValue).joined(separator: ","),
+                RateText.format(descriptor.requestsPerSecond), baseURL(descriptor),
+            ])
+        }
+        return table.render(width: width, style: style)
+    }
+}

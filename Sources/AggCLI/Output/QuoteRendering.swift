@@ -1,0 +1,180 @@
+import AggCore
+import AggJSON
+import FoundationEssentials
+
+/// Quote output in the three formats.
+struct QuoteRendering: Rendering {
+    var outcomes: [QuoteService.Outcome]
+
+    /// The quotes fetched this time, without stale ones.
+    var quotes: [Quote] {
+        outcomes.compactMap { if case .success(let quote) = $0.result { quote } else { nil } }
+    }
+
+    /// Every quote shown, in order: the fetched ones, and the cached ones standing in for
+    /// failures (with their stale mark).
+    var shown: [(quote: Quote, stale: StaleQuote?)] {
+        outcomes.compactMap { outcome in
+            switch outcome.result {
+            case .success(let quote): (quote, nil)
+            case .failure: outcome.stale.map { ($0.quote, $0) }
+            }
+        }
+    }
+
+    func json() -> JSONValue {
+        let errors: [JSONValue] = outcomes.compactMap { outcome in
+            guard case .failure(let error) = outcome.result else { return nil }
+            return JSONOutput.error(error, exchange: outcome.exchange, symbol: outcome.market.description)
+        }
+        let quotes: [JSONValue] = shown.map { quote, stale in
+            stale.map { JSONOutput.staleQuote(quote, ageSeconds: $0.ageSeconds) } ?? JSONOutput.quote(quote)
+        }
+        return ["quotes": .array(quotes), "errors": .array(errors)]
+    }
+
+    static let csvHeader = [
+        "exchange", "symbol", "base", "quote", "last", "open", "high", "low", "previousClose", "change",
+        "changePercent", "changeBasis", "baseVolume", "quoteVolume", "timestamp", "stale",
+    ]
+
+    func csv() -> String {
+        CSVWriter.render(
+            header: Self.csvHeader,
+            rows: shown.map { quote, stale in
+                [
+                    quote.exchange, quote.market.description, quote.market.base, quote.market.quote,
+                    quote.last.description,
+                ]
+                    + [
+                        quote.open, quote.high, quote.low, quote.previousClose, quote.change,
+                        quote.changePercent,
+                    ].map { $0?.description ?? "" }
+                    + [quote.changeBasis?.rawValue ?? ""]
+                    + [quote.baseVolume, quote.quoteVolume].map { $0?.description ?? "" }
+                    + [quote.timestamp?.description ?? "", stale == nil ? "false" : "true"]
+            })
+    }
+
+    /// For `agg watch`: the quotes of the previous refresh by `QuoteRendering.key`. When set, LAST
+    /// shows ▲ or ▼ for the move since then, and cells whose text changed are highlighted.
+    var previous: [String: Quote]? = nil
+
+    /// The key of a row across refreshes.
+    static func key(_ exchange: String, _ market: Market) -> String {
+        exchange + " " + market.description
+    }
+
+    /// Whether the percent column may be headed 24H: every row shown with a change measures it
+    /// over a rolling 24 hours. Otherwise it is headed CHANGE % and a BASIS column says what
+    /// each row's change is measured against, so that Upbit's change since 00:00 UTC is never
+    /// read as a 24-hour change.
+    var changeIsRolling24h: Bool {
+        shown.allSatisfy { quote, _ in quote.changePercent == nil || quote.changeBasis == .rolling24h }
+    }
+
+    /// The BASIS cell of a quote.
+    static func basisText(_ quote: Quote) -> String {
+        guard quote.change != nil || quote.changePercent != nil else { return "-" }
+        switch quote.changeBasis {
+        case .rolling24h: return "rolling 24h"
+        case .sinceUTCMidnight: return "since 00:00 UTC"
+        case nil: return "-"
+        }
+    }
+
+    /// The texts of a quote's cells after EXCHANGE and MARKET: last, 24H (or CHANGE % and
+    /// BASIS, when `basis`), change, high, low, volume, updated.
+    private static func texts(_ quote: Quote, basis: Bool) -> [String] {
+        let percent = quote.changePercent
+        let arrow = percent.map { $0 > 0 ? "▲ " : ($0 < 0 ? "▼ " : "  ") } ?? ""
+        var texts = [
+            DecimalFormatting.price(quote.last, currency: quote.market.quote),
+            percent.map { arrow + DecimalFormatting.percent($0) } ?? "-",
+            quote.change.map { DecimalFormatting.price($0, currency: quote.market.quote) } ?? "-",
+            quote.high.map { DecimalFormatting.price($0, currency: quote.market.quote) } ?? "-",
+            quote.low.map { DecimalFormatting.price($0, currency: quote.market.quote) } ?? "-",
+            quote.baseVolume.map { DecimalFormatting.fixed($0, places: 2) } ?? "-",
+            quote.timestamp.map(TableTime.text) ?? "-",
+        ]
+        if basis { texts.insert(basisText(quote), at: 2) }
+        return texts
+    }
+
+    func table(width: Int, style: TextStyle) -> String {
+        // UPDATED goes first on a narrow terminal, unless it carries a stale mark.
+        let anyStale = outcomes.contains { $0.stale != nil }
+        let basis = !changeIsRolling24h
+        var columns: [TextTable.Column] = [
+            .init("EXCHANGE"), .init("MARKET"), .init("LAST", .right),
+            .init(basis ? "CHANGE %" : "24H", .right, priority: 6),
+        ]
+        if basis { columns.append(.init("BASIS", priority: 6)) }
+        columns += [
+            .init("CHANGE", .right, priority: 2), .init("HIGH", .right, priority: 4),
+            .init("LOW", .right, priority: 3),
+            .init("VOLUME", .right, priority: 5), .init("UPDATED (UTC)", priority: anyStale ? 0 : 1),
+        ]
+        var table = TextTable(columns: columns)
+        /// `paints` with no paint for the BASIS cell, when there is one.
+        func withBasis(_ paints: [(@Sendable (String) -> String)?]) -> [(@Sendable (String) -> String)?] {
+            var paints = paints
+            if basis { paints.insert(nil, at: 2) }
+            return paints
+        }
+        for outcome in outcomes {
+            if case .failure = outcome.result, let stale = outcome.stale {
+                let quote = stale.quote
+                var texts = Self.texts(quote, basis: basis)
+                texts[texts.count - 1] = "stale, " + DurationText.ago(seconds: stale.ageSeconds)
+                let percent = quote.changePercent
+                let paints = withBasis([
+                    nil, { [style] in style.signed($0, percent) }, nil, nil, nil, nil,
+                    { [style] in style.warning($0) },
+                ])
+                table.append(
+                    [.init(outcome.exchange), .init(outcome.market.description)]
+                        + zip(texts, paints).map { TextTable.Cell($0.0, paint: $0.1) })
+                continue
+            }
+            switch outcome.result {
+            case .success(let quote):
+                let percent = quote.changePercent
+                var texts = Self.texts(quote, basis: basis)
+                var paints = withBasis([
+                    nil, { [style] in style.signed($0, percent) }, nil, nil, nil, nil, nil,
+                ])
+                if let previous {
+                    let old = previous[Self.key(outcome.exchange, outcome.market)]
+                    let oldTexts = old.map { Self.texts($0, basis: basis) }
+                    for index in texts.indices where oldTexts.map({ $0[index] != texts[index] }) ?? false {
+                        let inner = paints[index]
+                        paints[index] = { [style] in style.highlight(inner?($0) ?? $0) }
+                    }
+                    let move = old.map { quote.last - $0.last } ?? 0
+                    let lastPaint = paints[0]
+                    texts[0] = (move > 0 ? "▲ " : move < 0 ? "▼ " : "  ") + texts[0]
+                    paints[0] = { [style] in style.signed(lastPaint?($0) ?? $0, move) }
+                }
+                table.append(
+                    [.init(quote.exchange), .init(quote.market.description)]
+                        + zip(texts, paints).map { TextTable.Cell($0.0, paint: $0.1) })
+            case .failure(let error):
+                table.append([
+                    .init(outcome.exchange), .init(outcome.market.description),
+                    .init("failed", paint: { [style] in style.warning($0) }),
+                    .init(error.kind == "notListed" ? "not listed" : error.kind),
+                ])
+            }
+        }
+        return table.render(width: width, style: style)
+    }
+}
+
+/// Times in tables: UTC, to the second, without the `T` and `Z` noise.
+enum TableTime {
+    static func text(_ timestamp: Timestamp) -> String {
+        let iso = timestamp.iso8601Seconds
+        return iso.replacing("T", with: " ").replacing("Z", with: "")
+    }
+}

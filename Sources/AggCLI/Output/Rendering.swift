@@ -1,0 +1,47 @@
+import AggCore
+import AggJSON
+
+/// A command's answer in the three output formats. Commands build one and hand it to
+/// `Output.write`, the one place that chooses the format and writes standard output.
+protocol Rendering {
+    /// The table for a terminal `width` columns wide, coloured by `style`.
+    func table(width: Int, style: TextStyle) -> String
+    func json() -> JSONValue
+    func csv() -> String
+    /// When set, what a table run prints on standard error instead of an empty table
+    /// (`agg search` with no match).
+    var emptyTableNotice: String? { get }
+}
+
+extension Rendering {
+    var emptyTableNotice: String? { nil }
+}
+
+/// Writes renderings to the console.
+enum Output {
+    /// Writes `rendering` in `format`, with a newline, to standard output.
+    static func write(_ rendering: some Rendering, format: OutputFormat, style: TextStyle, console: Console) {
+        console.standardOutput.write(text(rendering, format: format, style: style, console: console))
+    }
+
+    /// What `write` writes (empty for a table replaced by its notice, which goes to stderr).
+    static func text(_ rendering: some Rendering, format: OutputFormat, style: TextStyle, console: Console)
+        -> String
+    {
+        switch format {
+        case .json: return rendering.json().serialized() + "\n"
+        case .csv: return rendering.csv() + "\n"
+        case .table:
+            if let notice = rendering.emptyTableNotice {
+                console.printError(notice)
+                return ""
+            }
+            return rendering.table(width: console.width, style: style) + "\n"
+        }
+    }
+
+    /// Writes `rendering` as the network options say (format and colour).
+    static func write(_ rendering: some Rendering, options: NetworkOptions, console: Console) {
+        write(rendering, format: options.format, style: options.style, console: console)
+    }
+}

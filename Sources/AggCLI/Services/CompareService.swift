@@ -1,0 +1,225 @@
+import AggCore
+import AggStore
+import FoundationEssentials
+
+/// The compare use case: ask every venue for the coin, the FX sources (or their stored
+/// snapshots) and the USDT/KRW venues at once, store the rate tables fetched, and compare.
+struct CompareService: Sendable {
+    var factory: AdapterFactory
+    /// The local database for stored rates; `nil` without one (or for `--offline`).
+    var store: Store?
+    var now: @Sendable () -> Timestamp
+
+    /// The report for `plan`; with `refresh`, every FX source is asked even when its stored
+    /// snapshot is still current.
+    func compare(_ plan: ComparePlan, refresh: Bool) async -> CompareReport {
+        let stored = refresh ? [:] : plan.storedRates(in: store, now: now())
+        let (report, fetched) = await plan.fetch(factory: factory, stored: stored)
+        plan.save(fetched, in: store)
+        return report
+    }
+}
+
+/// What to ask for: the coin on each venue, and the sources of the rates the conversion needs.
+struct ComparePlan: Sendable {
+    /// One venue's market, or why it is not asked.
+    struct Venue: Sendable {
+        var venue: String
+        var market: Market
+        /// Set when the venue is not asked at all (the coin is its own quote currency).
+        var skipped: AggError?
+    }
+
+    var coin: String
+    var currency: String
+    var stablecoins: StablecoinValuation
+    var venues: [Venue]
+    /// The inputs the conversion needs.
+    var inputs: Set<RateInput>
+    /// FX adapters, in the order they are preferred.
+    var fxSources: [String]
+    /// Venues that may quote USDT in KRW, in the order they are preferred.
+    var usdtVenues: [String]
+    /// The credit each FX source asks for wherever its rates are shown, by id.
+    var attributions: [String: String]
+
+    /// The venue market for USDT priced in KRW.
+    static let usdtMarket = Market(base: "USDT", quote: "KRW")
+
+    init(
+        coin: String, currency: String, stablecoins: StablecoinValuation, named: [String],
+        registry: AdapterRegistry
+    ) throws(AggError) {
+        self.coin = coin
+        self.currency = currency
+        self.stablecoins = stablecoins
+        var descriptors: [AdapterDescriptor] = []
+        for id in named {
+            let descriptor = try registry.requireDescriptor(id: id)
+            guard descriptor.supports(.ticker) else {
+                throw .usage("\(descriptor.id) cannot give a ticker; see 'agg exchanges'")
+            }
+            if !descriptors.contains(where: { $0.id == descriptor.id }) { descriptors.append(descriptor) }
+        }
+        let explicit = !descriptors.isEmpty
+        if !explicit { descriptors = registry.descriptors(supporting: .ticker) }
+        venues = descriptors.compactMap { descriptor in
+            let market = Market(base: coin, quote: descriptor.homeCurrency)
+            guard coin == descriptor.homeCurrency else { return Venue(venue: descriptor.id, market: market) }
+            guard explicit else { return nil }
+            return Venue(
+                venue: descriptor.id, market: market,
+                skipped: .notListed(
+                    venue: descriptor.id, market: market, code: "",
+                    message: "\(coin) is \(descriptor.id)'s own quote currency"))
+        }
+        if venues.isEmpty { throw .usage("no registered venue can price \(coin); see 'agg exchanges'") }
+
+        let asked = venues.filter { $0.skipped == nil }
+        inputs = PriceComparison.inputs(
+            coin: coin, currency: currency, quoteCurrencies: Set(asked.map(\.market.quote)),
+            stablecoins: stablecoins)
+        let fxDescriptors =
+            inputs.contains { if case .fx = $0 { true } else { false } }
+            ? registry.descriptors(supporting: .fxRates) : []
+        fxSources = fxDescriptors.map(\.id)
+        attributions = Dictionary(
+            fxDescriptors.compactMap { descriptor in descriptor.attribution.map { (descriptor.id, $0) } }
+        ) { first, _ in first }
+        if inputs.contains(.usdtInKRW) {
+            let korean = registry.descriptors(supporting: .ticker, quotedIn: Self.usdtMarket.quote).map(\.id)
+            let compared = Set(asked.map(\.venue))
+            usdtVenues = korean.filter { compared.contains($0) } + korean.filter { !compared.contains($0) }
+        } else {
+            usdtVenues = []
+        }
+    }
+
+    /// The USD snapshot of each FX source that is still its latest answer (its next update is
+    /// after `now`), by source id.
+    func storedRates(in store: Store?, now: Timestamp) -> [String: RateTable] {
+        guard let store else { return [:] }
+        var tables: [String: RateTable] = [:]
+        for source in fxSources {
+            if let table = try? store.currentSnapshot(base: Conversion.fxBase, source: source, now: now) {
+                tables[source] = table
+            }
+        }
+        return tables
+    }
+
+    /// Stores the rate tables fetched as snapshots, best effort, keeping as many snapshots of
+    /// each base as are already kept (at least `agg rates`' default), so that a longer
+    /// `agg rates --keep` is not cut short.
+    func save(_ tables: [RateTable], in store: Store?) {
+        guard let store else { return }
+        // A table with refused rates is not stored (the store would refuse it too).
+        for table in tables where table.screened().refused.isEmpty {
+            let kept = (try? store.snapshotCount(base: table.base)) ?? 0
+            _ = try? store.saveSnapshot(table, keep: max(RatesCommand.defaultKeep, kept))
+        }
+    }
+
+    /// Asks every venue, every FX source without a `stored` table and every USDT/KRW venue at
+    /// once, then compares. Also returns the rate tables that were fetched (not the stored ones).
+    func fetch(factory: AdapterFactory, stored: [String: RateTable] = [:]) async -> (CompareReport, [RateTable]) {
+        async let venueAnswers = concurrentMap(venues) { venue in
+            if let skipped = venue.skipped { return QuoteResult.failure(skipped) }
+            return await Self.ticker(venue.market, on: venue.venue, factory: factory)
+        }
+        async let fxAnswers = concurrentMap(fxSources) { source in
+            if let table = stored[source] { return Result<RateTable, AggError>.success(table) }
+            return await .catching { () throws(AggError) in
+                try await factory.adapter(id: source).rates(base: Conversion.fxBase)
+            }
+        }
+        async let usdtAnswers = concurrentMap(usdtVenues) { venue in
+            await Self.ticker(Self.usdtMarket, on: venue, factory: factory)
+        }
+        let venueResults = await venueAnswers
+        let fxResults = await fxAnswers
+        let usdtResults = await usdtAnswers
+        let (values, unavailable) = rateValues(fx: fxResults, usdt: usdtResults)
+        let fetched = zip(fxSources, fxResults).compactMap { source, result -> RateTable? in
+            guard stored[source] == nil, case .success(let table) = result else { return nil }
+            return table
+        }
+        let report = CompareReport(
+            plan: self,
+            results: venueResults,
+            values: values,
+            unavailable: unavailable,
+            fxFailures: values.keys.contains { if case .fx = $0 { true } else { false } }
+                ? []
+                : zip(fxSources, fxResults).compactMap { source, result in
+                    if case .failure(let error) = result { (source, error) } else { nil }
+                })
+        return (report, fetched)
+    }
+
+    /// `market` on `venue` (the venue's own not-found answer is already `.notListed`).
+    private static func ticker(_ market: Market, on venue: String, factory: AdapterFactory) async -> QuoteResult {
+        let adapter: any ExchangeAdapter
+        do throws(AggError) {
+            adapter = try factory.adapter(id: venue)
+        } catch {
+            return .failure(error)
+        }
+        return await QuoteResult.catching { () throws(AggError) in try await adapter.quote(for: market) }
+    }
+
+    /// The values of the inputs that could be had, and why the others could not.
+    private func rateValues(fx: [Result<RateTable, AggError>], usdt: [QuoteResult])
+        -> ([RateInput: RateValue], [RateInput: String])
+    {
+        var values: [RateInput: RateValue] = [:]
+        var unavailable: [RateInput: String] = [:]
+        for input in inputs.sorted() {
+            switch input {
+            case .fx(let target):
+                var reasons: [String] = []
+                for (source, result) in zip(fxSources, fx) {
+                    switch result {
+                    case .success(let table) where table.base != Conversion.fxBase:
+                        reasons.append("\(source) answered rates from \(table.base), not \(Conversion.fxBase)")
+                    case .success(let answered):
+                        let table = answered.screened()
+                        if let refusal = table.refused.first(where: { $0.code == target }) {
+                            reasons.append("\(source): \(refusal)")
+                            continue
+                        }
+                        guard let rate = target == table.base ? 1 : table.rates[target] else {
+                            reasons.append("\(source) has no \(target) rate")
+                            continue
+                        }
+                        if values[input] == nil {
+                            values[input] = RateValue(value: rate, source: table.source, asOf: table.asOf)
+                        }
+                    case .failure(let error):
+                        reasons.append(error.description)
+                    }
+                }
+                if fxSources.isEmpty { reasons.append("no exchange-rate source is registered") }
+                if values[input] == nil { unavailable[input] = reasons.joined(separator: "; ") }
+            case .usdtInKRW:
+                var reasons: [String] = []
+                for (venue, result) in zip(usdtVenues, usdt) {
+                    switch result {
+                    case .success(let quote) where quote.last <= 0:
+                        reasons.append("\(venue): \(Self.usdtMarket) price \(quote.last) is not a rate")
+                    case .success(let quote):
+                        if values[input] == nil {
+                            values[input] = RateValue(
+                                value: quote.last, source: "\(venue) \(Self.usdtMarket)", asOf: quote.timestamp)
+                        }
+                    case .failure(let error):
+                        reasons.append("\(venue): \(error.summaryNamingNoMarket)")
+                    }
+                }
+                if usdtVenues.isEmpty { reasons.append("no registered venue quotes in KRW") }
+                if values[input] == nil { unavailable[input] = reasons.joined(separator: "; ") }
+            }
+        }
+        return (values, unavailable)
+    }
+}

@@ -1,0 +1,157 @@
+import AggCore
+import AggStore
+import FoundationEssentials
+
+/// The quote use case: plan which venues to ask for which markets, ask them all at once (each
+/// venue batching as its API allows), stand cached quotes in for failures, and order favorites
+/// first. `agg quote` and `agg watch` both use it.
+struct QuoteService: Sendable {
+    /// One row of output: a quote, or the error that stood in its place.
+    struct Outcome: Sendable {
+        var exchange: String
+        var market: Market
+        var result: QuoteResult
+        /// For a failure: the cached quote shown in its place, if one is young enough.
+        var stale: StaleQuote? = nil
+    }
+
+    /// What to ask one venue for.
+    struct VenueRequest: Sendable {
+        var venue: String
+        var markets: [Market]
+    }
+
+    /// What to fetch: the venue requests and whether each asks for every market.
+    struct Plan: Sendable {
+        var requests: [VenueRequest]
+        /// `--all`: every market of each venue, one request each.
+        var all: Bool
+        /// The quote currency for bare symbols (`nil`: each venue's home currency).
+        var quoteCurrency: String?
+
+        var venues: [String] { requests.map(\.venue) }
+    }
+
+    var factory: AdapterFactory
+    var registry: AdapterRegistry
+    /// The local database for the quote cache and favorites; `nil` without one.
+    var store: Store?
+    /// Whether the store's quote cache is read and written (not for `--offline`, whose output
+    /// stays that of the recordings).
+    var caches: Bool
+    var now: @Sendable () -> Timestamp
+
+    /// Validates symbols and venues before any request is made.
+    static func plan(
+        symbols: [String], exchanges: ExchangeSelection, quoteCurrency: String?, all: Bool,
+        registry: AdapterRegistry
+    ) throws(AggError) -> Plan {
+        let needed: Capability = all ? .allTickers : .ticker
+        var descriptors: [AdapterDescriptor] = []
+        for id in exchanges.ids {
+            let descriptor = try registry.requireDescriptor(id: id)
+            guard descriptor.supports(needed) else {
+                if !exchanges.explicit { continue }
+                throw .usage("\(descriptor.id) cannot give \(needed.title); see 'agg exchanges'")
+            }
+            if !descriptors.contains(where: { $0.id == descriptor.id }) { descriptors.append(descriptor) }
+        }
+        let explicit = exchanges.explicit
+        if exchanges.ids.isEmpty { descriptors = registry.descriptors(supporting: needed) }
+        var requests: [VenueRequest] = []
+        for descriptor in descriptors {
+            var markets: [Market] = []
+            if all {
+                let currency = quoteCurrency ?? descriptor.homeCurrency
+                guard descriptor.quoteCurrencies.contains(currency) else {
+                    if explicit { throw quoteNotServed(descriptor, currency) }
+                    continue
+                }
+            } else {
+                for symbol in symbols {
+                    let market = try Market.parse(symbol, defaultQuote: quoteCurrency ?? descriptor.homeCurrency)
+                    if descriptor.quoteCurrencies.contains(market.quote) {
+                        if !markets.contains(market) { markets.append(market) }
+                    } else if explicit {
+                        throw quoteNotServed(descriptor, market.quote)
+                    }
+                }
+                if markets.isEmpty { continue }
+            }
+            requests.append(VenueRequest(venue: descriptor.id, markets: markets))
+        }
+        if requests.isEmpty {
+            let named = symbols.joined(separator: " ")
+            throw .usage(
+                "no registered venue quotes \(named.isEmpty ? "in \(quoteCurrency ?? "")" : named); see 'agg exchanges'"
+            )
+        }
+        return Plan(requests: requests, all: all, quoteCurrency: quoteCurrency)
+    }
+
+    private static func quoteNotServed(_ descriptor: AdapterDescriptor, _ currency: String) -> AggError {
+        .usage(
+            "\(descriptor.id) does not quote in \(currency) (it quotes in \(descriptor.quoteCurrencies.joined(separator: ", ")))"
+        )
+    }
+
+    /// Fetches the plan, then, with a store, stands cached quotes up to `maxStale` seconds old
+    /// in for failures and caches what answered; favorites first.
+    func quotes(_ plan: Plan, maxStale: Int64) async throws(AggError) -> [Outcome] {
+        let fetched = try await fetch(plan)
+        var answered = fetched
+        if let store, caches {
+            let changeBases = Dictionary(
+                registry.descriptors.compactMap { descriptor in descriptor.changeBasis.map { (descriptor.id, $0) } }
+            ) { first, _ in first }
+            let cache = QuoteCache(store: store, now: now(), maxAge: maxStale, changeBases: changeBases)
+            answered = cache.standIns(for: fetched)
+            cache.remember(fetched)
+        }
+        return FavoritesFirst.order(answered, favorites: LocalStore.favorites(kind: .symbol, in: store)) {
+            $0.market.base
+        }
+    }
+
+    /// Asks every venue of the plan at once; within a venue the adapter batches as its API allows.
+    func fetch(_ plan: Plan) async throws(AggError) -> [Outcome] {
+        var adapters: [(VenueRequest, any ExchangeAdapter)] = []
+        for request in plan.requests { adapters.append((request, try factory.adapter(id: request.venue))) }
+        let results = await concurrentMap(adapters) { request, adapter in
+            await Self.fetchOne(request, adapter: adapter, all: plan.all, quoteCurrency: plan.quoteCurrency)
+        }
+        return results.flatMap { $0 }
+    }
+
+    private static func fetchOne(
+        _ request: VenueRequest, adapter: any ExchangeAdapter, all: Bool, quoteCurrency: String?
+    ) async -> [Outcome] {
+        let venue = request.venue
+        if all {
+            let currency = quoteCurrency ?? adapter.descriptor.homeCurrency
+            do throws(AggError) {
+                return try await adapter.allQuotes(quotedIn: currency).sorted { $0.market < $1.market }.map {
+                    Outcome(exchange: venue, market: $0.market, result: .success($0))
+                }
+            } catch {
+                return [
+                    Outcome(exchange: venue, market: Market(base: "ALL", quote: currency), result: .failure(error))
+                ]
+            }
+        }
+        let results = await adapter.quotes(for: request.markets)
+        return request.markets.map { market in
+            Outcome(
+                exchange: venue, market: market,
+                result: results[market] ?? .failure(.decoding(venue: venue, path: "$", detail: "no answer for \(market)")))
+        }
+    }
+}
+
+extension QuoteService.Outcome {
+    /// "agg: bithumb BTC/KRW: ..." for a failure; `nil` for a quote.
+    var failureLine: String? {
+        guard case .failure(let error) = result else { return nil }
+        return "agg: \(exchange) \(market): \(error.summaryNamingNoMarket)"
+    }
+}
