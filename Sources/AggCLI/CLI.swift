@@ -73,7 +73,7 @@ public enum CLI {
                 context.configuration = try ConfigurationLoader.load(
                     environment: context.environment, registry: context.registry)
                 try ConfigurationLoader.checkEnvironmentURLs(context.environment, registry: context.registry)
-            } catch where !command.needsConfiguration(parsed) {
+            } catch  where !command.needsConfiguration(parsed) {
                 context.configuration = .none
             } catch {
                 console.printError("agg: \(error.description)")
@@ -87,6 +87,11 @@ public enum CLI {
             if case .store = error { return ExitCode.localFailure.rawValue }
             return ExitCode.sourceFailed.rawValue
         }
+    }
+
+    /// docs/commands.md: the command reference, generated from the same specs as `--help`.
+    public static func commandReference() -> String {
+        Help.reference(commands: commands)
     }
 
     static func command(named name: String) -> (any Command.Type)? {

@@ -43,14 +43,23 @@ enum Help {
 
     /// Every environment variable agg reads, with what it does, for `--help` and the docs.
     static let environment: [(name: String, help: String)] = [
-        ("AGG_<ID>_URL", "Replace a venue's base URL (AGG_BITHUMB_URL=http://127.0.0.1:8080/bithumb);"
-            + " an http:// or https:// URL, checked as the config file's are (exit 78)."),
+        (
+            "AGG_<ID>_URL",
+            "Replace a venue's base URL (AGG_BITHUMB_URL=http://127.0.0.1:8080/bithumb);"
+                + " an http:// or https:// URL, checked as the config file's are (exit 78)."
+        ),
         ("AGG_OFFLINE=1", "Answer from recorded responses, as --offline does."),
-        ("AGG_FIXTURES", "The recorded responses --offline reads (default: share/agg/Fixtures"
-            + " beside an installed agg, else the checkout's Fixtures/)."),
+        (
+            "AGG_FIXTURES",
+            "The recorded responses --offline reads (default: share/agg/Fixtures"
+                + " beside an installed agg, else the checkout's Fixtures/)."
+        ),
         ("AGG_HOME", "The folder of the database (default $XDG_DATA_HOME/agg or ~/.local/share/agg)."),
-        ("AGG_CONFIG", "The config file (default $XDG_CONFIG_HOME/agg/config.json or"
-            + " ~/.config/agg/config.json); see 'agg config --help'."),
+        (
+            "AGG_CONFIG",
+            "The config file (default $XDG_CONFIG_HOME/agg/config.json or"
+                + " ~/.config/agg/config.json); see 'agg config --help'."
+        ),
         ("XDG_CONFIG_HOME", "Where the config file is looked for when AGG_CONFIG is unset."),
         ("XDG_DATA_HOME", "Where the database lives when AGG_HOME is unset."),
         ("HOME", "The fallback for both: ~/.config/agg and ~/.local/share/agg."),

@@ -70,4 +70,3 @@ public enum CompareCommand: Command {
         return report.hasFailures ? .sourceFailed : .success
     }
 }
-

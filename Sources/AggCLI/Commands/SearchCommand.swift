@@ -7,7 +7,8 @@ public enum SearchCommand: Command {
     static let quote = Option<String>(
         "quote", short: "q", value: "CUR", help: "Only markets quoted in this currency.", parser: .assetCode)
     static let limit = Option<Int>(
-        "limit", short: "n", value: "N", help: "Show at most N results (default \(defaultLimit), at most \(maximumLimit)).",
+        "limit", short: "n", value: "N",
+        help: "Show at most N results (default \(defaultLimit), at most \(maximumLimit)).",
         parser: .wholeNumber(in: 1...maximumLimit))
 
     public static let spec = CommandSpec(

@@ -19,7 +19,8 @@ public struct OptionSpec: Sendable {
 
     init(
         name: String, short: Character?, valueName: String?, help: String, allowedValues: [String]?,
-        completion: ValueCompletion, parse: @escaping @Sendable (String, (any Sendable)?) throws(AggError) -> any Sendable
+        completion: ValueCompletion,
+        parse: @escaping @Sendable (String, (any Sendable)?) throws(AggError) -> any Sendable
     ) {
         self.name = name
         self.short = short

@@ -39,7 +39,8 @@ extension ValueParser where Value == Int {
     /// A whole number in `range`, plain decimal digits only.
     public static func wholeNumber(in range: ClosedRange<Int>, expected: String? = nil) -> ValueParser {
         let upper = range.upperBound == Int.max ? "or more" : "to \(range.upperBound)"
-        let words = expected ?? "a whole number \(range.upperBound == Int.max ? "" : "from ")\(range.lowerBound) \(upper)"
+        let words =
+            expected ?? "a whole number \(range.upperBound == Int.max ? "" : "from ")\(range.lowerBound) \(upper)"
         return ValueParser(expected: words) { text in
             NumberText.wholeNumber(text).flatMap { range.contains($0) ? $0 : nil }
         }

@@ -8,7 +8,8 @@ struct MarketDataService: Sendable {
 
     /// The latest `limit` bars of `interval`, oldest first.
     func candles(interval: CandleInterval, limit: Int) async throws(AggError) -> [Candle] {
-        try await factory.adapter(id: target.descriptor.id).candles(for: target.market, interval: interval, limit: limit)
+        try await factory.adapter(id: target.descriptor.id).candles(
+            for: target.market, interval: interval, limit: limit)
     }
 
     /// The latest `limit` trades, newest first.

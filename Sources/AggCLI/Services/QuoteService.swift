@@ -143,7 +143,8 @@ struct QuoteService: Sendable {
         return request.markets.map { market in
             Outcome(
                 exchange: venue, market: market,
-                result: results[market] ?? .failure(.decoding(venue: venue, path: "$", detail: "no answer for \(market)")))
+                result: results[market]
+                    ?? .failure(.decoding(venue: venue, path: "$", detail: "no answer for \(market)")))
         }
     }
 }

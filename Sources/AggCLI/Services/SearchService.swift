@@ -64,7 +64,9 @@ struct SearchService: Sendable {
 
     /// The venues to search: those named (each must list its markets), else the config file's
     /// that can, else every venue that can.
-    static func venues(_ exchanges: ExchangeSelection, registry: AdapterRegistry) throws(AggError) -> [AdapterDescriptor] {
+    static func venues(_ exchanges: ExchangeSelection, registry: AdapterRegistry) throws(AggError)
+        -> [AdapterDescriptor]
+    {
         var chosen: [AdapterDescriptor] = []
         for id in exchanges.ids {
             let descriptor = try registry.requireDescriptor(id: id)

@@ -46,7 +46,8 @@ struct MarketTarget: Sendable {
         guard let given else { return min(standard, maximum) }
         guard let value = given.value, (1...maximum).contains(value) else {
             throw .usage(
-                "invalid --\(option.spec.name) '\(given.text)': expected a whole number from 1 to \(maximum) for \(descriptor.id)")
+                "invalid --\(option.spec.name) '\(given.text)': expected a whole number from 1 to \(maximum) for \(descriptor.id)"
+            )
         }
         return value
     }
