@@ -66,6 +66,8 @@ private struct FixedFX: ExchangeAdapter {
     let descriptor: AdapterDescriptor
     let rate: String
     let ageMilliseconds: Int64
+    /// Counts the requests, when given.
+    var calls: CallCounter?
 
     init(id: String, rate: String, ageMilliseconds: Int64) {
         descriptor = AdapterDescriptor(
@@ -77,7 +79,8 @@ private struct FixedFX: ExchangeAdapter {
     }
 
     func rates(base: String) async throws(AggError) -> RateTable {
-        RateTable(
+        _ = calls?.next()
+        return RateTable(
             source: descriptor.id, base: base, rates: ["USD": 1, "KRW": Decimal(string: rate) ?? 0],
             asOf: Timestamp(millisecondsSince1970: boardNow.millisecondsSince1970 - ageMilliseconds),
             nextUpdate: nil)
@@ -91,16 +94,20 @@ private let boardFX = [
     FixedFX(id: "fxb", rate: "1375.2", ageMilliseconds: 100 * 86_400_000),
 ]
 
-private func boardRegistry() -> AdapterRegistry {
+private func boardRegistry(fxCalls: CallCounter? = nil) -> AdapterRegistry {
     AdapterRegistry(
         boardVenues.values.map { venue in
             AdapterRegistration(descriptor: venue.descriptor) { _ in TableVenue(venue: venue) }
         }
-            + boardFX.map { fx in AdapterRegistration(descriptor: fx.descriptor) { _ in fx } })
+            + boardFX.map { fx in
+                var counted = fx
+                counted.calls = fxCalls
+                return AdapterRegistration(descriptor: fx.descriptor) { [counted] _ in counted }
+            })
 }
 
-private func runBoard(_ arguments: [String]) async -> CLIRun {
-    await runCLI(arguments, registry: boardRegistry(), now: boardNow)
+private func runBoard(_ arguments: [String], fxCalls: CallCounter? = nil) async -> CLIRun {
+    await runCLI(arguments, registry: boardRegistry(fxCalls: fxCalls), now: boardNow)
 }
 
 @Suite("agg premium")
@@ -201,5 +208,49 @@ struct PremiumCommandTests {
         #expect(run.status == 1)
         #expect(run.errorLines == ["agg: ONLYKR is not listed on both a local and a global venue"])
         #expect(run.output.split(separator: "\n").count == 5)
+    }
+
+    @Test("--watch in a pipe: one CSV header, rows each refresh; FX sources asked once while their rate is fresh")
+    func watchCSV() async {
+        let calls = CallCounter()
+        let run = await runBoard(
+            ["premium", "BTC", "--watch", "--count", "2", "--interval", "1", "-f", "csv"], fxCalls: calls)
+        #expect(run.status == 0, "\(run.error)")
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 1 + 2 * 4)
+        #expect(lines.filter { $0.hasPrefix("time,") }.count == 1)
+        #expect(lines[1] == lines[5])
+        #expect(lines[1].hasPrefix("2024-08-08T08:12:15.000Z,BTC,kra,BTC/KRW,80651000,80651000,0.65,0.47,"))
+        // Two FX sources, asked on the first refresh only.
+        #expect(calls.next() == 3)
+    }
+
+    @Test("--watch: one JSON line a refresh; a too-short --interval and --count without a number are usage errors")
+    func watchJSON() async throws {
+        let run = await runBoard(["premium", "--watch", "-c", "2", "-i", "1", "-f", "json"])
+        #expect(run.status == 0, "\(run.error)")
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        for line in lines {
+            let json = JSONCursor(try JSONParser.parse(line))
+            #expect(try json["rows"].elements().map { try $0["base"].string() } == ["ABC", "BTC", "ETH"])
+        }
+        let short = await runBoard(["premium", "--watch", "--interval", "0.5"])
+        #expect(short.status == 64)
+        #expect(short.errorLines == ["agg: invalid --interval '0.5': expected seconds, such as 10 or 1m"])
+    }
+
+    @Test("--watch on a terminal: the board redrawn in place, the cursor hidden, then shown again")
+    func watchTerminal() async {
+        let run = await runCLI(
+            ["premium", "BTC", "--watch", "-c", "2", "-i", "1", "--basis", "fx"], terminal: true,
+            registry: boardRegistry(), now: boardNow)
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.output.hasPrefix("\u{1B}[?25l"))
+        #expect(run.output.hasSuffix("\u{1B}[?25h"))
+        #expect(run.output.components(separatedBy: "every 1 s · 2024-08-08 08:12:15 UTC · Ctrl-C to stop").count == 3)
+        // The second refresh moves back over the first: the header, two FX lines, the table's
+        // header and two rows (kra, krb).
+        #expect(run.output.contains("\u{1B}[6A\r\u{1B}[J"))
     }
 }

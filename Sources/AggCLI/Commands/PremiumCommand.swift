@@ -22,6 +22,14 @@ public enum PremiumCommand: Command {
     static let minVolume = Option<Decimal>(
         "min-volume", value: "AMOUNT", help: "Hide coins whose 24 h local volume is below AMOUNT.",
         parser: .amount(expected: "an amount such as 1000000000"))
+    static let watch = Flag("watch", short: "w", help: "Refresh the board until Ctrl-C (or --count refreshes).")
+    static let interval = Option<Double>(
+        "interval", short: "i", value: "SECONDS",
+        help: "With --watch: seconds between refreshes (default 10, at least 1, within every venue's rate limit).",
+        parser: .seconds(in: 1...86_400, expected: "seconds, such as 10 or 1m"))
+    static let count = Option<Int>(
+        "count", short: "c", value: "N", help: "With --watch: stop after N refreshes.",
+        parser: .wholeNumber(in: 1...Int.max, expected: "a whole number of refreshes, 1 or more"))
     static let top = Option<Int>(
         "top", short: "n", value: "N", help: "Show at most N coins.", parser: .wholeNumber(in: 1...maximumTop))
 
@@ -29,7 +37,7 @@ public enum PremiumCommand: Command {
         name: "premium",
         summary: "The premium board: every coin listed in Korea and abroad, with each venue's premium.",
         arguments: "[SYMBOL...]",
-        options: [CommonOptions.exchange, currency, fx, maxFXAge, basis, sort, minVolume, top]
+        options: [CommonOptions.exchange, currency, fx, maxFXAge, basis, sort, minVolume, top, watch, interval, count]
             + CommonOptions.network,
         positionals: (0, nil),
         examples: [
@@ -37,6 +45,7 @@ public enum PremiumCommand: Command {
             "agg premium BTC ETH XRP --basis usdt",
             "agg premium --sort volume --min-volume 1000000000 --top 20",
             "agg premium --fx frankfurter --format json",
+            "agg premium --watch --interval 30 --top 30",
         ],
         discussion: """
             Each venue is asked once for every ticker (its all-tickers request), and each FX
@@ -48,7 +57,9 @@ public enum PremiumCommand: Command {
             takes the tether premium out. The tether premium (USDT's local price over the FX rate)
             heads the board. A price more than 50% away from the others is most likely another
             coin under the same ticker: it is marked and left out of the reference. Favorite coins
-            come first.
+            come first. With --watch the board is redrawn in place on a terminal (one JSON line,
+            table or CSV rows per refresh otherwise); each refresh asks every venue once, and the
+            FX sources only when their rate is over five minutes old or their next update is due.
             """
     )
 
@@ -73,31 +84,67 @@ public enum PremiumCommand: Command {
         }
         let factory = AdapterFactory(context: context, options: options)
         try factory.announceOffline(venues: venues.map(\.id) + fxSources.map(\.id))
-        let service = PremiumService(factory: factory, now: context.now)
-        let result = try await ProgressLine.during(
-            "asking \((venues + fxSources).map(\.id).joined(separator: ", "))", console: context.console
-        ) { () async in
-            await service.run(
-                PremiumService.Request(
-                    currency: currency, venues: venues, fxSources: fxSources, fxSource: fxSource,
-                    maximumFXAgeSeconds: arguments[Self.maxFXAge] ?? FXChoice.defaultMaximumAgeSeconds))
-        }
         let favorites = LocalStore.favorites(
             kind: .symbol,
             in: options.offline ? nil : LocalStore.bestEffort(environment: context.environment, create: false))
-        let rendering = PremiumRendering(
-            result: result, basis: arguments[Self.basis] ?? .both,
-            rows: PremiumRendering.select(
-                result.board, order: arguments[Self.sort] ?? .premium,
-                symbols: symbols, minimumVolume: arguments[Self.minVolume], top: arguments[Self.top],
-                favorites: favorites),
+        let board = Board(
+            service: PremiumService(factory: factory, now: context.now),
+            request: PremiumService.Request(
+                currency: currency, venues: venues, fxSources: fxSources, fxSource: fxSource,
+                maximumFXAgeSeconds: arguments[Self.maxFXAge] ?? FXChoice.defaultMaximumAgeSeconds),
+            basis: arguments[Self.basis] ?? .both, order: arguments[Self.sort] ?? .premium, symbols: symbols,
+            minimumVolume: arguments[Self.minVolume], top: arguments[Self.top], favorites: favorites,
             attributions: Dictionary(fxSources.compactMap { d in d.attribution.map { (d.id, $0) } }) { a, _ in a })
-        Output.write(rendering, options: options, console: context.console)
-        for error in result.errors { context.console.printError("agg: \(error.description)") }
-        guard result.board != nil else { return .sourceFailed }
-        let missing = symbols.filter { symbol in !(result.board?.rows.contains { $0.base == symbol } ?? false) }
+        if arguments[Self.watch] {
+            return try await PremiumWatch(board: board, context: context, options: options)
+                .run(interval: try interval(arguments, venues: venues + fxSources), count: arguments[Self.count])
+        }
+        let result = try await ProgressLine.during(
+            "asking \((venues + fxSources).map(\.id).joined(separator: ", "))", console: context.console
+        ) { () async in await board.service.run(board.request) }
+        Output.write(board.rendering(result), options: options, console: context.console)
+        return board.report(result, console: context.console)
+    }
+
+    /// `--interval`, checked against every venue's rate limit (one request a venue a refresh).
+    static func interval(_ arguments: ParsedArguments, venues: [AdapterDescriptor]) throws(AggError) -> Double {
+        let floor = venues.map { $0.requestsPerSecond > 0 ? 1 / $0.requestsPerSecond : 1 }.max() ?? 1
+        let seconds = arguments[Self.interval] ?? max(10, floor)
+        guard seconds >= floor else {
+            throw .usage("--interval \(RateText.format(seconds)) is too short: at least \(RateText.format(floor)) s")
+        }
+        return seconds
+    }
+}
+
+/// One board as the command line asked for it: how to fetch it, and how to show it.
+struct Board: Sendable {
+    var service: PremiumService
+    var request: PremiumService.Request
+    var basis: PremiumRendering.Basis
+    var order: PremiumBoard.Order
+    var symbols: [String]
+    var minimumVolume: Decimal?
+    var top: Int?
+    var favorites: Set<String>
+    var attributions: [String: String]
+
+    func rendering(_ result: PremiumService.Result) -> PremiumRendering {
+        PremiumRendering(
+            result: result, basis: basis,
+            rows: PremiumRendering.select(
+                result.board, order: order, symbols: symbols, minimumVolume: minimumVolume, top: top,
+                favorites: favorites),
+            attributions: attributions)
+    }
+
+    /// Prints what failed and returns the exit code.
+    func report(_ result: PremiumService.Result, console: Console) -> ExitCode {
+        for error in result.errors { console.printError("agg: \(error.description)") }
+        guard let board = result.board else { return .sourceFailed }
+        let missing = symbols.filter { symbol in !board.rows.contains { $0.base == symbol } }
         for symbol in missing {
-            context.console.printError("agg: \(symbol) is not listed on both a local and a global venue")
+            console.printError("agg: \(symbol) is not listed on both a local and a global venue")
         }
         return result.errors.isEmpty && missing.isEmpty ? .success : .sourceFailed
     }

@@ -18,6 +18,9 @@ struct PremiumService: Sendable {
         var fxSource: String?
         var maximumFXAgeSeconds: Int64
         var maximumDeviationPercent: Decimal = PremiumBoard.defaultMaximumDeviationPercent
+        /// FX tables still fresh from an earlier run (`premium --watch`): their sources are not
+        /// asked again.
+        var knownTables: [RateTable] = []
     }
 
     /// What came back.
@@ -83,7 +86,9 @@ struct PremiumService: Sendable {
             }
             return VenueAnswer(venue: descriptor.id, outcome: outcome)
         }
-        async let fxAnswers = concurrentResults(request.fxSources) { descriptor throws(AggError) in
+        let known = Set(request.knownTables.map(\.source))
+        async let fxAnswers = concurrentResults(request.fxSources.filter { !known.contains($0.id) }) {
+            descriptor throws(AggError) in
             try await factory.adapter(id: descriptor.id).rates(base: Conversion.fxBase)
         }
         let venues = await venueAnswers
@@ -97,7 +102,7 @@ struct PremiumService: Sendable {
             case .failure(let error): errors.append(error)
             }
         }
-        var tables: [RateTable] = []
+        var tables = request.knownTables
         for result in fxResults {
             switch result {
             case .success(let table): tables.append(table)

@@ -1,0 +1,97 @@
+import AggCore
+import AggJSON
+
+/// `agg premium --watch`: the board refreshed on `RefreshLoop`, redrawn in place on a terminal,
+/// one block a refresh in a pipe (a JSON line, a table and a blank line, or CSV rows under one
+/// header). FX tables are kept between refreshes and asked for again only when they are older
+/// than `fxRefreshSeconds` or their source's next update is due, since FX sources update at most
+/// a few times a day and some block callers who ask often.
+struct PremiumWatch: Sendable {
+    /// What carries from one refresh to the next.
+    struct State: Sendable {
+        /// The FX tables of earlier refreshes, and when they were fetched.
+        var tables: [RateTable] = []
+        var tablesFetched: Timestamp?
+        var drawnLines = 0
+        var lastFailed = false
+    }
+
+    /// How long an FX table is reused between refreshes.
+    static let fxRefreshSeconds: Int64 = 300
+
+    var board: Board
+    var context: CLIContext
+    var options: NetworkOptions
+
+    var redraws: Bool { context.console.outputIsTerminal && context.environment["TERM"] != "dumb" }
+
+    func run(interval: Double, count: Int?) async throws(AggError) -> ExitCode {
+        let console = context.console
+        if redraws { console.standardOutput.write(WatchCommand.hideCursor) }
+        let loop = RefreshLoop(interval: interval, count: count)
+        let end = await loop.run(State(), interrupts: context.interrupts()) { state, refresh throws(AggError) in
+            let now = context.now()
+            var request = board.request
+            request.knownTables = Self.reusable(state, now: now)
+            let result = await board.service.run(request)
+            if Task.isCancelled { return false }
+            if request.knownTables.isEmpty {
+                state.tables = result.tables
+                state.tablesFetched = now
+            }
+            draw(result, refresh: refresh, interval: interval, state: &state)
+            return console.standardOutput.failure == nil
+        }
+        if redraws {
+            console.standardOutput.write(
+                (options.style.enabled ? WatchCommand.resetAttributes : "") + WatchCommand.showCursor)
+        }
+        switch end {
+        case .finished(let state): return state.lastFailed ? .sourceFailed : .success
+        case .stopped: return .success
+        case .failed(let error): throw error
+        }
+    }
+
+    /// The tables of `state` while every one is younger than `fxRefreshSeconds` and none is
+    /// past its next update; otherwise none, so that every source is asked.
+    static func reusable(_ state: State, now: Timestamp) -> [RateTable] {
+        guard let fetched = state.tablesFetched,
+            now.millisecondsSince1970 - fetched.millisecondsSince1970 < fxRefreshSeconds * 1000,
+            state.tables.allSatisfy({
+                $0.nextUpdate.map { $0.millisecondsSince1970 > now.millisecondsSince1970 } ?? true
+            })
+        else { return [] }
+        return state.tables
+    }
+
+    private func draw(_ result: PremiumService.Result, refresh: Int, interval: Double, state: inout State) {
+        let console = context.console
+        let failures = result.errors.map { "agg: \($0.description)" }
+        state.lastFailed = !failures.isEmpty || result.board == nil
+        let rendering = board.rendering(result)
+        if redraws {
+            var block = [
+                options.style.dim(
+                    "every \(RateText.format(interval)) s · \(TableTime.text(result.asOf)) UTC · Ctrl-C to stop")
+            ]
+            block.append(rendering.table(width: console.width, style: options.style))
+            block += failures.map { options.style.warning(TerminalText.escape($0)) }
+            let text = block.joined(separator: "\n") + "\n"
+            let moveUp = state.drawnLines > 0 ? "\u{1B}[\(state.drawnLines)A\r\u{1B}[J" : ""
+            console.standardOutput.write(moveUp + text)
+            state.drawnLines = text.filter { $0 == "\n" }.count
+            return
+        }
+        let text = Output.text(rendering, format: options.format, style: options.style, console: console)
+        switch options.format {
+        case .json, .csv:
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            let rows = options.format == .csv && refresh > 1 ? lines.dropFirst() : lines[...]
+            console.standardOutput.write(rows.isEmpty ? "" : rows.joined(separator: "\n") + "\n")
+        case .table:
+            console.standardOutput.write("\(TableTime.text(result.asOf)) UTC\n" + text + "\n")
+        }
+        for failure in failures { console.printError(failure) }
+    }
+}
