@@ -51,6 +51,13 @@ private struct TableVenue: ExchangeAdapter {
 
     var descriptor: AdapterDescriptor { venue.descriptor }
 
+    func quote(for market: Market) async throws(AggError) -> Quote {
+        guard market.quote == descriptor.homeCurrency,
+            let quote = try await allQuotes(quotedIn: market.quote).first(where: { $0.market == market })
+        else { throw .notListed(venue: descriptor.id, market: market, code: "", message: "") }
+        return quote
+    }
+
     func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
         venue.tickers.map { base, values in
             Quote(
@@ -252,5 +259,35 @@ struct PremiumCommandTests {
         // The second refresh moves back over the first: the header, two FX lines, the table's
         // header and two rows (kra, krb).
         #expect(run.output.contains("\u{1B}[6A\r\u{1B}[J"))
+    }
+
+    @Test("rates --source all: every FX source and each KRW venue's USDT against the FX median")
+    func rateSources() async throws {
+        let run = await runBoard(["rates", "USD", "--to", "KRW", "--source", "all", "-f", "json"])
+        #expect(run.status == 0, "\(run.error)")
+        let json = try run.json()
+        #expect(try json["median"].string() == "1373.375")
+        let sources = try json["sources"].elements()
+        #expect(try sources.map { try $0["source"].string() } == ["fxa", "fxb", "kra USDT/KRW", "krb USDT/KRW"])
+        #expect(try sources.map { try $0["kind"].string() } == ["fx", "fx", "market", "market"])
+        #expect(try sources.map { try $0["deviationPercent"].string() } == ["-0.13", "0.13", "0.05", "0.19"])
+        #expect(try sources[0]["asOf"].string() == "2024-08-07T16:12:15.000Z")
+        #expect(try sources[0]["attribution"].string() == "Rates by fxa")
+
+        let table = await runBoard(["rates", "USD", "--to", "KRW", "--source", "all", "-f", "table"])
+        #expect(
+            table.output.split(separator: "\n").map(String.init) == [
+                "SOURCE        KIND     USD→KRW  AS OF (UTC)               AGE  VS MEDIAN",
+                "fxa           fx      1,371.55  2024-08-07 16:12:15   16h ago     -0.13%",
+                "fxb           fx       1,375.2  2024-04-30 08:12:15  100d ago     +0.13%",
+                "kra USDT/KRW  market     1,374  -                           -     +0.05%",
+                "krb USDT/KRW  market     1,376  -                           -     +0.19%",
+                "median of 2 FX sources: 1,373.375",
+                "Rates by fxa; Rates by fxb",
+            ])
+        let two = await runBoard(["rates", "--to", "KRW,JPY", "--source", "all"])
+        #expect(two.status == 64)
+        #expect(
+            two.errorLines == ["agg: --source all compares one rate: name one currency with --to, such as --to KRW"])
     }
 }

@@ -24,7 +24,8 @@ public enum RatesCommand: Command {
         "keep", value: "N", help: "Snapshots kept per base currency (default 2).",
         parser: .wholeNumber(in: 1...maximumKeep))
     static let source = Option<String>(
-        "source", value: "ID", help: "The FX source (default exchangerate; see `agg exchanges`).",
+        "source", value: "ID",
+        help: "The FX source (default exchangerate; see `agg exchanges`), or all: one --to rate from every source.",
         completion: .exchangeIDs, parser: .venueID)
 
     /// The command line `agg help` describes.
@@ -39,6 +40,7 @@ public enum RatesCommand: Command {
             "agg rates KRW --to USD,JPY,EUR",
             "agg rates USD --threshold 0.5 --format json",
             "agg rates --offline --format csv",
+            "agg rates USD --to KRW --source all",
         ],
         discussion: """
             BASE is a three-letter currency code (default USD). Every answer is stored as a
@@ -56,6 +58,10 @@ public enum RatesCommand: Command {
             the network and of the day's stored table; its answers are stored and compared like
             live ones, so point AGG_HOME elsewhere to keep them out of your database.
             Favorite currencies (agg favorites add KRW) are listed first.
+            With --source all, one rate (--to, default KRW) is asked of every FX source at once,
+            and for USD also the rate the market implies: USDT's price on every venue quoting in
+            that currency (USDT = USD). Each is set against the median of the FX sources; nothing
+            is stored.
             """
     )
 
@@ -65,6 +71,7 @@ public enum RatesCommand: Command {
     {
         let options = try NetworkOptions(arguments, context: context)
         let base = try AssetCode.validateCurrency(arguments.positionals.first ?? "USD")
+        if arguments[Self.source] == "all" { return try await compareSources(base: base, arguments, context, options) }
         var targets: [String] = []
         for code in arguments[Self.to] ?? [] where !targets.contains(code) { targets.append(code) }
         let comparison = RateComparison(threshold: arguments[Self.threshold] ?? RateComparison.defaultThreshold)
@@ -126,6 +133,27 @@ public enum RatesCommand: Command {
             context.console.printError("agg: \(source.id): no rate for \(code) in the \(table.base) table")
         }
         return missing.isEmpty && table.refused.isEmpty ? .success : .sourceFailed
+    }
+
+    /// `--source all`: one rate from every source, against their median.
+    static func compareSources(
+        base: String, _ arguments: ParsedArguments, _ context: CLIContext, _ options: NetworkOptions
+    ) async throws(AggError) -> ExitCode {
+        let targets = arguments[Self.to] ?? ["KRW"]
+        guard targets.count == 1, let quote = targets.first else {
+            throw .usage("--source all compares one rate: name one currency with --to, such as --to KRW")
+        }
+        let factory = AdapterFactory(context: context, options: options)
+        let service = RateSourcesService(factory: factory, registry: context.registry, now: context.now)
+        let result = await service.run(base: base, quote: quote)
+        let attributions = Dictionary(
+            context.registry.descriptors(supporting: .fxRates).compactMap { d in d.attribution.map { (d.id, $0) } }
+        ) { first, _ in first }
+        Output.write(
+            RateSourcesRendering(result: result, attributions: attributions), options: options,
+            console: context.console)
+        for error in result.errors { context.console.printError("agg: \(error.description)") }
+        return result.errors.isEmpty && !result.sources.entries.isEmpty ? .success : .sourceFailed
     }
 
     /// The FX source named by `--source`, or the default one (else the first FX source registered).
