@@ -395,7 +395,7 @@ struct CompareCommandTests {
         "bad command lines exit 64 with one line and no request",
         arguments: [
             (["compare"], "'agg compare' needs more arguments"),
-            (["compare", "BTC", "ETH"], "unexpected argument 'ETH'"),
+            (["compare", "BTC", "ETH/KRW"], "compare takes a coin such as BTC, not a market ('ETH/KRW')"),
             (["compare", "BTC/KRW"], "compare takes a coin such as BTC, not a market"),
             (["compare", "B TC"], "invalid symbol 'B TC'"),
             (["compare", "BTC", "--in", "KRWW"], "invalid currency code 'KRWW'"),
@@ -476,4 +476,31 @@ struct QuoteAcrossVenuesTests {
         #expect(http.requests.map(\.url) == ["https://api.upbit.com/v1/ticker?markets=KRW-BTC,KRW-ETH"])
         #expect(try run.json()["quotes"][1]["changePercent"].string() == "-0.40923707")
     }
+
+    @Test("several coins: one comparison each, the FX source asked once; CSV is one table")
+    func severalCoins() async throws {
+        let http = try network()
+        let run = try await compare(["BTC", "ETH", "btc", "--format", "json"], http: http)
+        #expect(run.status == 0, "\(run.error)")
+        let comparisons = try run.json()["comparisons"].elements()
+        #expect(try comparisons.map { try $0["base"].string() } == ["BTC", "ETH"])
+        #expect(try comparisons[1]["reference"]["price"].string() == "3575124.098")
+        #expect(
+            try comparisons[1]["venues"].elements().map { try $0["premiumPercent"].string() }
+                == ["-0.01", "-4.73", "0.01", "-4.70"])
+        #expect(http.requests.filter { $0.url.hasPrefix("https://fx.test") }.count == 1)
+
+        let csv = try await compare(["BTC", "ETH", "--format", "csv"])
+        let lines = csv.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 9)
+        #expect(lines[0] == CompareRenderingHeader.csv)
+        #expect(lines[8].hasPrefix("upbit,ETH/KRW,3407000,KRW,1,3407000,-4.70"))
+        let market = try await compare(["BTC", "ETH/KRW"])
+        #expect(market.status == 64)
+    }
+}
+
+/// The compare CSV header, as documented.
+private enum CompareRenderingHeader {
+    static let csv = "exchange,symbol,last,currency,rate,lastConverted,premiumPercent"
 }

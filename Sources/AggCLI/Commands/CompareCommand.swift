@@ -14,12 +14,13 @@ public enum CompareCommand: Command {
 
     public static let spec = CommandSpec(
         name: "compare",
-        summary: "Compare one coin across venues in one currency, with each venue's premium.",
-        arguments: "SYMBOL",
+        summary: "Compare coins across venues in one currency, with each venue's premium.",
+        arguments: "SYMBOL...",
         options: [currency, CommonOptions.exchange, usdt, CommonOptions.refresh] + CommonOptions.network,
-        positionals: (1, 1),
+        positionals: (1, nil),
         examples: [
             "agg compare BTC",
+            "agg compare BTC ETH XRP",
             "agg compare ETH --in USD --format json",
             "agg compare BTC --exchange upbit,binance,coinbase --usdt market",
             "agg compare USDT",
@@ -31,7 +32,9 @@ public enum CompareCommand: Command {
             or of all venues when there are none; PREMIUM is each venue's price over it. For USDT
             (or USDC) the reference is the US dollar at the FX rate, USDT = USD: PREMIUM is each
             venue's tether premium (agg compare USDT). A venue that does not list the coin is
-            shown as not listed and does not fail the command.
+            shown as not listed and does not fail the command. Several coins are compared at once,
+            one block each (JSON: {"comparisons":[...]}, CSV: one table); the FX rates are asked
+            for once.
             The exchange rates fetched are stored as snapshots in the local database (as agg rates
             does); while the stored USD snapshot's next update is still to come, it is used
             without asking the FX source (--refresh asks anyway; --offline neither reads nor
@@ -43,30 +46,49 @@ public enum CompareCommand: Command {
         -> ExitCode
     {
         let options = try NetworkOptions(arguments, context: context)
-        let symbol = arguments.positionals[0]
-        guard !symbol.contains("/") else {
-            throw .usage("compare takes a coin such as BTC, not a market ('\(symbol)'); each venue uses its own quote")
+        var coins: [String] = []
+        for symbol in arguments.positionals {
+            guard !symbol.contains("/") else {
+                throw .usage(
+                    "compare takes a coin such as BTC, not a market ('\(symbol)'); each venue uses its own quote")
+            }
+            let coin = try AssetCode.validate(symbol)
+            if !coins.contains(coin) { coins.append(coin) }
         }
-        let coin = try AssetCode.validate(symbol)
         let currency = arguments[Self.currency] ?? "KRW"
-        let plan = try ComparePlan(
-            coin: coin, currency: currency, stablecoins: arguments[Self.usdt] ?? .assume,
-            named: options.exchanges.explicit ? options.exchanges.ids : [], registry: context.registry)
+        var plans: [ComparePlan] = []
+        for coin in coins {
+            plans.append(
+                try ComparePlan(
+                    coin: coin, currency: currency, stablecoins: arguments[Self.usdt] ?? .assume,
+                    named: options.exchanges.explicit ? options.exchanges.ids : [], registry: context.registry))
+        }
 
         let factory = AdapterFactory(context: context, options: options)
-        try factory.announceOffline(venues: plan.venues.map(\.venue) + plan.fxSources + plan.usdtVenues)
+        let announced = plans.flatMap { $0.venues.map(\.venue) + $0.fxSources + $0.usdtVenues }
+        try factory.announceOffline(venues: announced.reduce(into: []) { if !$0.contains($1) { $0.append($1) } })
         // Stored rates are a convenience: without a usable database every source is asked.
         let store =
-            options.offline || plan.fxSources.isEmpty
+            options.offline || plans.allSatisfy(\.fxSources.isEmpty)
             ? nil : LocalStore.bestEffort(environment: context.environment, create: true)
         let service = CompareService(factory: factory, store: store, now: context.now)
-        let report = await service.compare(plan, refresh: arguments[CommonOptions.refresh])
-        Output.write(CompareRendering(report: report), options: options, console: context.console)
-        for line in report.problemLines { context.console.printError("agg: " + line) }
-        if report.comparison.rows.isEmpty && !report.hasFailures {
-            context.console.printError("agg: no venue lists \(coin)")
-            return .sourceFailed
+        let reports = await service.compare(plans, refresh: arguments[CommonOptions.refresh])
+        if let report = reports.first, reports.count == 1 {
+            Output.write(CompareRendering(report: report), options: options, console: context.console)
+        } else {
+            Output.write(
+                CompareRenderings(renderings: reports.map(CompareRendering.init(report:))), options: options,
+                console: context.console)
         }
-        return report.hasFailures ? .sourceFailed : .success
+        var failed = false
+        for report in reports {
+            for line in report.problemLines { context.console.printError("agg: " + line) }
+            if report.comparison.rows.isEmpty && !report.hasFailures {
+                context.console.printError("agg: no venue lists \(report.plan.coin)")
+                failed = true
+            }
+            failed = failed || report.hasFailures
+        }
+        return failed ? .sourceFailed : .success
     }
 }

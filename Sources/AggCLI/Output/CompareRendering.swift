@@ -135,3 +135,24 @@ struct CompareRendering: Rendering {
         return lines.isEmpty ? rendered : ([rendered, ""] + lines).joined(separator: "\n")
     }
 }
+
+/// Several coins' comparisons: one block each in a table, `{"comparisons":[...]}` in JSON, one
+/// CSV table.
+struct CompareRenderings: Rendering {
+    var renderings: [CompareRendering]
+
+    func json() -> JSONValue {
+        ["comparisons": .array(renderings.map { $0.json() })]
+    }
+
+    func csv() -> String {
+        let lines = renderings.flatMap { $0.csv().split(separator: "\n").dropFirst().map(String.init) }
+        return ([CompareRendering.csvHeader.joined(separator: ",")] + lines).joined(separator: "\n")
+    }
+
+    func table(width: Int, style: TextStyle) -> String {
+        renderings.map { rendering in
+            "\(rendering.report.plan.coin)\n" + rendering.table(width: width, style: style)
+        }.joined(separator: "\n\n")
+    }
+}

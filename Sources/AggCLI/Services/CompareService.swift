@@ -18,6 +18,31 @@ struct CompareService: Sendable {
         plan.save(fetched, in: store)
         return report
     }
+
+    /// The reports for several coins at once. The first plan's fetch asks the FX sources whose
+    /// stored snapshot is not current; the others then use those tables, so that each source is
+    /// asked at most once.
+    func compare(_ plans: [ComparePlan], refresh: Bool) async -> [CompareReport] {
+        guard let first = plans.first else { return [] }
+        var stored = refresh ? [:] : first.storedRates(in: store, now: now())
+        let factory = self.factory
+        var reports: [CompareReport] = []
+        var rest = plans.dropFirst()[...]
+        if first.fxSources.contains(where: { stored[$0] == nil }) {
+            let (report, fetched) = await first.fetch(factory: factory, stored: stored)
+            first.save(fetched, in: store)
+            for table in fetched { stored[table.source] = table }
+            reports.append(report)
+        } else {
+            rest = plans[...]
+        }
+        let known = stored
+        let others = await concurrentMap(Array(rest)) { plan in
+            let (report, _) = await plan.fetch(factory: factory, stored: known)
+            return report
+        }
+        return reports + others
+    }
 }
 
 /// What to ask for: the coin on each venue, and the sources of the rates the conversion needs.
