@@ -9,6 +9,7 @@ public enum CLI {
         QuoteCommand.self,
         CompareCommand.self,
         PremiumCommand.self,
+        StatusCommand.self,
         SearchCommand.self,
         CandlesCommand.self,
         TradesCommand.self,
