@@ -58,13 +58,16 @@ let package = Package(
         .target(name: "AggTransport", dependencies: ["AggCore", "CCurl"]),
         .target(name: "AggStore", dependencies: ["AggCore", "AggJSON", "CSQLite"]),
         .target(name: "AggFixtures", dependencies: ["AggCore", "AggJSON"]),
+        // Venues described by data files (Plugins/DataVenues/*.json and the user's venues/).
+        .target(name: "AggDataVenues", dependencies: ["AggCore", "AggJSON"]),
         .target(
             name: "AggCLI",
-            dependencies: ["AggCore", "AggJSON", "AggStore", "AggFixtures"]
+            dependencies: ["AggCore", "AggJSON", "AggStore", "AggFixtures", "AggDataVenues"]
         ),
         .target(name: "AggVenues", dependencies: ["AggCore"] + adapterNames.map { .target(name: $0) }),
-        .executableTarget(name: "agg", dependencies: ["AggCLI", "AggCore", "AggTransport", "AggVenues"]),
-        .target(name: "AggTestKit", dependencies: ["AggCore", "AggJSON", "AggFixtures"]),
+        .executableTarget(
+            name: "agg", dependencies: ["AggCLI", "AggCore", "AggTransport", "AggVenues", "AggDataVenues"]),
+        .target(name: "AggTestKit", dependencies: ["AggCore", "AggJSON", "AggFixtures", "AggDataVenues"]),
         .executableTarget(
             name: "agg-bench",
             dependencies: ["AggCore", "AggJSON", "AggTransport", "AggTestKit", "AggFixtures", "AggVenues", "Bithumb"]
@@ -75,13 +78,18 @@ let package = Package(
         .testTarget(name: "AggStoreTests", dependencies: ["AggStore", "AggCore"]),
         .testTarget(name: "ScaffoldTests", path: "Tests/ScaffoldTests"),
         .testTarget(
+            name: "AggDataVenuesTests",
+            dependencies: ["AggDataVenues", "AggCore", "AggJSON", "AggTestKit", "AggFixtures"]
+        ),
+        .testTarget(
             name: "AggVenuesTests",
             dependencies: ["AggVenues", "AggCore", "AggJSON", "AggTestKit", "AggFixtures", "AggTransport"]
         ),
         .testTarget(
             name: "AggCLITests",
             dependencies: [
-                "AggCLI", "AggCore", "AggJSON", "AggStore", "AggTestKit", "AggFixtures", "AggVenues", "agg",
+                "AggCLI", "AggCore", "AggJSON", "AggStore", "AggTestKit", "AggFixtures", "AggVenues", "AggDataVenues",
+                "agg",
             ]
         ),
     ] + adapterTargets + adapterTestTargets,

@@ -15,6 +15,9 @@ public enum APIRouter: VenueRoute, Equatable {
     case transactionHistory(Market, count: Int)
     /// `GET /public/candlestick/{COIN}_{PAY}/{interval}`.
     case candlestick(Market, interval: CandleInterval)
+    /// `GET /public/assetsstatus/multichain/ALL`: deposits and withdrawals open or not, per coin
+    /// and network.
+    case assetsStatus
 
     /// The payment (quote) currencies Bithumb's public API serves.
     public static let paymentCurrencies = ["KRW", "BTC"]
@@ -29,6 +32,7 @@ public enum APIRouter: VenueRoute, Equatable {
             "/public/transaction_history/\(Self.pair(market))?count=\(count)"
         case .candlestick(let market, let interval):
             "/public/candlestick/\(Self.pair(market))/\(interval.rawValue)"
+        case .assetsStatus: "/public/assetsstatus/multichain/ALL"
         }
     }
 

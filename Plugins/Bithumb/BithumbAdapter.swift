@@ -10,7 +10,7 @@ public struct BithumbAdapter: CompiledAdapter {
         country: "KR",
         homeCurrency: "KRW",
         quoteCurrencies: APIRouter.paymentCurrencies,
-        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook],
+        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus],
         requestsPerSecond: 150,
         defaultBaseURL: "https://api.bithumb.com",
         limits: FetchLimits(candles: 1500, trades: 100, bookDepth: 30),
@@ -22,6 +22,14 @@ public struct BithumbAdapter: CompiledAdapter {
 
     public init(environment: AdapterEnvironment) {
         client = VenueClient(Self.descriptor, environment: environment, envelope: BithumbDecoding.envelope)
+    }
+
+    /// One `/public/assetsstatus/multichain/ALL` request for every coin and network.
+    public func transferStatus(coins: [String]) async throws(AggError) -> [TransferStatus] {
+        let wanted = Set(coins)
+        return try await client.get(APIRouter.assetsStatus) { data throws(JSONDecodingError) in
+            try BithumbTransferDecoding.statuses(data: data).filter { wanted.isEmpty || wanted.contains($0.coin) }
+        }
     }
 
     public func quote(for market: Market) async throws(AggError) -> Quote {

@@ -11,6 +11,8 @@ public enum APIRouter: VenueRoute, Equatable {
     case ticker([Market])
     /// `GET /v1/market/all`: every market, with Korean and English names.
     case marketAll
+    /// `GET /v1/market/all?isDetails=true`: the same with each market's warning flags.
+    case marketAllDetails
     /// `GET /v1/candles/minutes/{unit}?market=KRW-BTC&count=` or `GET /v1/candles/days?...`:
     /// up to 200 bars, newest first. The adapter builds it only for `candleIntervals`; the
     /// lengths Upbit lacks (6h, 12h) would fall back to 1-minute bars.
@@ -30,6 +32,7 @@ public enum APIRouter: VenueRoute, Equatable {
         case .ticker(let markets):
             "/v1/ticker?markets=" + markets.map(Self.code).joined(separator: ",")
         case .marketAll: "/v1/market/all"
+        case .marketAllDetails: "/v1/market/all?isDetails=true"
         case .candles(let market, let interval, let count):
             "/v1/candles/\(Self.candlePath(interval) ?? "minutes/1")?market=\(Self.code(market))&count=\(count)"
         case .trades(let market, let count): "/v1/trades/ticks?market=\(Self.code(market))&count=\(count)"

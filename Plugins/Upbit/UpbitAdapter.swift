@@ -17,7 +17,7 @@ public struct UpbitAdapter: CompiledAdapter {
         country: "KR",
         homeCurrency: "KRW",
         quoteCurrencies: APIRouter.quoteCurrencies,
-        capabilities: [.ticker, .markets, .candles, .trades, .orderBook],
+        capabilities: [.ticker, .markets, .candles, .trades, .orderBook, .transferStatus],
         requestsPerSecond: 10,
         defaultBaseURL: "https://api.upbit.com",
         limits: FetchLimits(candles: 200, trades: 500, bookDepth: 30, candleIntervals: APIRouter.candleIntervals),
@@ -112,6 +112,15 @@ public struct UpbitAdapter: CompiledAdapter {
             }
         }
         return results
+    }
+
+    /// Upbit publishes no wallet status without an API key: every row says `unknown`, with the
+    /// market warnings of `/v1/market/all?isDetails=true` as its note.
+    public func transferStatus(coins: [String]) async throws(AggError) -> [TransferStatus] {
+        let wanted = Set(coins)
+        return try await client.get(APIRouter.marketAllDetails) { json throws(JSONDecodingError) in
+            try UpbitTransferDecoding.statuses(json).filter { wanted.isEmpty || wanted.contains($0.coin) }
+        }
     }
 
     public func markets() async throws(AggError) -> [MarketListing] {

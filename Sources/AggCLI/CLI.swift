@@ -1,4 +1,5 @@
 import AggCore
+import AggDataVenues
 
 /// The `agg` command line: dispatches to commands, prints help and version, and turns errors
 /// into one-line messages and exit codes.
@@ -8,6 +9,7 @@ public enum CLI {
         QuoteCommand.self,
         CompareCommand.self,
         PremiumCommand.self,
+        StatusCommand.self,
         SearchCommand.self,
         CandlesCommand.self,
         TradesCommand.self,
@@ -69,6 +71,13 @@ public enum CLI {
                 return ExitCode.success.rawValue
             }
             var context = context
+            // Venue files load before the config file, which may name their venues; a bad file
+            // is one line and leaves the other venues working, and the run then exits 78.
+            let venues = DataVenueLoader.load(
+                into: context.registry, shipped: context.shippedVenueFolders,
+                user: ConfigurationLoader.path(environment: context.environment).map(DataVenueLoader.userFolder))
+            context.registry = venues.registry
+            for error in venues.errors { console.printError("agg: \(error.description)") }
             do throws(ConfigurationError) {
                 context.configuration = try ConfigurationLoader.load(
                     environment: context.environment, registry: context.registry)
@@ -80,7 +89,8 @@ public enum CLI {
                 return ExitCode.configuration.rawValue
             }
             for warning in context.configuration.warnings { console.printError("agg: warning: \(warning)") }
-            return try await command.run(parsed, context: context).rawValue
+            let status = try await command.run(parsed, context: context)
+            return venues.errors.isEmpty || status != .success ? status.rawValue : ExitCode.configuration.rawValue
         } catch {
             if error.isUsageError { return usageError(error.description, console: console) }
             console.printError("agg: \(error.description)")

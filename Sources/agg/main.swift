@@ -1,6 +1,7 @@
 // The agg executable: the standard venues (AggVenues) and the real transport, wired to the CLI.
 import AggCLI
 import AggCore
+import AggDataVenues
 import AggVenues
 import FoundationEssentials
 
@@ -9,11 +10,15 @@ import FoundationEssentials
 #endif
 
 let environment = ProcessInfo.processInfo.environment
-let context = CLIContext(
-    registry: .standard,
-    environment: environment,
-    console: Console.standard(environment: environment),
-    makeHTTPClient: { timeouts in makeTransport(timeouts: timeouts) }
-)
+let context = {
+    var context = CLIContext(
+        registry: .standard,
+        environment: environment,
+        console: Console.standard(environment: environment),
+        makeHTTPClient: { timeouts in makeTransport(timeouts: timeouts) }
+    )
+    context.shippedVenueFolders = [DataVenueDirectory.locate()]
+    return context
+}()
 let status = await CLI.run(Array(CommandLine.arguments.dropFirst()), context: context)
 exit(status)

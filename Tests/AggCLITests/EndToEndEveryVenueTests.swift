@@ -1,4 +1,5 @@
 import AggCore
+import AggDataVenues
 import AggJSON
 import AggTestKit
 import AggVenues
@@ -12,8 +13,8 @@ import Testing
 /// probability 0.9^40, 1.5 %). Within the whole suite each scenario runs twice, so that hundreds
 /// of processes do not crowd the suite's timing-sensitive tests.
 ///
-/// The scenarios over every venue take the venues from the standard registry, so that a new venue
-/// joins them without an edit here; exact values are checked for the venues listed in `expected`.
+/// The scenarios over every venue take the venues from the standard registry and the shipped venue
+/// files, so that a new venue joins them without an edit here; exact values are checked for the venues listed in `expected`.
 @Suite("every venue's quote path, end to end, repeated")
 struct EndToEndEveryVenueTests {
     static let runs = ProcessInfo.processInfo.environment["AGG_E2E_RUNS"].flatMap { Int($0) }.map { max(1, $0) } ?? 2
@@ -63,8 +64,13 @@ struct EndToEndEveryVenueTests {
         var testDescription: String { "agg " + arguments.joined(separator: " ") }
     }
 
-    /// `venue BTC/<home currency>` for every standard venue with tickers, in output order.
-    static let everyVenueBTC = AdapterRegistry.standard.descriptors(supporting: .ticker).map {
+    /// Every venue the binary knows: the standard list and the venue files shipped with it.
+    static let shipped = DataVenueLoader.load(
+        into: .standard, shipped: [DataVenueDirectory.checkout], user: nil
+    ).registry
+
+    /// `venue BTC/<home currency>` for every shipped venue with tickers, in output order.
+    static let everyVenueBTC = shipped.descriptors(supporting: .ticker).map {
         "\($0.id) BTC/\($0.homeCurrency)"
     }
 
@@ -81,7 +87,7 @@ struct EndToEndEveryVenueTests {
             Scenario(arguments: ["quote", "BTC"], markets: everyVenueBTC),
             Scenario(
                 arguments: ["quote", "BTC", "-q", "USD"],
-                markets: AdapterRegistry.standard.descriptors(supporting: .ticker, quotedIn: "USD").map {
+                markets: shipped.descriptors(supporting: .ticker, quotedIn: "USD").map {
                     "\($0.id) BTC/USD"
                 }),
             Scenario(arguments: ["quote", "BTC", "--offline"], markets: everyVenueBTC, offline: true),

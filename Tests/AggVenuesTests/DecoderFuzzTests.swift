@@ -78,6 +78,8 @@ struct DecoderFuzzTests {
             case .orderBook:
                 await record { () async throws(AggError) in _ = try await adapter.orderBook(for: market, depth: 5) }
             case .fxRates: await record { () async throws(AggError) in _ = try await adapter.rates(base: "USD") }
+            case .transferStatus:
+                await record { () async throws(AggError) in _ = try await adapter.transferStatus(coins: [market.base]) }
             }
         }
         return outcomes

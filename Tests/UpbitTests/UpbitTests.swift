@@ -176,7 +176,7 @@ struct UpbitQuotaHeaderTests {
     func recordedHeadersParse() throws {
         #expect(UpbitAdapter.descriptor.quotaHeader == .remainingReq)
         let headers = try Fixtures.routes("upbit").routes.flatMap(\.headers).filter { $0.name == "Remaining-Req" }
-        #expect(headers.count == 15)
+        #expect(headers.count == 16)
         for header in headers {
             #expect(RemainingRequests(header: header.value)?.perMinute == 600, "\(header.value)")
         }

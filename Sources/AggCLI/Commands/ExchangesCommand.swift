@@ -20,7 +20,8 @@ public enum ExchangesCommand: Command {
             arguments[CommonOptions.format], configured: context.configuration.format, console: context.console)
         let rendering = ExchangesRendering(
             descriptors: context.registry.descriptors,
-            baseURL: { descriptor in context.configuration.baseURL(for: descriptor, environment: context.environment) })
+            baseURL: { descriptor in context.configuration.baseURL(for: descriptor, environment: context.environment) },
+            origin: { descriptor in context.registry.registration(id: descriptor.id)?.origin ?? .builtIn })
         Output.write(
             rendering, format: format, style: TextStyle.resolve(arguments, context: context), console: context.console)
         return .success

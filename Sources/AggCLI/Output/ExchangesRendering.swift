@@ -6,6 +6,8 @@ struct ExchangesRendering: Rendering {
     var descriptors: [AdapterDescriptor]
     /// The base URL in effect for a venue (environment, config file or default).
     var baseURL: @Sendable (AdapterDescriptor) -> String
+    /// Where a venue comes from: built in, a shipped data file or a user's.
+    var origin: @Sendable (AdapterDescriptor) -> VenueOrigin
 
     func json() -> JSONValue {
         let entries: [JSONValue] = descriptors.map { descriptor in
@@ -19,6 +21,8 @@ struct ExchangesRendering: Rendering {
                 "requestsPerSecond": .string(RateText.format(descriptor.requestsPerSecond)),
                 "baseURL": .string(baseURL(descriptor)),
                 "attribution": JSONOutput.string(descriptor.attribution),
+                "origin": .string(origin(descriptor).kind),
+                "file": JSONOutput.string(origin(descriptor).file),
             ]
         }
         return JSONValue.object(JSONObject([.init(key: "exchanges", value: .array(entries))]))
@@ -28,7 +32,7 @@ struct ExchangesRendering: Rendering {
         CSVWriter.render(
             header: [
                 "id", "name", "country", "homeCurrency", "quoteCurrencies", "capabilities",
-                "requestsPerSecond", "baseURL",
+                "requestsPerSecond", "baseURL", "origin", "file",
             ],
             rows: descriptors.map { descriptor in
                 [
@@ -36,6 +40,7 @@ struct ExchangesRendering: Rendering {
                     descriptor.quoteCurrencies.joined(separator: " "),
                     descriptor.capabilities.sorted().map(\.rawValue).joined(separator: " "),
                     RateText.format(descriptor.requestsPerSecond), baseURL(descriptor),
+                    origin(descriptor).kind, origin(descriptor).file ?? "",
                 ]
             })
     }
@@ -44,7 +49,7 @@ struct ExchangesRendering: Rendering {
         var table = TextTable(columns: [
             .init("ID"), .init("NAME", priority: 3), .init("COUNTRY", priority: 2), .init("QUOTES"),
             .init("CAPABILITIES", priority: 4), .init("REQ/S", .right, priority: 1),
-            .init("BASE URL", priority: 1),
+            .init("BASE URL", priority: 1), .init("FROM", priority: 5),
         ])
         for descriptor in descriptors {
             table.append(texts: [
@@ -52,7 +57,7 @@ struct ExchangesRendering: Rendering {
                 // An FX source quotes no markets.
                 descriptor.quoteCurrencies.isEmpty ? "-" : descriptor.quoteCurrencies.joined(separator: ","),
                 descriptor.capabilities.sorted().map(\.rawValue).joined(separator: ","),
-                RateText.format(descriptor.requestsPerSecond), baseURL(descriptor),
+                RateText.format(descriptor.requestsPerSecond), baseURL(descriptor), origin(descriptor).title,
             ])
         }
         return table.render(width: width, style: style)

@@ -18,6 +18,10 @@ public struct CLIContext: Sendable {
     public var interrupts: @Sendable () -> AsyncStream<Void>
     /// The config file's settings. `CLI.run` loads them once per run, before the command.
     public var configuration: Configuration = .none
+    /// Folders of venue files shipped with agg (the executable passes
+    /// `DataVenueDirectory.locate()`); `CLI.run` adds their venues, and those in the `venues/`
+    /// folder beside the config file, to `registry`.
+    public var shippedVenueFolders: [URL] = []
 
     public init(
         registry: AdapterRegistry, environment: [String: String], console: Console,

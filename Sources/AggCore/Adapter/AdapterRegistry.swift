@@ -61,7 +61,8 @@ public struct AdapterRegistry: Sendable {
         }
     }
 
-    private func registration(id: String) -> AdapterRegistration? {
+    /// The registration with `id` (lower-case), if registered.
+    public func registration(id: String) -> AdapterRegistration? {
         registrations.first { $0.descriptor.id == id }
     }
 }

@@ -8,6 +8,8 @@ public enum Capability: String, Sendable, CaseIterable, Comparable {
     case trades
     case orderBook
     case fxRates
+    /// Whether coins can be deposited and withdrawn, per network.
+    case transferStatus
 
     /// Words for messages: "order book is not supported by coinbase".
     public var title: String {
@@ -19,6 +21,7 @@ public enum Capability: String, Sendable, CaseIterable, Comparable {
         case .trades: "trades"
         case .orderBook: "order book"
         case .fxRates: "exchange rates"
+        case .transferStatus: "transfer status"
         }
     }
 

@@ -55,6 +55,10 @@ public protocol ExchangeAdapter: Sendable {
 
     /// Exchange rates from `base` (FX venues).
     func rates(base: String) async throws(AggError) -> RateTable
+
+    /// Whether `coins` can be deposited and withdrawn, one row per coin and network, from the
+    /// venue's public list (one request). A coin missing from the list has no row.
+    func transferStatus(coins: [String]) async throws(AggError) -> [TransferStatus]
 }
 
 /// An adapter written in Swift, whose descriptor is known at compile time:
@@ -119,6 +123,10 @@ extension ExchangeAdapter {
 
     public func rates(base: String) async throws(AggError) -> RateTable {
         throw .unsupported(venue: descriptor.id, capability: .fxRates)
+    }
+
+    public func transferStatus(coins: [String]) async throws(AggError) -> [TransferStatus] {
+        throw .unsupported(venue: descriptor.id, capability: .transferStatus)
     }
 }
 

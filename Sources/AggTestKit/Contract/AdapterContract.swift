@@ -48,6 +48,7 @@ private enum Answer {
     case trades([Trade])
     case book(OrderBook)
     case rates(RateTable)
+    case transfers([TransferStatus])
 }
 
 /// One run of the checker over one venue, collecting violations.
@@ -138,6 +139,7 @@ private final class Checker: Sendable {
         case .trades: .trades(try await adapter.trades(for: market, limit: Self.rows))
         case .orderBook: .book(try await adapter.orderBook(for: market, depth: Self.rows))
         case .fxRates: .rates(try await adapter.rates(base: samples.fxBase ?? "USD"))
+        case .transferStatus: .transfers(try await adapter.transferStatus(coins: [market.base]))
         }
     }
 
@@ -222,6 +224,11 @@ private final class Checker: Sendable {
                 problem("\(name): rates of \(table.source) from \(table.base), asked from \(base)")
             }
             if table.rates.isEmpty { problem("\(name): no rates") }
+        case .transfers(let rows):
+            if rows.isEmpty { problem("\(name): no row for \(listed.base)") }
+            if let row = rows.first(where: { $0.exchange != id || $0.coin != listed.base }) {
+                problem("\(name): a row of \(row.exchange) \(row.coin), asked for \(listed.base)")
+            }
         }
     }
 

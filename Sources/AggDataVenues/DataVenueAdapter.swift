@@ -1,0 +1,162 @@
+import AggCore
+import AggJSON
+import FoundationEssentials
+
+/// The adapter of a venue described by data: it reads a `DataVenueDefinition` and asks the
+/// venue through the core venue client, so that a data venue fails, says "not listed" and keeps
+/// its rate as a compiled one does.
+///
+/// Values are read as exact decimal text (`JSONCursor.decimal`), never through a float.
+public struct DataVenueAdapter: ExchangeAdapter {
+    public let definition: DataVenueDefinition
+    private let client: VenueClient
+
+    public init(definition: DataVenueDefinition, environment: AdapterEnvironment) {
+        self.definition = definition
+        self.client = VenueClient(
+            definition.descriptor, environment: environment, envelope: Self.envelope(definition.errors))
+    }
+
+    public var descriptor: AdapterDescriptor { definition.descriptor }
+
+    /// The registration of `definition`, coming from `origin`.
+    public static func registration(_ definition: DataVenueDefinition, origin: VenueOrigin) -> AdapterRegistration {
+        AdapterRegistration(descriptor: definition.descriptor, origin: origin) { environment in
+            DataVenueAdapter(definition: definition, environment: environment)
+        }
+    }
+
+    public func quote(for market: Market) async throws(AggError) -> Quote {
+        let endpoint = definition.ticker
+        let route = DataRoute(path: fill(endpoint.path, market: market))
+        return try await client.get(route, for: market) { json throws(JSONDecodingError) in
+            let item = endpoint.item.read(json)
+            guard item.isPresent else { throw item.failure("no ticker here") }
+            return try quote(item, fields: endpoint.fields, market: market)
+        }
+    }
+
+    public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
+        guard let endpoint = definition.allTickers else {
+            throw .unsupported(venue: descriptor.id, capability: .allTickers)
+        }
+        guard descriptor.quoteCurrencies.contains(currency) else { return [] }
+        let route = DataRoute(path: endpoint.path.replacing("{quote}", with: definition.symbol.cased(currency)))
+        return try await client.get(route) { json throws(JSONDecodingError) in
+            var quotes: [Quote] = []
+            for (symbol, item) in try items(endpoint.items.read(json), symbol: endpoint.symbol) {
+                guard let market = definition.symbol.market(from: symbol, quote: currency) else { continue }
+                quotes.append(try quote(item, fields: endpoint.fields, market: market))
+            }
+            return quotes
+        }
+    }
+
+    public func markets() async throws(AggError) -> [MarketListing] {
+        guard let endpoint = definition.markets else {
+            throw .unsupported(venue: descriptor.id, capability: .markets)
+        }
+        return try await client.get(DataRoute(path: endpoint.path)) { json throws(JSONDecodingError) in
+            var listings: [MarketListing] = []
+            for item in try endpoint.items.read(json).elements() {
+                let symbolField = endpoint.symbol.read(item)
+                let symbol = try symbolField.text()
+                let market: Market?
+                if let basePath = endpoint.base, let quotePath = endpoint.quote {
+                    let base = try basePath.read(item).string().uppercased()
+                    let quote = try quotePath.read(item).string().uppercased()
+                    market =
+                        AssetCode.isNormalized(base) && AssetCode.isNormalized(quote)
+                        ? Market(base: base, quote: quote) : nil
+                } else {
+                    market = definition.symbol.market(from: symbol, quotes: descriptor.quoteCurrencies)
+                }
+                // A market in a currency agg does not ask this venue for, or with codes agg
+                // cannot name, is not one it can quote.
+                guard let market, descriptor.quoteCurrencies.contains(market.quote) else { continue }
+                listings.append(
+                    MarketListing(
+                        exchange: descriptor.id, market: market, venueSymbol: symbol,
+                        koreanName: try endpoint.koreanName?.read(item).optionalString(),
+                        englishName: try endpoint.englishName?.read(item).optionalString()))
+            }
+            return listings
+        }
+    }
+
+    // MARK: Decoding
+
+    /// `path` with the market's codes filled in, in the venue's letter case. Market codes are
+    /// letters and digits only, so nothing else reaches the URL.
+    private func fill(_ path: String, market: Market) -> String {
+        path.replacing("{symbol}", with: definition.symbol.symbol(for: market))
+            .replacing("{base}", with: definition.symbol.cased(market.base))
+            .replacing("{quote}", with: definition.symbol.cased(market.quote))
+    }
+
+    /// The items of a list: an array's elements with the symbol at `symbol`, or an object's
+    /// members that are objects, named by their keys (other members, such as a `date` beside
+    /// the tickers, are skipped).
+    private func items(_ list: JSONCursor, symbol: DataPath?) throws(JSONDecodingError)
+        -> [(symbol: String, item: JSONCursor)]
+    {
+        if case .object? = list.value {
+            var items: [(symbol: String, item: JSONCursor)] = []
+            for member in try list.members() {
+                guard case .object? = member.value.value else { continue }
+                var name = member.key
+                if let symbol { name = try symbol.read(member.value).text() }
+                items.append((name, member.value))
+            }
+            return items
+        }
+        guard let symbol else { throw list.failure("expected an object keyed by symbol, or a symbol path for a list") }
+        var items: [(symbol: String, item: JSONCursor)] = []
+        for item in try list.elements() {
+            items.append((try symbol.read(item).text(), item))
+        }
+        return items
+    }
+
+    /// A quote from one ticker object.
+    private func quote(_ item: JSONCursor, fields: DataVenueDefinition.TickerFields, market: Market)
+        throws(JSONDecodingError) -> Quote
+    {
+        func decimal(_ path: DataPath?) throws(JSONDecodingError) -> Decimal? {
+            guard let path else { return nil }
+            return try path.read(item).optionalDecimal()
+        }
+        var percent = try decimal(fields.changePercent)
+        if let fraction = try decimal(fields.changeFraction) { percent = fraction * 100 }
+        var time: Timestamp?
+        if let path = fields.time {
+            let field = path.read(item)
+            if field.isPresent { time = try definition.time.read(field) }
+        }
+        return Quote(
+            exchange: descriptor.id, market: market, last: try fields.last.read(item).decimal(),
+            open: try decimal(fields.open), high: try decimal(fields.high), low: try decimal(fields.low),
+            previousClose: try decimal(fields.previousClose), change: try decimal(fields.change),
+            changePercent: percent, changeBasis: descriptor.changeBasis,
+            baseVolume: try decimal(fields.baseVolume), quoteVolume: try decimal(fields.quoteVolume), timestamp: time)
+    }
+
+    /// The venue's error envelope: an answer with a code at `errors.code` that is not a success
+    /// code is an error, whatever its HTTP status.
+    static func envelope(_ errors: DataVenueDefinition.ErrorFields) -> ResponseEnvelope {
+        ResponseEnvelope { json, _ in
+            guard let codePath = errors.code else { return nil }
+            let field = codePath.read(json)
+            guard field.isPresent, let code = try? field.text(), !errors.successCodes.contains(code) else {
+                return nil
+            }
+            let message = errors.message.flatMap { try? $0.read(json).text() } ?? ""
+            return VenueErrorFields(code: code, message: message)
+        }
+    }
+}
+
+/// One endpoint of a data venue: its path under the base URL, filled in.
+struct DataRoute: VenueRoute {
+    let path: String
+}

@@ -1,0 +1,138 @@
+import AggCore
+import AggDataVenues
+import AggJSON
+import AggTestKit
+import Foundation
+import Testing
+
+/// The shipped GOPAX file read by the data venue adapter against its sample data, and the
+/// contract checker over every shipped venue file.
+@Suite("data venue adapter")
+struct DataVenueAdapterTests {
+    static let gopaxFile = DataVenueDirectory.checkout.appendingPathComponent("gopax.json")
+
+    static func gopax() throws -> any ExchangeAdapter {
+        let registration = try DataVenueLoader.load(file: gopaxFile) { .shippedFile(path: $0) }
+        let baseURL = "https://gopax.invalid"
+        return registration.make(
+            AdapterEnvironment(baseURL: baseURL, http: try Fixtures.client("gopax", baseURL: baseURL)))
+    }
+
+    @Test("a ticker keeps the venue's exact decimals and its ISO-8601 time")
+    func ticker() async throws {
+        let quote = try await Self.gopax().quote(for: Market(base: "BTC", quote: "KRW"))
+        #expect(quote.exchange == "gopax")
+        #expect(quote.last == Decimal(string: "80640000"))
+        #expect(quote.baseVolume == Decimal(string: "35.09171591"))
+        #expect(quote.quoteVolume == Decimal(string: "2821016926.06529"))
+        #expect(quote.timestamp?.description == "2024-08-08T08:12:14.871Z")
+        #expect(quote.open == nil)
+    }
+
+    @Test("all tickers in KRW skip the other quote currencies; BTC gives the BTC market")
+    func allTickers() async throws {
+        let adapter = try Self.gopax()
+        let krw = try await adapter.allQuotes(quotedIn: "KRW")
+        #expect(krw.map(\.market.description) == ["ETH/KRW", "BTC/KRW", "XRP/KRW", "GPX/KRW", "1INCH/KRW"])
+        let xrp = try #require(krw.first { $0.market.base == "XRP" })
+        #expect(xrp.last == Decimal(string: "801.2"))
+        #expect(xrp.open == Decimal(string: "780.5"))
+        #expect(xrp.changeBasis == nil)
+        let btc = try await adapter.allQuotes(quotedIn: "BTC")
+        #expect(btc.map(\.market.description) == ["ETH/BTC"])
+        #expect(btc.first?.last == Decimal(string: "0.04223"))
+        #expect(try await adapter.allQuotes(quotedIn: "USD").isEmpty)
+    }
+
+    @Test("markets come from the base and quote fields")
+    func markets() async throws {
+        let listings = try await Self.gopax().markets()
+        #expect(listings.map(\.market.description) == ["ETH/KRW", "BTC/KRW", "XRP/KRW", "ETH/BTC"])
+        #expect(listings.map(\.venueSymbol) == ["ETH-KRW", "BTC-KRW", "XRP-KRW", "ETH-BTC"])
+    }
+
+    @Test("the venue's not-found code is 'not listed' with its code and message")
+    func notListed() async throws {
+        let market = Market(base: "NOPE", quote: "KRW")
+        await #expect(
+            throws: AggError.notListed(
+                venue: "gopax", market: market, code: "10057", message: "No registered trading pair")
+        ) {
+            _ = try await Self.gopax().quote(for: market)
+        }
+    }
+
+    @Test("a field that is not an exact decimal is a decoding error at the answer's path")
+    func badDecimal() async throws {
+        let registration = try DataVenueLoader.load(file: Self.gopaxFile) { .shippedFile(path: $0) }
+        let adapter = registration.make(
+            AdapterEnvironment(
+                baseURL: "https://gopax.invalid",
+                http: ScriptedHTTPClient(body: #"{"price": "80,640,000", "time": "2024-08-08T08:12:14Z"}"#)))
+        await #expect(
+            throws: AggError.decoding(venue: "gopax", path: "$.price", detail: "'80,640,000' is not a decimal number")
+        ) {
+            _ = try await adapter.quote(for: Market(base: "BTC", quote: "KRW"))
+        }
+    }
+
+    @Test(
+        "the contract checker passes every shipped venue file against its recordings",
+        arguments: AdapterContract.shippedDataVenueFiles)
+    func contract(file: URL) async throws {
+        let id = String(file.lastPathComponent.dropLast(".json".count))
+        let problems = try await AdapterContract.checkDataVenue(
+            file: file, recordings: Fixtures.directory.appendingPathComponent(id))
+        #expect(problems == [])
+    }
+
+    @Test("the checker names a file that cannot be loaded, and what a wrong path breaks")
+    func contractFailures() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("agg-dv-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = try String(contentsOf: Self.gopaxFile, encoding: .utf8)
+        let broken = folder.appendingPathComponent("broken.json")
+        try text.replacing(#""last": "$.price""#, with: #""last": "$.lastPrice""#).write(
+            to: broken, atomically: true, encoding: .utf8)
+        let problems = try await AdapterContract.checkDataVenue(
+            file: broken, recordings: Fixtures.directory.appendingPathComponent("gopax"))
+        #expect(
+            problems.contains(
+                "ticker: declared, but fails: gopax: unexpected response at $.lastPrice: expected a decimal, found nothing"
+            ))
+        let invalid = folder.appendingPathComponent("invalid.json")
+        try text.replacing(#""id": "gopax""#, with: #""id": "GOPAX""#).write(
+            to: invalid, atomically: true, encoding: .utf8)
+        let refused = try await AdapterContract.checkDataVenue(
+            file: invalid, recordings: Fixtures.directory.appendingPathComponent("gopax"))
+        #expect(refused == ["venue file \(invalid.path): $.id: 'GOPAX' is not 1 to 20 lower-case letters and digits"])
+    }
+
+    @Test(
+        "time formats",
+        arguments: [
+            (VenueTimeFormat.epochMilliseconds, JSONValue.number("1723104735027"), "2024-08-08T08:12:15.027Z"),
+            (.epochMilliseconds, .string("1723104735027"), "2024-08-08T08:12:15.027Z"),
+            (.epochSeconds, .number("1723104735"), "2024-08-08T08:12:15.000Z"),
+            (.iso8601, .string("2024-08-08T17:12:15.027123+09:00"), "2024-08-08T08:12:15.027Z"),
+            (.iso8601, .string("2024-08-08T08:12:15Z"), "2024-08-08T08:12:15.000Z"),
+            (.local(offsetSeconds: 32_400), .string("2024-08-08 17:12:15"), "2024-08-08T08:12:15.000Z"),
+        ])
+    func times(format: VenueTimeFormat, value: JSONValue, expected: String) throws {
+        #expect(try format.read(JSONCursor(value)).description == expected)
+    }
+
+    @Test(
+        "times that do not match the format are refused",
+        arguments: [
+            (VenueTimeFormat.iso8601, JSONValue.string("2024-08-08 17:12:15")),
+            (.iso8601, .string("2024-02-30T00:00:00Z")),
+            (.local(offsetSeconds: 32_400), .string("2024-08-08T08:12:15Z")),
+            (.epochSeconds, .number("9223372036854775807")),
+            (.epochMilliseconds, .number("1.5")),
+        ])
+    func badTimes(format: VenueTimeFormat, value: JSONValue) {
+        #expect(throws: JSONDecodingError.self) { _ = try format.read(JSONCursor(value)) }
+    }
+}

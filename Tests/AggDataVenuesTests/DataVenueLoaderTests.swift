@@ -1,0 +1,66 @@
+import AggCore
+import AggDataVenues
+import Foundation
+import Testing
+
+/// Loading folders of venue files: a bad file is one error and never stops the others.
+@Suite("data venue loader")
+struct DataVenueLoaderTests {
+    static let gopax = DataVenueDirectory.checkout.appendingPathComponent("gopax.json")
+
+    func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("agg-dvl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test("shipped then user files; a bad file and a built-in id are one error each")
+    func load() throws {
+        let shipped = try folder()
+        let user = try folder()
+        defer {
+            try? FileManager.default.removeItem(at: shipped)
+            try? FileManager.default.removeItem(at: user)
+        }
+        let text = try String(contentsOf: Self.gopax, encoding: .utf8)
+        try text.write(to: shipped.appendingPathComponent("gopax.json"), atomically: true, encoding: .utf8)
+        try text.replacing(#""id": "gopax""#, with: #""id": "mine""#)
+            .write(to: user.appendingPathComponent("mine.json"), atomically: true, encoding: .utf8)
+        try text.replacing(#""id": "gopax""#, with: #""id": "builtin""#)
+            .write(to: user.appendingPathComponent("builtin.json"), atomically: true, encoding: .utf8)
+        try #"{"format": 1, "id": "x", "symbol": 3}"#.write(
+            to: user.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+        try "not a venue".write(to: user.appendingPathComponent("README.txt"), atomically: true, encoding: .utf8)
+
+        let builtIn = AdapterRegistration(
+            descriptor: AdapterDescriptor(
+                id: "builtin", displayName: "B", country: "KR", homeCurrency: "KRW", quoteCurrencies: ["KRW"],
+                capabilities: [.ticker], requestsPerSecond: 1, defaultBaseURL: "https://b.invalid")
+        ) { _ in fatalError("not made in this test") }
+        let loaded = DataVenueLoader.load(into: AdapterRegistry([builtIn]), shipped: [shipped], user: user)
+        #expect(loaded.registry.ids == ["builtin", "gopax", "mine"])
+        #expect(loaded.registry.registration(id: "builtin")?.origin == .builtIn)
+        #expect(
+            loaded.registry.registration(id: "gopax")?.origin
+                == .shippedFile(path: shipped.appendingPathComponent("gopax.json").path))
+        #expect(
+            loaded.registry.registration(id: "mine")?.origin
+                == .userFile(path: user.appendingPathComponent("mine.json").path))
+        #expect(
+            loaded.errors.map(\.description) == [
+                "venue file \(user.appendingPathComponent("bad.json").path): $.name: expected a string, found nothing",
+                "venue file \(user.appendingPathComponent("builtin.json").path): $.id: 'builtin' is a built-in venue",
+            ])
+    }
+
+    @Test("the user's folder is venues/ beside the config file; a missing folder loads nothing")
+    func userFolder() {
+        #expect(
+            DataVenueLoader.userFolder(configPath: "/home/u/.config/agg/config.json").path
+                == "/home/u/.config/agg/venues")
+        let loaded = DataVenueLoader.load(
+            into: AdapterRegistry(), shipped: [URL(fileURLWithPath: "/nonexistent/agg")], user: nil)
+        #expect(loaded.registry.ids.isEmpty)
+        #expect(loaded.errors.isEmpty)
+    }
+}

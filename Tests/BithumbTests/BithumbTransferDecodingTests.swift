@@ -1,0 +1,24 @@
+import AggCore
+import AggJSON
+import Bithumb
+import Testing
+
+@Suite("Bithumb transfer status decoding")
+struct BithumbTransferDecodingTests {
+    @Test("1 and 0 as numbers, strings or booleans; anything else names its path")
+    func states() throws {
+        let data = try JSONParser.parse(
+            #"[{"currency":"btc","net_type":"BTC","deposit_status":"1","withdrawal_status":false},"#
+                + #"{"currency":"ETH","net_type":"ETH","deposit_status":true,"withdrawal_status":0}]"#)
+        let rows = try BithumbTransferDecoding.statuses(data: JSONCursor(data, path: "$.data"))
+        #expect(
+            rows.map { "\($0.coin) \($0.network ?? "-") \($0.deposit) \($0.withdraw)" } == [
+                "BTC BTC open closed", "ETH ETH open closed",
+            ])
+        let bad = try JSONParser.parse(#"[{"currency":"BTC","deposit_status":2,"withdrawal_status":1}]"#)
+        #expect(throws: JSONDecodingError(path: "$.data[0].deposit_status", reason: "expected 1 or 0, found a number"))
+        {
+            _ = try BithumbTransferDecoding.statuses(data: JSONCursor(bad, path: "$.data"))
+        }
+    }
+}
