@@ -18,7 +18,9 @@ private func boardVenue(_ id: String, _ quote: String, _ tickers: [String: (Stri
     BoardVenue(
         descriptor: AdapterDescriptor(
             id: id, displayName: id, country: quote == "KRW" ? "KR" : "US", homeCurrency: quote,
-            quoteCurrencies: [quote], capabilities: [.ticker, .allTickers], requestsPerSecond: 10,
+            quoteCurrencies: [quote],
+            capabilities: id == "kra" ? [.ticker, .allTickers, .transferStatus] : [.ticker, .allTickers],
+            requestsPerSecond: 10,
             defaultBaseURL: "https://\(id).invalid"),
         tickers: tickers)
 }
@@ -50,6 +52,16 @@ private struct TableVenue: ExchangeAdapter {
     let venue: BoardVenue
 
     var descriptor: AdapterDescriptor { venue.descriptor }
+
+    /// `kra` publishes transfer status: ABC's withdrawals are closed on its only network, BTC's
+    /// are open on one of two.
+    func transferStatus(coins: [String]) async throws(AggError) -> [TransferStatus] {
+        [
+            TransferStatus(exchange: descriptor.id, coin: "ABC", network: "ABC", deposit: .open, withdraw: .closed),
+            TransferStatus(exchange: descriptor.id, coin: "BTC", network: "BTC", deposit: .open, withdraw: .open),
+            TransferStatus(exchange: descriptor.id, coin: "BTC", network: "LN", deposit: .closed, withdraw: .closed),
+        ]
+    }
 
     func quote(for market: Market) async throws(AggError) -> Quote {
         guard market.quote == descriptor.homeCurrency,
@@ -142,7 +154,10 @@ struct PremiumCommandTests {
         #expect(try venues.map { try $0["premiumPercent"].string() } == ["0.65", "0.63", "-0.02", "0.02"])
         #expect(try venues[0]["usdtPremiumPercent"].string() == "0.47")
         #expect(try venues[1]["usdtPremiumPercent"].string() == "0.30")
-        #expect(try venues[0]["transfer"].string() == "unknown")
+        #expect(try venues.map { try $0["transfer"].string() } == ["open", "unknown", "unknown", "unknown"])
+        #expect(
+            try rows[0]["venues"].elements().map { try $0["transfer"].string() }.prefix(2) == ["closed", "unknown"])
+        #expect(try rows[2]["venues"][0]["transfer"].string() == "unknown")
         let abc = rows[0]
         #expect(try abc["flags"].elements().map { try $0.string() } == ["priceMismatch"])
         #expect(try abc["venues"][3]["outlier"].bool() == true)
@@ -289,5 +304,14 @@ struct PremiumCommandTests {
         #expect(two.status == 64)
         #expect(
             two.errorLines == ["agg: --source all compares one rate: name one currency with --to, such as --to KRW"])
+    }
+
+    @Test("table: a coin whose transfers are closed on a venue is marked, with its outlier")
+    func transferMarked() async {
+        let run = await runBoard(["premium", "ABC", "-f", "table", "--basis", "fx"])
+        #expect(run.status == 0, "\(run.error)")
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines[3].hasPrefix("ABC   kra"))
+        #expect(lines[3].hasSuffix("outlier: glb; transfers closed: kra"))
     }
 }

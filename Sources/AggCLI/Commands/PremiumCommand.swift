@@ -57,7 +57,9 @@ public enum PremiumCommand: Command {
             takes the tether premium out. The tether premium (USDT's local price over the FX rate)
             heads the board. A price more than 50% away from the others is most likely another
             coin under the same ticker: it is marked and left out of the reference. Favorite coins
-            come first. With --watch the board is redrawn in place on a terminal (one JSON line,
+            come first. A coin whose deposits or withdrawals are closed on a venue (from the
+            venues that publish transfer status, as agg status shows) is marked: its premium
+            cannot be arbitraged there. With --watch the board is redrawn in place on a terminal (one JSON line,
             table or CSV rows per refresh otherwise); each refresh asks every venue once, and the
             FX sources only when their rate is over five minutes old or their next update is due.
             """
@@ -141,6 +143,9 @@ struct Board: Sendable {
     /// Prints what failed and returns the exit code.
     func report(_ result: PremiumService.Result, console: Console) -> ExitCode {
         for error in result.errors { console.printError("agg: \(error.description)") }
+        for error in result.transfers.errors {
+            console.printError("agg: warning: no transfer status: \(error.description)")
+        }
         guard let board = result.board else { return .sourceFailed }
         let missing = symbols.filter { symbol in !board.rows.contains { $0.base == symbol } }
         for symbol in missing {

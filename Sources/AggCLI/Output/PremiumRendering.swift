@@ -67,7 +67,7 @@ struct PremiumRendering: Rendering {
                             "usdtPremiumPercent": JSONOutput.string(Self.percentText(venue.usdtPremiumPercent)),
                             "volumeKRW": Self.exact(venue.volumeConverted),
                             "local": .bool(venue.isLocal), "outlier": .bool(venue.isOutlier),
-                            "transfer": "unknown",
+                            "transfer": .string(result.transfer(venue: venue.exchange, coin: row.base).rawValue),
                         ]
                     }),
                 "reference": row.reference.map { reference in
@@ -144,11 +144,14 @@ struct PremiumRendering: Rendering {
         columns += [.init("VOLUME 24H", .right, priority: 2), .init("NOTE", priority: 4)]
         var table = TextTable(columns: columns)
         for row in rows {
-            let note =
-                row.flags.contains(.noReference)
-                ? "no global price agrees"
-                : row.flags.contains(.priceMismatch)
-                    ? "outlier: " + row.venues.filter(\.isOutlier).map(\.exchange).joined(separator: ", ") : ""
+            let closed = row.venues.filter { result.transfer(venue: $0.exchange, coin: row.base) == .closed }
+            let notes = [
+                row.flags.contains(.noReference) ? "no global price agrees" : nil,
+                row.flags.contains(.priceMismatch) && !row.flags.contains(.noReference)
+                    ? "outlier: " + row.venues.filter(\.isOutlier).map(\.exchange).joined(separator: ", ") : nil,
+                closed.isEmpty ? nil : "transfers closed: " + closed.map(\.exchange).joined(separator: ", "),
+            ]
+            let note = notes.compactMap { $0 }.joined(separator: "; ")
             for (index, venue) in row.venues.filter(\.isLocal).enumerated() {
                 var cells: [TextTable.Cell] = [
                     .init(index == 0 ? row.base : ""), .init(venue.exchange),

@@ -34,6 +34,13 @@ struct PremiumService: Sendable {
         var errors: [AggError]
         /// When the board was made.
         var asOf: Timestamp
+        /// Deposit and withdrawal status from the local venues that publish it.
+        var transfers = TransferStatusService.Report(rows: [], errors: [])
+
+        /// Whether `coin` can move in and out of `venue`.
+        func transfer(venue: String, coin: String) -> TransferState {
+            transfers.state(venue: venue, coin: coin)
+        }
     }
 
     /// A venue's answer: its tickers, or why there are none.
@@ -91,8 +98,23 @@ struct PremiumService: Sendable {
             descriptor throws(AggError) in
             try await factory.adapter(id: descriptor.id).rates(base: Conversion.fxBase)
         }
+        // Transfer status only marks rows: it is asked at the same time, and its failures are
+        // warnings, not a failed board.
+        let transferVenues = request.venues.filter {
+            $0.supports(.transferStatus) && $0.quoteCurrencies.contains(currency)
+        }
+        async let transferAnswers = concurrentResults(transferVenues) { descriptor throws(AggError) in
+            try await factory.adapter(id: descriptor.id).transferStatus(coins: [])
+        }
         let venues = await venueAnswers
         let fxResults = await fxAnswers
+        var transfers = TransferStatusService.Report(rows: [], errors: [])
+        for answer in await transferAnswers {
+            switch answer {
+            case .success(let rows): transfers.rows += rows
+            case .failure(let error): transfers.errors.append(error)
+            }
+        }
 
         var errors: [AggError] = []
         var quotes: [Quote] = []
@@ -116,11 +138,12 @@ struct PremiumService: Sendable {
                 from: tables, named: request.fxSource, quote: currency, now: asOf,
                 maximumAgeSeconds: request.maximumFXAgeSeconds)
         } catch {
-            return Result(board: nil, fx: nil, tables: tables, errors: errors + [error], asOf: asOf)
+            return Result(
+                board: nil, fx: nil, tables: tables, errors: errors + [error], asOf: asOf, transfers: transfers)
         }
         let rate = RateValue(value: fx.rates[currency] ?? 1, source: fx.source, asOf: fx.asOf)
         let board = PremiumBoard(
             currency: currency, quotes: quotes, fx: rate, maximumDeviationPercent: request.maximumDeviationPercent)
-        return Result(board: board, fx: fx, tables: tables, errors: errors, asOf: asOf)
+        return Result(board: board, fx: fx, tables: tables, errors: errors, asOf: asOf, transfers: transfers)
     }
 }
