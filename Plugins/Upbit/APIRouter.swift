@@ -9,6 +9,9 @@ public enum APIRouter: VenueRoute, Equatable {
     /// `GET /v1/ticker?markets=KRW-BTC,KRW-ETH`: tickers of one or more markets. One unknown
     /// code fails the whole request.
     case ticker([Market])
+    /// `GET /v1/ticker/all?quote_currencies=KRW`: every ticker quoted in one currency, in one
+    /// request.
+    case allTickers(quote: String)
     /// `GET /v1/market/all`: every market, with Korean and English names.
     case marketAll
     /// `GET /v1/market/all?isDetails=true`: the same with each market's warning flags.
@@ -31,6 +34,7 @@ public enum APIRouter: VenueRoute, Equatable {
         switch self {
         case .ticker(let markets):
             "/v1/ticker?markets=" + markets.map(Self.code).joined(separator: ",")
+        case .allTickers(let quote): "/v1/ticker/all?quote_currencies=\(quote)"
         case .marketAll: "/v1/market/all"
         case .marketAllDetails: "/v1/market/all?isDetails=true"
         case .candles(let market, let interval, let count):

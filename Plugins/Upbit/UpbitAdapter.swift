@@ -17,7 +17,7 @@ public struct UpbitAdapter: CompiledAdapter {
         country: "KR",
         homeCurrency: "KRW",
         quoteCurrencies: APIRouter.quoteCurrencies,
-        capabilities: [.ticker, .markets, .candles, .trades, .orderBook, .transferStatus],
+        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus],
         requestsPerSecond: 10,
         defaultBaseURL: "https://api.upbit.com",
         limits: FetchLimits(candles: 200, trades: 500, bookDepth: 30, candleIntervals: APIRouter.candleIntervals),
@@ -125,6 +125,14 @@ public struct UpbitAdapter: CompiledAdapter {
 
     public func markets() async throws(AggError) -> [MarketListing] {
         try await client.get(APIRouter.marketAll, decode: UpbitDecoding.markets)
+    }
+
+    /// One `/v1/ticker/all` request for every market quoted in `currency`.
+    public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
+        if let error = client.unserved(Market(base: "ALL", quote: currency)) { throw error }
+        return try await client.get(APIRouter.allTickers(quote: currency)) { json throws(JSONDecodingError) in
+            try UpbitDecoding.quotes(json).filter { $0.market.quote == currency }
+        }
     }
 
     public func candles(for market: Market, interval: CandleInterval, limit: Int)

@@ -88,8 +88,8 @@ struct EndToEndHostileTextTests {
         #expect(run.error == "")
         #expect(
             run.output == """
-                EXCHANGE  MARKET   NAME (KO)                 NAME (EN)                              LAST
-                upbit     BTC/KRW  \(Hostile.koreanShown)  \(Hostile.englishShown)     -
+                EXCHANGE  MARKET   NAME (KO)                 NAME (EN)                                    LAST
+                upbit     BTC/KRW  \(Hostile.koreanShown)  \(Hostile.englishShown)  80,651,000
 
                 """)
     }

@@ -230,7 +230,8 @@ struct UpbitNameSearchTests {
         #expect(try results[0]["symbol"].string() == "BTC/KRW")
         #expect(try results[0]["nameKo"].string() == "비트코인")
         #expect(try results[0]["nameEn"].string() == "Bitcoin")
-        #expect(results[0]["last"].value == .null)
+        // Upbit's /v1/ticker/all gives the prices along with the names.
+        #expect(try results[0]["last"].string() == "80651000")
     }
 }
 

@@ -138,6 +138,6 @@ struct UpbitMarketDataCommandTests {
         let upbit = try #require(try run.json()["exchanges"].elements().first { try $0["id"].string() == "upbit" })
         #expect(
             try upbit["capabilities"].elements().map { try $0.string() }
-                == ["ticker", "markets", "candles", "trades", "orderBook", "transferStatus"])
+                == ["ticker", "allTickers", "markets", "candles", "trades", "orderBook", "transferStatus"])
     }
 }

@@ -59,7 +59,8 @@ struct UpbitMarketDataRouterTests {
         #expect(
             descriptor.limits
                 == FetchLimits(candles: 200, trades: 500, bookDepth: 30, candleIntervals: APIRouter.candleIntervals))
-        #expect(descriptor.capabilities == [.ticker, .markets, .candles, .trades, .orderBook, .transferStatus])
+        #expect(
+            descriptor.capabilities == [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus])
     }
 }
 

@@ -28,6 +28,7 @@ struct UpbitRouterTests {
             (.ticker([btc, eth]), "/v1/ticker?markets=KRW-BTC,KRW-ETH"),
             (.ticker([Market(base: "ETH", quote: "BTC")]), "/v1/ticker?markets=BTC-ETH"),
             (.marketAll, "/v1/market/all"),
+            (.allTickers(quote: "KRW"), "/v1/ticker/all?quote_currencies=KRW"),
         ])
     func url(route: APIRouter, path: String) {
         #expect(route.url(baseURL: base) == base + path)
@@ -105,6 +106,23 @@ struct UpbitDecodingTests {
         #expect(results.count == 2)
     }
 
+    @Test("every KRW ticker in one /v1/ticker/all request, exact; a currency Upbit does not quote asks nothing")
+    func allTickers() async throws {
+        let client = try Fixtures.recordingClient("upbit", baseURL: base)
+        let quotes = try await adapter(client).allQuotes(quotedIn: "KRW")
+        #expect(client.requests.map(\.url) == [base + "/v1/ticker/all?quote_currencies=KRW"])
+        #expect(quotes.count == 153)
+        #expect(Set(quotes.map(\.market)).count == 153)
+        let byBase = Dictionary(quotes.map { ($0.market.base, $0) }) { first, _ in first }
+        #expect(byBase["BTC"]?.last == 80_651_000)
+        #expect(byBase["BTC"]?.quoteVolume == decimal("311604512879.45103"))
+        #expect(byBase["USDT"]?.last == 1373)
+        #expect(byBase["XRP"]?.last == decimal("792.14"))
+        #expect(byBase["XRP"]?.changePercent == decimal("1.29667519"))
+        await #expect(throws: AggError.self) { try await adapter(client).allQuotes(quotedIn: "EUR") }
+        #expect(client.requests.count == 1)
+    }
+
     @Test("one unknown code fails Upbit's batch: the market list sorts it out in two more requests")
     func batchWithUnknownCode() async throws {
         let client = try Fixtures.recordingClient("upbit", baseURL: base)
@@ -176,7 +194,7 @@ struct UpbitQuotaHeaderTests {
     func recordedHeadersParse() throws {
         #expect(UpbitAdapter.descriptor.quotaHeader == .remainingReq)
         let headers = try Fixtures.routes("upbit").routes.flatMap(\.headers).filter { $0.name == "Remaining-Req" }
-        #expect(headers.count == 16)
+        #expect(headers.count == 20)
         for header in headers {
             #expect(RemainingRequests(header: header.value)?.perMinute == 600, "\(header.value)")
         }
