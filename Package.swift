@@ -77,6 +77,8 @@ let package = Package(
         .testTarget(name: "AggTransportTests", dependencies: ["AggTransport", "AggCore", "AggTestKit"]),
         .testTarget(name: "AggStoreTests", dependencies: ["AggStore", "AggCore"]),
         .testTarget(name: "ScaffoldTests", path: "Tests/ScaffoldTests"),
+        // The README stays the front door and docs/ links hold (Tests/DocsTests).
+        .testTarget(name: "DocsTests", dependencies: ["AggCLI"]),
         .testTarget(
             name: "AggDataVenuesTests",
             dependencies: ["AggDataVenues", "AggCore", "AggJSON", "AggTestKit", "AggFixtures"]
