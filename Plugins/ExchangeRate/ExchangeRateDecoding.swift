@@ -66,13 +66,25 @@ public enum ExchangeRateDecoding {
                 rates[member.key] = rate
             }
         }
+        let lastField = json["time_last_update_unix"]
+        let nextField = json["time_next_update_unix"]
         return RateTable(
             source: ExchangeRateAdapter.descriptor.id,
             base: answered,
             rates: rates,
-            asOf: Timestamp(secondsSince1970: try json["time_last_update_unix"].int64()),
-            nextUpdate: try json["time_next_update_unix"].optionalInt64().map(Timestamp.init(secondsSince1970:)),
+            asOf: try time(lastField, seconds: try lastField.int64()),
+            nextUpdate: try nextField.optionalInt64().map { seconds throws(JSONDecodingError) in
+                try time(nextField, seconds: seconds)
+            },
             refused: refused.sorted { $0.code < $1.code }
         )
+    }
+
+    /// `seconds` of `field` as an instant, or a decoding failure when they are out of range.
+    private static func time(_ field: JSONCursor, seconds: Int64) throws(JSONDecodingError) -> Timestamp {
+        guard let time = Timestamp(checkedSecondsSince1970: seconds) else {
+            throw field.failure("\(seconds) seconds is out of range")
+        }
+        return time
     }
 }

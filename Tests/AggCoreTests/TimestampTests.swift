@@ -42,6 +42,17 @@ struct TimestampTests {
         #expect(Timestamp(millisecondsSince1970: 1) < Timestamp(millisecondsSince1970: 2))
     }
 
+    @Test(
+        "seconds from outside: nil when they cannot be counted in milliseconds",
+        arguments: [
+            (Int64(1_724_025_751), Timestamp(millisecondsSince1970: 1_724_025_751_000)),
+            (Int64.max / 1000, Timestamp(millisecondsSince1970: Int64.max / 1000 * 1000)),
+            (Int64.max / 1000 + 1, nil), (Int64.max, nil), (Int64.min, nil), (Int64.min / 1000 - 1, nil),
+        ] as [(Int64, Timestamp?)])
+    func checkedSeconds(seconds: Int64, expected: Timestamp?) {
+        #expect(Timestamp(checkedSecondsSince1970: seconds) == expected)
+    }
+
     static let kst: Int64 = 9 * 3600
 
     static let kstWallClock: [(civil: CivilTime, utc: String)] = [

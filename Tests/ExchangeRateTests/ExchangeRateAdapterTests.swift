@@ -274,6 +274,15 @@ struct ExchangeRateErrorTests {
                 "expected a whole number, found nothing"
             ),
             (#"{"base_code":"USD","rates":{}}"#, "$.result", "expected a string, found nothing"),
+            // Seconds that cannot be counted in milliseconds used to trap.
+            (
+                #"{"result":"success","time_last_update_unix":9223372036854775807,"base_code":"USD","rates":{}}"#,
+                "$.time_last_update_unix", "9223372036854775807 seconds is out of range"
+            ),
+            (
+                #"{"result":"success","time_last_update_unix":1,"time_next_update_unix":-9223372036854775807,"base_code":"USD","rates":{}}"#,
+                "$.time_next_update_unix", "-9223372036854775807 seconds is out of range"
+            ),
         ])
     func decodingPath(body: String, path: String, detail: String) async {
         let client = ScriptedHTTPClient(body: body)

@@ -10,8 +10,18 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         self.millisecondsSince1970 = millisecondsSince1970
     }
 
+    /// `secondsSince1970` in milliseconds; the value must fit (see the failable initializer
+    /// for numbers from outside).
     public init(secondsSince1970: Int64) {
         self.millisecondsSince1970 = secondsSince1970 * 1000
+    }
+
+    /// `seconds` as an instant, or `nil` when it is too far from 1970 to count in milliseconds:
+    /// for seconds that come from outside, which may be any integer.
+    public init?(checkedSecondsSince1970 seconds: Int64) {
+        let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        guard !overflow else { return nil }
+        self.millisecondsSince1970 = milliseconds
     }
 
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
