@@ -55,7 +55,37 @@ enum Schema {
                     PRIMARY KEY (exchange, base, quote)
                 ) STRICT, WITHOUT ROWID;
                 """
-        )
+        ),
+        // Several FX sources now store snapshots of the same base: each source keeps its own
+        // (a snapshot is compared only with an earlier one from the same source). SQLite cannot
+        // drop a UNIQUE constraint, so both tables are rebuilt: the child first, so that dropping
+        // the old parent cascades into nothing; the renames rewrite the child's reference.
+        Migration(
+            summary: "key rate snapshots by source as well as base and time",
+            sql: """
+                CREATE TABLE rate_snapshot_new (
+                    id INTEGER PRIMARY KEY,
+                    source TEXT NOT NULL,
+                    base TEXT NOT NULL,
+                    as_of INTEGER NOT NULL,
+                    next_update INTEGER,
+                    UNIQUE (source, base, as_of)
+                ) STRICT;
+                INSERT INTO rate_snapshot_new (id, source, base, as_of, next_update)
+                    SELECT id, source, base, as_of, next_update FROM rate_snapshot;
+                CREATE TABLE rate_new (
+                    snapshot_id INTEGER NOT NULL REFERENCES rate_snapshot_new (id) ON DELETE CASCADE,
+                    currency TEXT NOT NULL,
+                    value TEXT NOT NULL,
+                    PRIMARY KEY (snapshot_id, currency)
+                ) STRICT, WITHOUT ROWID;
+                INSERT INTO rate_new (snapshot_id, currency, value) SELECT snapshot_id, currency, value FROM rate;
+                DROP TABLE rate;
+                DROP TABLE rate_snapshot;
+                ALTER TABLE rate_snapshot_new RENAME TO rate_snapshot;
+                ALTER TABLE rate_new RENAME TO rate;
+                """
+        ),
     ]
 
     /// The version a database has once every migration ran.

@@ -2,17 +2,18 @@ import AggCore
 import FoundationEssentials
 
 extension Store {
-    /// Stores a rate table as a snapshot keyed by its base and `asOf`, then keeps only the
-    /// newest `keep` snapshots of that base, dropping older ones with their rates.
+    /// Stores a rate table as a snapshot keyed by its source, base and `asOf`, then keeps only
+    /// the newest `keep` snapshots of that source and base, dropping older ones with their rates.
+    /// Other sources' snapshots of the same base are left alone.
     ///
-    /// A snapshot of the same base and `asOf` already stored is replaced, rates and next update
-    /// included: the provider's latest answer for a moment is the best one (it may correct a
-    /// rate or move its next update), and `agg rates --refresh` asks precisely to get it.
+    /// A snapshot of the same source, base and `asOf` already stored is replaced, rates and next
+    /// update included: the provider's latest answer for a moment is the best one (it may
+    /// correct a rate or move its next update), and `agg rates --refresh` asks precisely to get it.
     ///
-    /// - Parameter keep: how many snapshots of the base to keep, at least 1. A table older
-    ///   than the `keep` newest ones is therefore dropped as soon as it is stored.
+    /// - Parameter keep: how many snapshots of the source and base to keep, at least 1. A table
+    ///   older than the `keep` newest ones is therefore dropped as soon as it is stored.
     /// - Returns: `true` when the snapshot was new; `false` when it replaced one of the same
-    ///   base and `asOf`.
+    ///   source, base and `asOf`.
     /// A table with a rate that cannot be an exchange rate, or with rates its source refused
     /// (`RateTable.screened()`), is not stored: stored, it would become the "previous day"
     /// every later run compares with.
@@ -28,15 +29,15 @@ extension Store {
         return try withConnection("save the \(table.base) rate snapshot in") { connection throws(SQLiteError) in
             try connection.transaction { () throws(SQLiteError) -> Bool in
                 let existing = try connection.query(
-                    "SELECT id FROM rate_snapshot WHERE base = ? AND as_of = ?",
-                    [.text(table.base), .integer(table.asOf.millisecondsSince1970)]
+                    "SELECT id FROM rate_snapshot WHERE source = ? AND base = ? AND as_of = ?",
+                    [.text(table.source), .text(table.base), .integer(table.asOf.millisecondsSince1970)]
                 ) { row throws(SQLiteError) in try row.requiredInt64(at: 0) }
                 let id: Int64
                 if let replaced = existing.first {
                     id = replaced
                     try connection.run(
-                        "UPDATE rate_snapshot SET source = ?, next_update = ? WHERE id = ?",
-                        [.text(table.source), .integer(table.nextUpdate?.millisecondsSince1970), .integer(id)])
+                        "UPDATE rate_snapshot SET next_update = ? WHERE id = ?",
+                        [.integer(table.nextUpdate?.millisecondsSince1970), .integer(id)])
                     try connection.run("DELETE FROM rate WHERE snapshot_id = ?", [.integer(id)])
                 } else {
                     let inserted = try connection.query(
@@ -61,53 +62,66 @@ extension Store {
                 // Rates go with their snapshot through ON DELETE CASCADE.
                 try connection.run(
                     """
-                    DELETE FROM rate_snapshot WHERE base = ?1 AND id NOT IN (
-                        SELECT id FROM rate_snapshot WHERE base = ?1 ORDER BY as_of DESC LIMIT ?2
+                    DELETE FROM rate_snapshot WHERE base = ?1 AND source = ?3 AND id NOT IN (
+                        SELECT id FROM rate_snapshot WHERE base = ?1 AND source = ?3 ORDER BY as_of DESC LIMIT ?2
                     )
                     """,
-                    [.text(table.base), .integer(Int64(keep))]
+                    [.text(table.base), .integer(Int64(keep)), .text(table.source)]
                 )
                 return existing.isEmpty
             }
         }
     }
 
-    /// The newest snapshot of `base`, or `nil` when none is stored.
-    public func latestSnapshot(base: String) throws(AggError) -> RateTable? {
+    /// The newest snapshot of `base` (from `source` when given, else from any source), or `nil`
+    /// when none is stored.
+    public func latestSnapshot(base: String, source: String? = nil) throws(AggError) -> RateTable? {
         try withConnection("read the latest \(base) rate snapshot from") { connection throws(SQLiteError) in
-            try Self.readSnapshot(connection, where: "base = ?", [.text(base)])
+            let (condition, values) = Self.condition("base = ?", [.text(base)], source: source)
+            return try Self.readSnapshot(connection, where: condition, values)
         }
     }
 
-    /// The newest snapshot of `base`, when it came from `source` and the provider's next update
+    /// The newest snapshot of `base` from `source`, when the provider's next update
     /// (`nextUpdate`) is still after `now`: the provider has nothing newer yet, so asking again
     /// would only spend its quota. `nil` otherwise, including when the snapshot has no
     /// `nextUpdate`.
     public func currentSnapshot(base: String, source: String, now: Timestamp) throws(AggError) -> RateTable? {
-        guard let latest = try latestSnapshot(base: base), latest.source == source,
+        guard let latest = try latestSnapshot(base: base, source: source),
             let nextUpdate = latest.nextUpdate, nextUpdate > now
         else { return nil }
         return latest
     }
 
-    /// The most recent snapshot of `base` strictly older than `asOf`, or `nil` when none is.
-    public func snapshot(base: String, olderThan asOf: Timestamp) throws(AggError) -> RateTable? {
+    /// The most recent snapshot of `base` (from `source` when given, else from any source)
+    /// strictly older than `asOf`, or `nil` when none is.
+    public func snapshot(base: String, source: String? = nil, olderThan asOf: Timestamp) throws(AggError)
+        -> RateTable?
+    {
         try withConnection("read an earlier \(base) rate snapshot from") { connection throws(SQLiteError) in
-            try Self.readSnapshot(
-                connection, where: "base = ? AND as_of < ?",
-                [.text(base), .integer(asOf.millisecondsSince1970)]
-            )
+            let (condition, values) = Self.condition(
+                "base = ? AND as_of < ?", [.text(base), .integer(asOf.millisecondsSince1970)], source: source)
+            return try Self.readSnapshot(connection, where: condition, values)
         }
     }
 
-    /// How many snapshots of `base` are stored.
-    public func snapshotCount(base: String) throws(AggError) -> Int {
+    /// How many snapshots of `base` are stored (from `source` when given, else from any source).
+    public func snapshotCount(base: String, source: String? = nil) throws(AggError) -> Int {
         try withConnection("count the \(base) rate snapshots in") { connection throws(SQLiteError) in
+            let (condition, values) = Self.condition("base = ?", [.text(base)], source: source)
             let count = try connection.query(
-                "SELECT count(*) FROM rate_snapshot WHERE base = ?", [.text(base)]
+                "SELECT count(*) FROM rate_snapshot WHERE \(condition)", values
             ) { row throws(SQLiteError) in try row.requiredInt64(at: 0) }
             return Int(count.first ?? 0)
         }
+    }
+
+    /// `condition` narrowed to `source` when one is given.
+    private static func condition(_ condition: String, _ values: [SQLiteValue], source: String?)
+        -> (String, [SQLiteValue])
+    {
+        guard let source else { return (condition, values) }
+        return (condition + " AND source = ?", values + [.text(source)])
     }
 
     /// The newest snapshot matching `condition`, read with its rates in one read transaction so

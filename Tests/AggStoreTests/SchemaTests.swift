@@ -95,3 +95,40 @@ struct SchemaTests {
         }
     }
 }
+
+@Suite("Schema migration 2")
+struct SourceKeyMigrationTests {
+    @Test("a version 1 database keeps its snapshots and rates, then takes a second source at the same time")
+    func fromVersion1() async throws {
+        try await withTemporaryDirectory { folder in
+            let path = folder + "/agg.sqlite"
+            do {
+                let connection = try SQLiteConnection.open(path: path)
+                try connection.execute(Schema.migrations[0].sql)
+                try connection.execute(
+                    """
+                    INSERT INTO rate_snapshot VALUES (1, 'exchangerate', 'USD', 100000, 200000), (2, 'exchangerate', 'USD', 300000, NULL);
+                    INSERT INTO rate VALUES (1, 'KRW', '1335.841127'), (2, 'KRW', '1331.529034'), (2, 'JPY', '146.282514');
+                    PRAGMA user_version = 1;
+                    """)
+            }
+            let store = try Store.open(path: path)
+            #expect(try store.integer("PRAGMA user_version") == 2)
+            #expect(try store.integrityCheck() == "ok")
+            #expect(try store.integer("SELECT count(*) FROM pragma_foreign_key_check") == 0)
+            let latest = try #require(try store.latestSnapshot(base: "USD", source: "exchangerate"))
+            #expect(latest.rates == ["KRW": try decimal("1331.529034"), "JPY": try decimal("146.282514")])
+            #expect(
+                try store.snapshot(base: "USD", olderThan: latest.asOf)?.nextUpdate == Timestamp(secondsSince1970: 200))
+            var other = latest
+            other.source = "frankfurter"
+            #expect(try store.saveSnapshot(other, keep: 1))
+            #expect(try store.snapshotCount(base: "USD", source: "exchangerate") == 2)
+            // Deleting a snapshot still takes its rates with it: the rebuilt reference cascades.
+            try store.withConnection("prune") { connection throws(SQLiteError) in
+                _ = try connection.run("DELETE FROM rate_snapshot WHERE source = 'exchangerate'")
+            }
+            #expect(try store.integer("SELECT count(*) FROM rate") == 2)
+        }
+    }
+}

@@ -140,3 +140,69 @@ extension SnapshotTests {
         }
     }
 }
+
+/// A rate table of `source` (as `rateTable` makes them, with another source).
+private func table(
+    _ source: String, base: String = "USD", asOfSeconds: Int64, krw: String, nextUpdateSeconds: Int64? = nil
+) throws -> RateTable {
+    var table = try rateTable(
+        base: base, asOfSeconds: asOfSeconds, rates: ["KRW": krw], nextUpdateSeconds: nextUpdateSeconds)
+    table.source = source
+    return table
+}
+
+@Suite("Rate snapshots of several sources")
+struct SourceSnapshotTests {
+    @Test("two sources' tables of the same base and time are both stored")
+    func sameTime() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try Store.open(path: folder + "/agg.sqlite")
+            let ecb = try table("frankfurter", asOfSeconds: 100, krw: "1373.59")
+            let bank = try table("dunamu", asOfSeconds: 100, krw: "1372.5")
+            #expect(try store.saveSnapshot(ecb))
+            #expect(try store.saveSnapshot(bank))
+            #expect(try store.snapshotCount(base: "USD") == 2)
+            #expect(try store.latestSnapshot(base: "USD", source: "frankfurter") == ecb)
+            #expect(try store.latestSnapshot(base: "USD", source: "dunamu") == bank)
+        }
+    }
+
+    @Test("each source keeps its own newest snapshots; another source's newer ones prune nothing of it")
+    func retention() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try Store.open(path: folder + "/agg.sqlite")
+            let day1 = try table("exchangerate", asOfSeconds: 100, krw: "1335.841127")
+            let day2 = try table("exchangerate", asOfSeconds: 200, krw: "1331.529034")
+            try store.saveSnapshot(day1, keep: 2)
+            try store.saveSnapshot(day2, keep: 2)
+            for minute in Int64(1)...5 {
+                try store.saveSnapshot(
+                    try table("dunamu", asOfSeconds: 200 + minute * 60, krw: "137\(minute)"), keep: 2)
+            }
+            #expect(try store.snapshotCount(base: "USD", source: "exchangerate") == 2)
+            #expect(try store.snapshotCount(base: "USD", source: "dunamu") == 2)
+            #expect(try store.snapshotCount(base: "USD") == 4)
+            #expect(try store.latestSnapshot(base: "USD")?.source == "dunamu")
+            // The previous snapshot of a source is its own, never another source's.
+            #expect(try store.snapshot(base: "USD", source: "exchangerate", olderThan: day2.asOf) == day1)
+            #expect(
+                try store.snapshot(base: "USD", source: "dunamu", olderThan: Timestamp(secondsSince1970: 500))?.rates[
+                    "KRW"] == (try decimal("1374")))
+            #expect(try store.integer("SELECT count(*) FROM rate") == 4)
+        }
+    }
+
+    @Test("a source's current snapshot is found even when another source stored a newer one since")
+    func current() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try Store.open(path: folder + "/agg.sqlite")
+            let daily = try table("exchangerate", asOfSeconds: 100, krw: "1331.529034", nextUpdateSeconds: 1_000)
+            try store.saveSnapshot(daily)
+            try store.saveSnapshot(try table("dunamu", asOfSeconds: 300, krw: "1372.5"))
+            let now = Timestamp(secondsSince1970: 400)
+            #expect(try store.currentSnapshot(base: "USD", source: "exchangerate", now: now) == daily)
+            #expect(try store.currentSnapshot(base: "USD", source: "dunamu", now: now) == nil)
+            #expect(try store.currentSnapshot(base: "USD", source: "frankfurter", now: now) == nil)
+        }
+    }
+}

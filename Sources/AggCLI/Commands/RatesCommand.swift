@@ -21,11 +21,13 @@ public enum RatesCommand: Command {
         help: "Smallest change marked up or down, in units of each currency (default 0.01).",
         parser: .amount(expected: "a non-negative decimal such as 0.01"))
     static let keep = Option<Int>(
-        "keep", value: "N", help: "Snapshots kept per base currency (default 2).",
+        "keep", value: "N", help: "Snapshots kept per source and base currency (default 2).",
         parser: .wholeNumber(in: 1...maximumKeep))
     static let source = Option<String>(
         "source", value: "ID",
-        help: "The FX source (default exchangerate; see `agg exchanges`), or all: one --to rate from every source.",
+        help:
+            "The FX source: exchangerate (default), frankfurter, dunamu (see `agg exchanges`), or all:"
+            + " one --to rate from every source.",
         completion: .exchangeIDs, parser: .venueID)
 
     /// The command line `agg help` describes.
@@ -39,17 +41,21 @@ public enum RatesCommand: Command {
             "agg rates",
             "agg rates KRW --to USD,JPY,EUR",
             "agg rates USD --threshold 0.5 --format json",
+            "agg rates USD --to KRW --source frankfurter",
             "agg rates --offline --format csv",
             "agg rates USD --to KRW --source all",
         ],
         discussion: """
             BASE is a three-letter currency code (default USD). Every answer is stored as a
-            snapshot in the local database (see AGG_HOME) keyed by its base and the provider's
-            update time (a later answer for the same time replaces it; --keep N snapshots per
-            base are kept), and each rate is compared with the most recent stored snapshot older
-            than it. A change greater than the threshold is marked ▲, one below minus the
-            threshold ▼, anything else is flat; with nothing to compare with there is no trend
-            (null in JSON). The provider updates once a day, so the arrows show the day's move.
+            snapshot in the local database (see AGG_HOME) keyed by its source, base and the
+            provider's update time (a later answer for the same time replaces it; --keep N
+            snapshots per source and base are kept), and each rate is compared with the most
+            recent stored snapshot of the same source older than it. A change greater than the
+            threshold is marked ▲, one below minus the threshold ▼, anything else is flat; with
+            nothing to compare with there is no trend (null in JSON). exchangerate and
+            frankfurter (the ECB's reference rates, working days only) update once a day, so
+            their arrows show the day's move; dunamu (Hana Bank, from USD, JPY, EUR, CNY, ... to
+            KRW only) revises during the day.
             While the newest stored snapshot's next update is still to come, it answers without a
             request (--refresh asks anyway).
             A rate that is zero, negative or outside 1e-12 to 1e12 is refused: it is named on
@@ -93,12 +99,12 @@ public enum RatesCommand: Command {
         var notStored = false
         if let stored {
             table = stored.screened()
-            previous = try store.snapshot(base: table.base, olderThan: table.asOf)
+            previous = try store.snapshot(base: table.base, source: table.source, olderThan: table.asOf)
         } else {
             table = try await factory.adapter(id: source.id).rates(base: base).screened()
             // The previous snapshot is read before the new one is stored: storing prunes to
             // `--keep`, and with `--keep 1` it would take the previous one with it.
-            previous = try store.snapshot(base: table.base, olderThan: table.asOf)
+            previous = try store.snapshot(base: table.base, source: table.source, olderThan: table.asOf)
             // A table with refused rates is shown, not stored: it must not become the day
             // every later run compares with.
             if table.refused.isEmpty {

@@ -107,7 +107,10 @@ struct ComparePlan: Sendable {
         let fxDescriptors =
             inputs.contains { if case .fx = $0 { true } else { false } }
             ? registry.descriptors(supporting: .fxRates) : []
-        fxSources = fxDescriptors.map(\.id)
+        // The default FX source of `agg rates` leads; the others are fallbacks, asked at the same time.
+        fxSources =
+            fxDescriptors.filter { $0.id == RatesCommand.defaultSource }.map(\.id)
+            + fxDescriptors.filter { $0.id != RatesCommand.defaultSource }.map(\.id)
         attributions = Dictionary(
             fxDescriptors.compactMap { descriptor in descriptor.attribution.map { (descriptor.id, $0) } }
         ) { first, _ in first }
@@ -134,13 +137,13 @@ struct ComparePlan: Sendable {
     }
 
     /// Stores the rate tables fetched as snapshots, best effort, keeping as many snapshots of
-    /// each base as are already kept (at least `agg rates`' default), so that a longer
+    /// each source and base as are already kept (at least `agg rates`' default), so that a longer
     /// `agg rates --keep` is not cut short.
     func save(_ tables: [RateTable], in store: Store?) {
         guard let store else { return }
         // A table with refused rates is not stored (the store would refuse it too).
         for table in tables where table.screened().refused.isEmpty {
-            let kept = (try? store.snapshotCount(base: table.base)) ?? 0
+            let kept = (try? store.snapshotCount(base: table.base, source: table.source)) ?? 0
             _ = try? store.saveSnapshot(table, keep: max(RatesCommand.defaultKeep, kept))
         }
     }
