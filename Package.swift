@@ -20,6 +20,8 @@ let adapterNames = [
     "Binance",
     "Coinbase",
     "ExchangeRate",
+    "Frankfurter",
+    "Dunamu",
 ]
 
 let adapterTargets: [Target] = adapterNames.map { name in

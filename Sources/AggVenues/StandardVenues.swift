@@ -4,7 +4,9 @@ import AggCore
 import Binance
 import Bithumb
 import Coinbase
+import Dunamu
 import ExchangeRate
+import Frankfurter
 import Upbit
 
 extension AdapterRegistry {
@@ -15,5 +17,7 @@ extension AdapterRegistry {
         AdapterRegistration(BinanceAdapter.self),
         AdapterRegistration(CoinbaseAdapter.self),
         AdapterRegistration(ExchangeRateAdapter.self),
+        AdapterRegistration(FrankfurterAdapter.self),
+        AdapterRegistration(DunamuAdapter.self),
     ])
 }

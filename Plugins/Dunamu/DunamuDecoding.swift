@@ -1,0 +1,56 @@
+import AggCore
+import AggJSON
+import FoundationEssentials
+
+/// Decoding of Dunamu's `/v1/forex/recent` answers into `RateTable`s.
+public enum DunamuDecoding {
+    /// Dunamu's answers: a bare JSON array with no error envelope of its own (an unknown code is
+    /// an empty array, which `rateTable` reports); only the HTTP status tells of other failures.
+    public static let envelope = ResponseEnvelope.none
+
+    /// The code of the error for an answer that holds no quote for the code asked for.
+    public static let emptyCode = "empty"
+
+    /// The rate table from `base` in an answer to `/v1/forex/recent?codes=FRX.KRW{BASE}` (an
+    /// array of quotes, one per code asked for), or `nil` when no quote in it has the code
+    /// (Dunamu answers an unknown code with `[]`).
+    ///
+    /// The rate is `basePrice` (Hana Bank's 매매기준율, its mid rate) divided by `currencyUnit`
+    /// (100 for JPY, which is quoted per 100 yen), exactly: the unit must be a power of ten.
+    /// `asOf` is `timestamp`, the moment Dunamu recorded the quote (a few seconds after the
+    /// bank's own `date` and `time`, which are Korean wall-clock time). The table holds KRW
+    /// and the base itself, as 1; a KRW rate that cannot be an exchange rate (`RateRefusal`) is
+    /// listed in `refused` instead. There is no `nextUpdate`: the bank revises its rates many
+    /// times a day.
+    public static func rateTable(_ json: JSONCursor, base: String) throws(JSONDecodingError) -> RateTable? {
+        let code = APIRouter.code(base)
+        var found: JSONCursor?
+        for quote in try json.elements() where try quote["code"].string() == code {
+            found = quote
+            break
+        }
+        guard let quote = found else { return nil }
+        let currencyField = quote["currencyCode"]
+        if let currency = try currencyField.optionalString(), currency != base {
+            throw currencyField.failure("asked for \(base), the quote is for \(currency.prefix(40))")
+        }
+        let price = try quote["basePrice"].decimal()
+        let unitField = quote["currencyUnit"]
+        let unit = try unitField.optionalInt64() ?? 1
+        guard [1, 10, 100, 1000, 10_000].contains(unit) else {
+            throw unitField.failure("a unit of \(unit) is not a power of ten")
+        }
+        let rate = price / Decimal(unit)
+        var rates: [String: Decimal] = [base: 1]
+        var refused: [RateRefusal] = []
+        if let refusal = RateRefusal.check(code: DunamuAdapter.quoteCurrency, rate: rate) {
+            refused.append(refusal)
+        } else {
+            rates[DunamuAdapter.quoteCurrency] = rate
+        }
+        return RateTable(
+            source: DunamuAdapter.descriptor.id, base: base, rates: rates,
+            asOf: Timestamp(millisecondsSince1970: try quote["timestamp"].int64()), nextUpdate: nil,
+            refused: refused)
+    }
+}

@@ -1,0 +1,56 @@
+import AggCore
+import AggJSON
+
+/// Frankfurter: the European Central Bank's reference rates (about 30 currencies, KRW among
+/// them), published once a working day at about 16:00 Frankfurt time and rebased on any of
+/// those currencies. No key, no published quota.
+///
+/// There are no weekend or holiday rates: the latest answer carries the date of the last
+/// working day. Hosts that Frankfurter has retired redirect to the current one; the transport
+/// follows redirects.
+public struct FrankfurterAdapter: CompiledAdapter {
+    /// An FX venue quoting no markets, asked at most once a second (the data changes once a
+    /// day; Frankfurter publishes no limit).
+    public static let descriptor = AdapterDescriptor(
+        id: "frankfurter",
+        displayName: "Frankfurter (ECB reference rates)",
+        country: "DE",
+        homeCurrency: "EUR",
+        quoteCurrencies: [],
+        capabilities: [.fxRates],
+        requestsPerSecond: 1,
+        defaultBaseURL: "https://api.frankfurter.dev",
+        attribution:
+            "Euro foreign exchange reference rates of the European Central Bank, via Frankfurter (https://frankfurter.dev)"
+    )
+
+    private let client: VenueClient
+
+    /// An adapter reaching the API at `environment.baseURL` through `environment.http`.
+    public init(environment: AdapterEnvironment) {
+        client = VenueClient(Self.descriptor, environment: environment, envelope: FrankfurterDecoding.envelope)
+    }
+
+    /// The last working day's rates from `base`, which is validated (three letters A-Z,
+    /// upper-cased) before any request is made.
+    ///
+    /// - Throws: `AggError.invalidCurrency` for a code that is not three letters;
+    ///   `AggError.venue` with code 404 for a base Frankfurter does not have (its message says
+    ///   so); `AggError.rateLimited` for HTTP 429; transport, HTTP and decoding errors naming
+    ///   `frankfurter`.
+    public func rates(base: String) async throws(AggError) -> RateTable {
+        let code = try AssetCode.validateCurrency(base)
+        do throws(AggError) {
+            return try await client.get(APIRouter.latest(base: code)) { json throws(JSONDecodingError) in
+                try FrankfurterDecoding.rateTable(json, base: code)
+            }
+        } catch {
+            if case .venue(let venue, "404", let message) = error {
+                throw .venue(
+                    venue: venue, code: "404",
+                    message: "\(message): Frankfurter has no ECB reference rates from \(code)")
+            }
+            throw error
+        }
+    }
+}
