@@ -10,6 +10,16 @@ public enum APIRouter: VenueRoute, Equatable {
     case ticker24h(Market)
     /// `GET /api/v3/exchangeInfo`: every symbol with its base and quote asset.
     case exchangeInfo
+    /// `GET /api/v3/ticker/24hr` without a symbol: every symbol's 24-hour ticker in one answer
+    /// (about 1 MB), at a request weight of 80 instead of 2.
+    case allTickers24h
+    /// `GET /api/v3/klines?symbol=BTCUSDT&interval=1m&limit=`: up to 1000 bars, oldest first.
+    /// The adapter builds it only for `candleIntervals`.
+    case klines(Market, interval: CandleInterval, limit: Int)
+    /// `GET /api/v3/trades?symbol=BTCUSDT&limit=`: up to 1000 recent trades, oldest first.
+    case trades(Market, limit: Int)
+    /// `GET /api/v3/depth?symbol=BTCUSDT&limit=`: the order book, up to 5000 levels a side.
+    case depth(Market, limit: Int)
 
     /// The quote currencies agg asks Binance for, the main one first.
     public static let quoteCurrencies = ["USDT", "USDC", "FDUSD", "BTC", "ETH", "BNB", "EUR"]
@@ -23,8 +33,36 @@ public enum APIRouter: VenueRoute, Equatable {
         switch self {
         case .ticker24h(let market): "/api/v3/ticker/24hr?symbol=\(market.base)\(market.quote)"
         case .exchangeInfo: "/api/v3/exchangeInfo"
+        case .allTickers24h: "/api/v3/ticker/24hr"
+        case .klines(let market, let interval, let limit):
+            "/api/v3/klines?symbol=\(market.base)\(market.quote)&interval=\(Self.intervalCode(interval) ?? "1m")&limit=\(limit)"
+        case .trades(let market, let limit): "/api/v3/trades?symbol=\(market.base)\(market.quote)&limit=\(limit)"
+        case .depth(let market, let limit): "/api/v3/depth?symbol=\(market.base)\(market.quote)&limit=\(limit)"
         }
     }
+
+    /// The bar lengths Binance offers among agg's (it has no 10-minute bars).
+    public static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter { intervalCode($0) != nil }
+
+    /// Binance's name for `interval` (`1m`, `1d`), or `nil` when it has no such bars.
+    static func intervalCode(_ interval: CandleInterval) -> String? {
+        switch interval {
+        case .oneMinute: "1m"
+        case .threeMinutes: "3m"
+        case .fiveMinutes: "5m"
+        case .thirtyMinutes: "30m"
+        case .oneHour: "1h"
+        case .sixHours: "6h"
+        case .twelveHours: "12h"
+        case .oneDay: "1d"
+        case .tenMinutes: nil
+        }
+    }
+
+    /// Symbols quoted in AEUR, a euro stablecoin, end like EUR symbols (`BTCAEUR`, against
+    /// `ADAEUR`): split at EUR they would make up a coin (`BTCA`). Binance quotes these three
+    /// assets in AEUR; their symbols are never read as EUR markets.
+    static let aeurSymbols: Set<String> = ["BTCAEUR", "ETHAEUR", "USDTAEUR"]
 
     /// Binance's symbol for `market` (`BTCUSDT`), or `nil` when agg does not ask Binance for
     /// markets in its quote.
@@ -33,8 +71,10 @@ public enum APIRouter: VenueRoute, Equatable {
     }
 
     /// The unified market of a Binance symbol, split at the longest known quote currency it ends
-    /// with (`ETHBTC` → `ETH/BTC`, `BTCFDUSD` → `BTC/FDUSD`), or `nil` when none fits.
+    /// with (`ETHBTC` → `ETH/BTC`, `BTCFDUSD` → `BTC/FDUSD`), or `nil` when none fits (or the
+    /// symbol is one of `aeurSymbols`).
     public static func market(fromVenueSymbol symbol: String) -> Market? {
+        guard !aeurSymbols.contains(symbol) else { return nil }
         for quote in splitOrder where symbol.hasSuffix(quote) && symbol.count > quote.count {
             let base = String(symbol.dropLast(quote.count))
             guard (try? AssetCode.validate(base)) == base else { return nil }

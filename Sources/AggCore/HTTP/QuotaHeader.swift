@@ -10,12 +10,23 @@ public enum QuotaHeader: String, Sendable, Equatable, CaseIterable {
     /// `Ratelimit: limit=50, remaining=48, reset=1` (Korbit): requests left in the current
     /// window and the seconds until it resets. None left: wait until the reset.
     case rateLimit
+    /// Binance's `X-MBX-USED-WEIGHT-1M: 82`: the request weight used in the current minute of
+    /// Binance's clock, of `weightPerMinute`. When what is left cannot take the heaviest request
+    /// agg makes (`heaviestWeight`), wait for the next minute, which the answer's `Date` header
+    /// places to the second (a whole minute when it has none).
+    case usedWeight
+
+    /// Binance's request weight allowed per minute from one address.
+    public static let weightPerMinute = 6000
+    /// The weight of the heaviest request agg makes of Binance: the order book at 5000 levels.
+    public static let heaviestWeight = 250
 
     /// The header's name.
     public var name: String {
         switch self {
         case .remainingReq: "Remaining-Req"
         case .rateLimit: "Ratelimit"
+        case .usedWeight: "X-MBX-USED-WEIGHT-1M"
         }
     }
 
@@ -30,7 +41,19 @@ public enum QuotaHeader: String, Sendable, Equatable, CaseIterable {
         case .rateLimit:
             guard let window = RateLimitWindow(header: value) else { return nil }
             return window.remaining == 0 && window.reset > 0 ? Double(window.reset) : nil
+        case .usedWeight:
+            guard let used = Int(ASCIIText.trimmed(value)), used + Self.heaviestWeight > Self.weightPerMinute
+            else { return nil }
+            return Double(60 - (response.header("Date").flatMap(Self.secondOfMinute) ?? 0))
         }
+    }
+
+    /// The seconds field of an HTTP date (`Thu, 08 Aug 2024 08:12:15 GMT` → 15).
+    static func secondOfMinute(_ date: String) -> Int? {
+        guard let clock = date.split(separator: " ").first(where: { $0.contains(":") }) else { return nil }
+        let fields = clock.split(separator: ":")
+        guard fields.count == 3, let second = Int(fields[2]), (0...59).contains(second) else { return nil }
+        return second
     }
 }
 

@@ -1,0 +1,80 @@
+import AggCore
+import AggJSON
+import FoundationEssentials
+
+/// Decoding of Binance's market data answers (klines, trades, depth, all tickers).
+extension BinanceDecoding {
+    /// The bars of a `/api/v3/klines` answer: rows `[openTime, open, high, low, close, volume,
+    /// closeTime, quoteVolume, trades, takerBuyBase, takerBuyQuote, ignore]`, times as JSON
+    /// integers (ms) and decimals as strings. Binance sends them oldest first; they are put in
+    /// that order whatever the answer's. A bar's time is its open time; its volume is in the
+    /// base asset.
+    public static func candles(_ json: JSONCursor) throws(JSONDecodingError) -> [Candle] {
+        var candles: [Candle] = []
+        for row in try json.elements() {
+            candles.append(
+                Candle(
+                    time: Timestamp(millisecondsSince1970: try row[0].int64()),
+                    open: try row[1].decimal(), high: try row[2].decimal(), low: try row[3].decimal(),
+                    close: try row[4].decimal(), volume: try row[5].decimal()))
+        }
+        return candles.enumerated().sorted { lhs, rhs in
+            lhs.element.time != rhs.element.time ? lhs.element.time < rhs.element.time : lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+
+    /// The trades of a `/api/v3/trades` answer (oldest first), newest first.
+    ///
+    /// `isBuyerMaker` true means the resting order was the buy: the taker sold, a `sell`;
+    /// false is a `buy`. The cost is Binance's own `quoteQty` (price × quantity), or the exact
+    /// product when it is missing.
+    public static func trades(_ json: JSONCursor) throws(JSONDecodingError) -> [Trade] {
+        var trades: [Trade] = []
+        for row in try json.elements() {
+            let price = try row["price"].decimal()
+            let amount = try row["qty"].decimal()
+            trades.append(
+                Trade(
+                    time: Timestamp(millisecondsSince1970: try row["time"].int64()),
+                    side: try row["isBuyerMaker"].bool() ? .sell : .buy,
+                    price: price, amount: amount,
+                    cost: try row["quoteQty"].optionalDecimal() ?? price * amount))
+        }
+        return trades.enumerated().sorted { lhs, rhs in
+            lhs.element.time != rhs.element.time ? lhs.element.time > rhs.element.time : lhs.offset > rhs.offset
+        }.map(\.element)
+    }
+
+    /// The book of a `/api/v3/depth` answer: `bids` (highest first) and `asks` (lowest first) as
+    /// `[price, quantity]` string pairs. Binance sends no time with it.
+    public static func orderBook(_ json: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
+        func levels(_ side: JSONCursor) throws(JSONDecodingError) -> [BookLevel] {
+            var levels: [BookLevel] = []
+            for level in try side.elements() {
+                levels.append(BookLevel(price: try level[0].decimal(), amount: try level[1].decimal()))
+            }
+            return levels
+        }
+        return OrderBook(
+            exchange: BinanceAdapter.descriptor.id, market: market, timestamp: nil,
+            bids: try levels(json["bids"]).sorted { $0.price > $1.price },
+            asks: try levels(json["asks"]).sorted { $0.price < $1.price })
+    }
+
+    /// The tickers quoted in `currency` in an all-tickers `/api/v3/ticker/24hr` answer (an array
+    /// of the one-symbol objects).
+    ///
+    /// Symbols in quotes agg does not ask Binance for are skipped, and so are symbols without a
+    /// trade in the last 24 hours (`count` 0: delisted or halted ones, which Binance still lists
+    /// with every price at zero). Anything else that does not decode fails the answer.
+    public static func allQuotes(_ json: JSONCursor, quotedIn currency: String) throws(JSONDecodingError) -> [Quote] {
+        var quotes: [Quote] = []
+        for ticker in try json.elements() {
+            guard let market = APIRouter.market(fromVenueSymbol: try ticker["symbol"].string()),
+                market.quote == currency, try ticker["count"].optionalInt64() != 0
+            else { continue }
+            quotes.append(try quote(ticker))
+        }
+        return quotes
+    }
+}
