@@ -12,6 +12,13 @@ public enum APIRouter: VenueRoute, Equatable {
     case stats(Market)
     /// `GET /products`: every product.
     case products
+    /// `GET /products/BTC-USD/candles?granularity=60`: the latest 300 bars, newest first. The
+    /// adapter builds it only for `candleIntervals`.
+    case candles(Market, interval: CandleInterval)
+    /// `GET /products/BTC-USD/trades?limit=`: up to 1000 recent trades, newest first.
+    case trades(Market, limit: Int)
+    /// `GET /products/BTC-USD/book?level=2`: the whole book, aggregated by price.
+    case book(Market)
 
     /// The quote currencies agg asks Coinbase for, the main one first.
     public static let quoteCurrencies = ["USD", "USDT", "USDC", "EUR", "BTC"]
@@ -22,6 +29,26 @@ public enum APIRouter: VenueRoute, Equatable {
         case .ticker(let market): "/products/\(Self.productID(market))/ticker"
         case .stats(let market): "/products/\(Self.productID(market))/stats"
         case .products: "/products"
+        case .candles(let market, let interval):
+            "/products/\(Self.productID(market))/candles?granularity=\(Self.granularity(interval) ?? 60)"
+        case .trades(let market, let limit): "/products/\(Self.productID(market))/trades?limit=\(limit)"
+        case .book(let market): "/products/\(Self.productID(market))/book?level=2"
+        }
+    }
+
+    /// The bar lengths Coinbase offers among agg's (its granularities are 1, 5 and 15 minutes,
+    /// 1, 6 and 24 hours).
+    public static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter { granularity($0) != nil }
+
+    /// Coinbase's granularity of `interval` in seconds, or `nil` when it has no such bars.
+    static func granularity(_ interval: CandleInterval) -> Int? {
+        switch interval {
+        case .oneMinute: 60
+        case .fiveMinutes: 300
+        case .oneHour: 3600
+        case .sixHours: 21600
+        case .oneDay: 86400
+        case .threeMinutes, .tenMinutes, .thirtyMinutes, .twelveHours: nil
         }
     }
 

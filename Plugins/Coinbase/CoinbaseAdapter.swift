@@ -2,17 +2,21 @@ import AggCore
 import AggJSON
 
 /// Coinbase Exchange (United States), public market data: a product's ticker and 24-hour
-/// stats, fetched concurrently and merged into one quote, mainly in USD.
+/// stats, fetched concurrently and merged into one quote, mainly in USD; the product list,
+/// candles, recent trades and the order book.
 public struct CoinbaseAdapter: CompiledAdapter {
+    /// Coinbase returns at most 300 bars and 1000 trades a request; its level-2 book is the whole
+    /// book, of which agg keeps up to 1000 levels a side.
     public static let descriptor = AdapterDescriptor(
         id: "coinbase",
         displayName: "Coinbase Exchange",
         country: "US",
         homeCurrency: "USD",
         quoteCurrencies: APIRouter.quoteCurrencies,
-        capabilities: [.ticker, .markets],
+        capabilities: [.ticker, .markets, .candles, .trades, .orderBook],
         requestsPerSecond: 10,
         defaultBaseURL: "https://api.exchange.coinbase.com",
+        limits: FetchLimits(candles: 300, trades: 1000, bookDepth: 1000, candleIntervals: APIRouter.candleIntervals),
         changeBasis: .rolling24h,
         notListedCodes: [CoinbaseDecoding.notFoundCode]
     )
@@ -37,6 +41,38 @@ public struct CoinbaseAdapter: CompiledAdapter {
 
     public func markets() async throws(AggError) -> [MarketListing] {
         try await client.get(APIRouter.products, decode: CoinbaseDecoding.markets)
+    }
+
+    /// The latest bars: Coinbase sends its latest 300 whatever is asked; the newest `limit`
+    /// are kept.
+    public func candles(for market: Market, interval: CandleInterval, limit: Int)
+        async throws(AggError) -> [Candle]
+    {
+        guard APIRouter.candleIntervals.contains(interval) else {
+            throw .usage(
+                "coinbase does not offer \(interval.rawValue) candles; its intervals: "
+                    + APIRouter.candleIntervals.map(\.rawValue).joined(separator: ", "))
+        }
+        let candles = try await client.get(
+            APIRouter.candles(market, interval: interval), for: market, decode: CoinbaseDecoding.candles)
+        return Array(candles.suffix(max(0, limit)))
+    }
+
+    public func trades(for market: Market, limit: Int) async throws(AggError) -> [Trade] {
+        let count = min(max(limit, 1), Self.descriptor.limits.trades)
+        let trades = try await client.get(
+            APIRouter.trades(market, limit: count), for: market, decode: CoinbaseDecoding.trades)
+        return Array(trades.prefix(max(0, limit)))
+    }
+
+    /// Coinbase's level-2 book is the whole book; it is cut to `depth` here.
+    public func orderBook(for market: Market, depth: Int) async throws(AggError) -> OrderBook {
+        var book = try await client.get(APIRouter.book(market), for: market) { json throws(JSONDecodingError) in
+            try CoinbaseDecoding.orderBook(json, market: market)
+        }
+        book.bids = Array(book.bids.prefix(max(0, depth)))
+        book.asks = Array(book.asks.prefix(max(0, depth)))
+        return book
     }
 
     /// `route`'s answer about `market`, undecoded.

@@ -1,0 +1,81 @@
+import AggCore
+import AggJSON
+import FoundationEssentials
+
+/// Decoding of Coinbase Exchange's market data answers (candles, trades, book).
+extension CoinbaseDecoding {
+    /// The bars of a `/products/{id}/candles` answer: rows `[time, low, high, open, close,
+    /// volume]` of JSON numbers, newest first, `time` the bar's start in epoch seconds. They are
+    /// put oldest first, in OHLCV order; the volume is in the base currency.
+    public static func candles(_ json: JSONCursor) throws(JSONDecodingError) -> [Candle] {
+        var candles: [Candle] = []
+        for row in try json.elements() {
+            let seconds = try row[0].int64()
+            guard let time = Timestamp(checkedSecondsSince1970: seconds) else {
+                throw row[0].failure("\(seconds) seconds is out of range")
+            }
+            candles.append(
+                Candle(
+                    time: time,
+                    open: try row[3].decimal(), high: try row[2].decimal(), low: try row[1].decimal(),
+                    close: try row[4].decimal(), volume: try row[5].decimal()))
+        }
+        return candles.enumerated().sorted { lhs, rhs in
+            lhs.element.time != rhs.element.time ? lhs.element.time < rhs.element.time : lhs.offset > rhs.offset
+        }.map(\.element)
+    }
+
+    /// The trades of a `/products/{id}/trades` answer, newest first.
+    ///
+    /// Coinbase's `side` is the side of the MAKER, the order that rested on the book: `buy`
+    /// means a resting bid was hit, so the taker sold (a down-tick), and agg, which names the
+    /// side that took liquidity, calls it a `sell`; `sell` becomes `buy`. The cost is
+    /// `price × size`, exact, as Coinbase sends none.
+    public static func trades(_ json: JSONCursor) throws(JSONDecodingError) -> [Trade] {
+        var trades: [Trade] = []
+        for row in try json.elements() {
+            let sideField = row["side"]
+            let side: TradeSide
+            switch try sideField.string() {
+            case "buy": side = .sell
+            case "sell": side = .buy
+            case let other: throw sideField.failure("unknown side '\(other.prefix(40))'")
+            }
+            let price = try row["price"].decimal()
+            let amount = try row["size"].decimal()
+            trades.append(
+                Trade(time: try time(row["time"]), side: side, price: price, amount: amount, cost: price * amount))
+        }
+        return trades.enumerated().sorted { lhs, rhs in
+            lhs.element.time != rhs.element.time ? lhs.element.time > rhs.element.time : lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+
+    /// The book of a `/products/{id}/book?level=2` answer: levels `[price, size, num_orders]`
+    /// (the size is the total at that price; the order count is not kept), bids highest first,
+    /// asks lowest first, with the answer's `time` when it has one.
+    public static func orderBook(_ json: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
+        func levels(_ side: JSONCursor) throws(JSONDecodingError) -> [BookLevel] {
+            var levels: [BookLevel] = []
+            for level in try side.elements() {
+                levels.append(BookLevel(price: try level[0].decimal(), amount: try level[1].decimal()))
+            }
+            return levels
+        }
+        let timeField = json["time"]
+        return OrderBook(
+            exchange: CoinbaseAdapter.descriptor.id, market: market,
+            timestamp: timeField.isPresent ? try time(timeField) : nil,
+            bids: try levels(json["bids"]).sorted { $0.price > $1.price },
+            asks: try levels(json["asks"]).sorted { $0.price < $1.price })
+    }
+
+    /// An ISO-8601 time field, exact to the millisecond.
+    static func time(_ field: JSONCursor) throws(JSONDecodingError) -> Timestamp {
+        let text = try field.string()
+        guard let time = CoinbaseTime.parse(text) else {
+            throw field.failure("'\(text.prefix(40))' is not an ISO-8601 time")
+        }
+        return time
+    }
+}
