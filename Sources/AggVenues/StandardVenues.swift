@@ -4,6 +4,7 @@ import AggCore
 import Binance
 import Bithumb
 import Coinbase
+import Coinone
 import ExchangeRate
 import Upbit
 
@@ -15,5 +16,6 @@ extension AdapterRegistry {
         AdapterRegistration(BinanceAdapter.self),
         AdapterRegistration(CoinbaseAdapter.self),
         AdapterRegistration(ExchangeRateAdapter.self),
+        AdapterRegistration(CoinoneAdapter.self),
     ])
 }

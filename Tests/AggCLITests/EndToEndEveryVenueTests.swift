@@ -53,6 +53,14 @@ struct EndToEndEveryVenueTests {
             "last": "2479.05", "high": "2513.2", "low": "2380.01", "baseVolume": "161532.8806154",
             "timestamp": "2024-08-08T08:12:13.600Z",
         ],
+        "coinone BTC/KRW": [
+            "last": "80640000", "high": "81490000", "low": "77750000", "baseVolume": "262.18439521",
+            "timestamp": "2024-08-08T08:12:14.981Z",
+        ],
+        "coinone ETH/KRW": [
+            "last": "3406000", "high": "3462000", "low": "3276000", "baseVolume": "2431.25874563",
+            "timestamp": "2024-08-08T08:12:14.512Z",
+        ],
     ]
 
     struct Scenario: Sendable, CustomTestStringConvertible {
@@ -75,7 +83,7 @@ struct EndToEndEveryVenueTests {
     }
 
     static let scenarios: [Scenario] =
-        ["bithumb", "upbit", "binance", "coinbase"].flatMap { venue -> [Scenario] in
+        ["bithumb", "upbit", "binance", "coinbase", "coinone"].flatMap { venue -> [Scenario] in
             let home = expected.keys.filter { $0.hasPrefix(venue + " BTC/") }.map { $0.split(separator: "/")[1] }
             return [
                 Scenario(arguments: ["quote", "BTC", "-e", venue], markets: ["\(venue) BTC/\(home[0])"]),
