@@ -22,6 +22,7 @@ let adapterNames = [
     "Coinbase",
     "ExchangeRate",
     "Coinone",
+    "Korbit",
 ]
 
 let adapterTargets: [Target] = adapterNames.map { name in

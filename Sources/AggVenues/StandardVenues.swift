@@ -6,6 +6,7 @@ import Bithumb
 import Coinbase
 import Coinone
 import ExchangeRate
+import Korbit
 import Upbit
 
 extension AdapterRegistry {
@@ -17,5 +18,6 @@ extension AdapterRegistry {
         AdapterRegistration(CoinbaseAdapter.self),
         AdapterRegistration(ExchangeRateAdapter.self),
         AdapterRegistration(CoinoneAdapter.self),
+        AdapterRegistration(KorbitAdapter.self),
     ])
 }

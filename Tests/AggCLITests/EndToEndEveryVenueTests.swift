@@ -61,6 +61,14 @@ struct EndToEndEveryVenueTests {
             "last": "3406000", "high": "3462000", "low": "3276000", "baseVolume": "2431.25874563",
             "timestamp": "2024-08-08T08:12:14.512Z",
         ],
+        "korbit BTC/KRW": [
+            "last": "80645000", "high": "81470000", "low": "77760000", "baseVolume": "184.35571236",
+            "timestamp": "2024-08-08T08:12:13.875Z",
+        ],
+        "korbit ETH/KRW": [
+            "last": "3407000", "high": "3461000", "low": "3277000", "baseVolume": "1825.4417821",
+            "timestamp": "2024-08-08T08:12:14.201Z",
+        ],
     ]
 
     struct Scenario: Sendable, CustomTestStringConvertible {
@@ -83,7 +91,7 @@ struct EndToEndEveryVenueTests {
     }
 
     static let scenarios: [Scenario] =
-        ["bithumb", "upbit", "binance", "coinbase", "coinone"].flatMap { venue -> [Scenario] in
+        ["bithumb", "upbit", "binance", "coinbase", "coinone", "korbit"].flatMap { venue -> [Scenario] in
             let home = expected.keys.filter { $0.hasPrefix(venue + " BTC/") }.map { $0.split(separator: "/")[1] }
             return [
                 Scenario(arguments: ["quote", "BTC", "-e", venue], markets: ["\(venue) BTC/\(home[0])"]),
