@@ -23,6 +23,7 @@ let adapterNames = [
     "ExchangeRate",
     "Coinone",
     "Korbit",
+    "Kraken",
 ]
 
 let adapterTargets: [Target] = adapterNames.map { name in

@@ -7,6 +7,7 @@ import Coinbase
 import Coinone
 import ExchangeRate
 import Korbit
+import Kraken
 import Upbit
 
 extension AdapterRegistry {
@@ -19,5 +20,6 @@ extension AdapterRegistry {
         AdapterRegistration(ExchangeRateAdapter.self),
         AdapterRegistration(CoinoneAdapter.self),
         AdapterRegistration(KorbitAdapter.self),
+        AdapterRegistration(KrakenAdapter.self),
     ])
 }

@@ -69,6 +69,9 @@ struct EndToEndEveryVenueTests {
             "last": "3407000", "high": "3461000", "low": "3277000", "baseVolume": "1825.4417821",
             "timestamp": "2024-08-08T08:12:14.201Z",
         ],
+        // Kraken sends no time.
+        "kraken BTC/USD": ["last": "58419.9", "high": "59140", "low": "56402", "baseVolume": "4318.24710582"],
+        "kraken ETH/USD": ["last": "2478.69", "high": "2512", "low": "2381", "baseVolume": "64125.81236547"],
     ]
 
     struct Scenario: Sendable, CustomTestStringConvertible {
@@ -91,7 +94,7 @@ struct EndToEndEveryVenueTests {
     }
 
     static let scenarios: [Scenario] =
-        ["bithumb", "upbit", "binance", "coinbase", "coinone", "korbit"].flatMap { venue -> [Scenario] in
+        ["bithumb", "upbit", "binance", "coinbase", "coinone", "korbit", "kraken"].flatMap { venue -> [Scenario] in
             let home = expected.keys.filter { $0.hasPrefix(venue + " BTC/") }.map { $0.split(separator: "/")[1] }
             return [
                 Scenario(arguments: ["quote", "BTC", "-e", venue], markets: ["\(venue) BTC/\(home[0])"]),
