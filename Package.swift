@@ -24,6 +24,7 @@ let adapterNames = [
     "Coinone",
     "Korbit",
     "Kraken",
+    "OKX",
 ]
 
 let adapterTargets: [Target] = adapterNames.map { name in

@@ -8,6 +8,7 @@ import Coinone
 import ExchangeRate
 import Korbit
 import Kraken
+import OKX
 import Upbit
 
 extension AdapterRegistry {
@@ -21,5 +22,6 @@ extension AdapterRegistry {
         AdapterRegistration(CoinoneAdapter.self),
         AdapterRegistration(KorbitAdapter.self),
         AdapterRegistration(KrakenAdapter.self),
+        AdapterRegistration(OKXAdapter.self),
     ])
 }

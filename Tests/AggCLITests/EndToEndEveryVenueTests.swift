@@ -72,6 +72,14 @@ struct EndToEndEveryVenueTests {
         // Kraken sends no time.
         "kraken BTC/USD": ["last": "58419.9", "high": "59140", "low": "56402", "baseVolume": "4318.24710582"],
         "kraken ETH/USD": ["last": "2478.69", "high": "2512", "low": "2381", "baseVolume": "64125.81236547"],
+        "okx BTC/USDT": [
+            "last": "58415.3", "high": "59140", "low": "56402.1", "baseVolume": "8123.40812245",
+            "timestamp": "2024-08-08T08:12:15.012Z",
+        ],
+        "okx ETH/USDT": [
+            "last": "2478.52", "high": "2512.4", "low": "2381.06", "baseVolume": "127452.15478",
+            "timestamp": "2024-08-08T08:12:14.874Z",
+        ],
     ]
 
     struct Scenario: Sendable, CustomTestStringConvertible {
@@ -94,7 +102,8 @@ struct EndToEndEveryVenueTests {
     }
 
     static let scenarios: [Scenario] =
-        ["bithumb", "upbit", "binance", "coinbase", "coinone", "korbit", "kraken"].flatMap { venue -> [Scenario] in
+        ["bithumb", "upbit", "binance", "coinbase", "coinone", "korbit", "kraken", "okx"].flatMap {
+            venue -> [Scenario] in
             let home = expected.keys.filter { $0.hasPrefix(venue + " BTC/") }.map { $0.split(separator: "/")[1] }
             return [
                 Scenario(arguments: ["quote", "BTC", "-e", venue], markets: ["\(venue) BTC/\(home[0])"]),
