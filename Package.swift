@@ -8,7 +8,8 @@
 import PackageDescription
 
 /// The adapter modules, one per folder in Plugins/. Each depends on AggCore only; its tests,
-/// in Tests/<Name>Tests, get the shared test kit. Adding a venue adds its name here (the
+/// in Tests/<Name>Tests, get the shared test kit and the libcurl transport (to run the adapter
+/// over real HTTP against the loopback fixture server). Adding a venue adds its name here (the
 /// scaffold does it), its folder, and one registration line in
 /// Sources/AggVenues/StandardVenues.swift.
 ///
@@ -22,6 +23,10 @@ let adapterNames = [
     "ExchangeRate",
     "Frankfurter",
     "Dunamu",
+    "Coinone",
+    "Korbit",
+    "Kraken",
+    "OKX",
 ]
 
 let adapterTargets: [Target] = adapterNames.map { name in
@@ -31,7 +36,7 @@ let adapterTargets: [Target] = adapterNames.map { name in
 let adapterTestTargets: [Target] = adapterNames.map { name in
     .testTarget(
         name: "\(name)Tests",
-        dependencies: [.target(name: name), "AggCore", "AggJSON", "AggTestKit", "AggFixtures"],
+        dependencies: [.target(name: name), "AggCore", "AggJSON", "AggTestKit", "AggFixtures", "AggTransport"],
         path: "Tests/\(name)Tests"
     )
 }

@@ -4,9 +4,13 @@ import AggCore
 import Binance
 import Bithumb
 import Coinbase
+import Coinone
 import Dunamu
 import ExchangeRate
 import Frankfurter
+import Korbit
+import Kraken
+import OKX
 import Upbit
 
 extension AdapterRegistry {
@@ -19,5 +23,9 @@ extension AdapterRegistry {
         AdapterRegistration(ExchangeRateAdapter.self),
         AdapterRegistration(FrankfurterAdapter.self),
         AdapterRegistration(DunamuAdapter.self),
+        AdapterRegistration(CoinoneAdapter.self),
+        AdapterRegistration(KorbitAdapter.self),
+        AdapterRegistration(KrakenAdapter.self),
+        AdapterRegistration(OKXAdapter.self),
     ])
 }

@@ -53,6 +53,33 @@ struct EndToEndEveryVenueTests {
             "last": "2479.05", "high": "2513.2", "low": "2380.01", "baseVolume": "161532.8806154",
             "timestamp": "2024-08-08T08:12:13.600Z",
         ],
+        "coinone BTC/KRW": [
+            "last": "80640000", "high": "81490000", "low": "77750000", "baseVolume": "262.18439521",
+            "timestamp": "2024-08-08T08:12:14.981Z",
+        ],
+        "coinone ETH/KRW": [
+            "last": "3406000", "high": "3462000", "low": "3276000", "baseVolume": "2431.25874563",
+            "timestamp": "2024-08-08T08:12:14.512Z",
+        ],
+        "korbit BTC/KRW": [
+            "last": "80645000", "high": "81470000", "low": "77760000", "baseVolume": "184.35571236",
+            "timestamp": "2024-08-08T08:12:13.875Z",
+        ],
+        "korbit ETH/KRW": [
+            "last": "3407000", "high": "3461000", "low": "3277000", "baseVolume": "1825.4417821",
+            "timestamp": "2024-08-08T08:12:14.201Z",
+        ],
+        // Kraken sends no time.
+        "kraken BTC/USD": ["last": "58419.9", "high": "59140", "low": "56402", "baseVolume": "4318.24710582"],
+        "kraken ETH/USD": ["last": "2478.69", "high": "2512", "low": "2381", "baseVolume": "64125.81236547"],
+        "okx BTC/USDT": [
+            "last": "58415.3", "high": "59140", "low": "56402.1", "baseVolume": "8123.40812245",
+            "timestamp": "2024-08-08T08:12:15.012Z",
+        ],
+        "okx ETH/USDT": [
+            "last": "2478.52", "high": "2512.4", "low": "2381.06", "baseVolume": "127452.15478",
+            "timestamp": "2024-08-08T08:12:14.874Z",
+        ],
     ]
 
     struct Scenario: Sendable, CustomTestStringConvertible {
@@ -75,7 +102,8 @@ struct EndToEndEveryVenueTests {
     }
 
     static let scenarios: [Scenario] =
-        ["bithumb", "upbit", "binance", "coinbase"].flatMap { venue -> [Scenario] in
+        ["bithumb", "upbit", "binance", "coinbase", "coinone", "korbit", "kraken", "okx"].flatMap {
+            venue -> [Scenario] in
             let home = expected.keys.filter { $0.hasPrefix(venue + " BTC/") }.map { $0.split(separator: "/")[1] }
             return [
                 Scenario(arguments: ["quote", "BTC", "-e", venue], markets: ["\(venue) BTC/\(home[0])"]),

@@ -89,6 +89,22 @@ struct VenueClientTests {
         }
     }
 
+    @Test("an envelope error carrying one of the venue's rate-limit codes is a rate limit, whatever the status")
+    func rateLimitCodes() async {
+        var limited = descriptor
+        limited.rateLimitCodes = ["4"]
+        let http = FixedClient(body: #"{"status":"4","message":"Blocked user access."}"#)
+        let venue = VenueClient(
+            limited, environment: AdapterEnvironment(baseURL: "https://venue.test", http: http), envelope: envelope)
+        await #expect(throws: AggError.rateLimited(venue: "testvenue", retryAfterSeconds: nil)) {
+            try await venue.get(Route(path: "/ticker/BTC_KRW"), for: btc, decode: price)
+        }
+        // Without the code in the descriptor, the same answer is the venue's own error.
+        await #expect(throws: AggError.venue(venue: "testvenue", code: "4", message: "Blocked user access.")) {
+            try await client(http).get(Route(path: "/ticker/BTC_KRW"), for: btc, decode: price)
+        }
+    }
+
     @Test("a market in a currency the venue does not serve is not listed, without a request")
     func unserved() async {
         let http = FixedClient(body: "{}")

@@ -92,40 +92,40 @@ struct ScaffoldTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let manifestBefore = try text(directory, "Package.swift")
         let venuesBefore = try text(directory, venueList)
-        let run = try await runScript("scaffold-adapter.sh", ["--name", "Coinone", "--root", directory.path])
+        let run = try await runScript("scaffold-adapter.sh", ["--name", "Probit", "--root", directory.path])
         #expect(run.status == 0, "\(run.output)")
 
         let files = [
-            "Plugins/Coinone/APIRouter.swift", "Plugins/Coinone/CoinoneDecoding.swift",
-            "Plugins/Coinone/CoinoneAdapter.swift", "Tests/CoinoneTests/CoinoneTests.swift",
-            "Fixtures/coinone/routes.json", "Fixtures/coinone/contract.json", "Fixtures/coinone/ticker_BTC_KRW.json",
-            "Fixtures/coinone/error_not_found.json",
+            "Plugins/Probit/APIRouter.swift", "Plugins/Probit/ProbitDecoding.swift",
+            "Plugins/Probit/ProbitAdapter.swift", "Tests/ProbitTests/ProbitTests.swift",
+            "Fixtures/probit/routes.json", "Fixtures/probit/contract.json", "Fixtures/probit/ticker_BTC_KRW.json",
+            "Fixtures/probit/error_not_found.json",
         ]
         for file in files {
             let contents = try text(directory, file)
             #expect(!contents.contains("__NAME__") && !contents.contains("__ID__"), "\(file)")
         }
-        #expect(try text(directory, "Plugins/Coinone/CoinoneAdapter.swift").contains("id: \"coinone\""))
-        #expect(try text(directory, "Fixtures/coinone/routes.json").contains("\"venue\": \"coinone\""))
+        #expect(try text(directory, "Plugins/Probit/ProbitAdapter.swift").contains("id: \"probit\""))
+        #expect(try text(directory, "Fixtures/probit/routes.json").contains("\"venue\": \"probit\""))
 
         // The manifest gains one name at the end of adapterNames, whatever the names before it.
         let manifest = try text(directory, "Package.swift")
         #expect(
-            manifest == inserting("    \"Coinone\",\n", in: manifestBefore, after: "let adapterNames = [", before: "]"))
+            manifest == inserting("    \"Probit\",\n", in: manifestBefore, after: "let adapterNames = [", before: "]"))
         // The venue list gains its import, in order, and one registration at the end.
         let venues = try text(directory, venueList)
         let registered = inserting(
-            "        AdapterRegistration(CoinoneAdapter.self),\n", in: venuesBefore,
+            "        AdapterRegistration(ProbitAdapter.self),\n", in: venuesBefore,
             after: "public static let standard = AdapterRegistry([", before: "    ])")
         let imports = venues.split(separator: "\n").filter { $0.hasPrefix("import ") }
-        #expect(imports.contains("import Coinone"))
+        #expect(imports.contains("import Probit"))
         #expect(imports == imports.sorted())
-        #expect(venues.replacing("import Coinone\n", with: "") == registered)
+        #expect(venues.replacing("import Probit\n", with: "") == registered)
         #expect(run.output.contains("Sources/AggVenues/StandardVenues.swift"))
 
-        let again = try await runScript("scaffold-adapter.sh", ["--name", "Coinone", "--root", directory.path])
+        let again = try await runScript("scaffold-adapter.sh", ["--name", "Probit", "--root", directory.path])
         #expect(again.status == 1)
-        #expect(again.output == "scaffold-adapter: 'Coinone' is already in adapterNames\n")
+        #expect(again.output == "scaffold-adapter: 'Probit' is already in adapterNames\n")
     }
 
     @Test("--id sets the id users type; the module keeps its name")

@@ -30,13 +30,17 @@ public struct AdapterDescriptor: Sendable, Equatable {
     /// The response header in which the venue reports its remaining quota, if it sends one;
     /// the rate limiter reads it (see `QuotaHeader.pause(after:)`).
     public var quotaHeader: QuotaHeader?
+    /// The venue's own error codes that mean "too many requests" when they come in its error
+    /// envelope rather than as HTTP 429 (Coinone `4`, OKX `50011`): `VenueClient` reports them as
+    /// `AggError.rateLimited`.
+    public var rateLimitCodes: Set<String>
 
     public init(
         id: String, displayName: String, country: String, homeCurrency: String,
         quoteCurrencies: [String],
         capabilities: Set<Capability>, requestsPerSecond: Double, defaultBaseURL: String,
         attribution: String? = nil, limits: FetchLimits = .standard, changeBasis: ChangeBasis? = nil,
-        notListedCodes: Set<String> = [], quotaHeader: QuotaHeader? = nil
+        notListedCodes: Set<String> = [], quotaHeader: QuotaHeader? = nil, rateLimitCodes: Set<String> = []
     ) {
         self.id = id
         self.displayName = displayName
@@ -51,6 +55,7 @@ public struct AdapterDescriptor: Sendable, Equatable {
         self.changeBasis = changeBasis
         self.notListedCodes = notListedCodes
         self.quotaHeader = quotaHeader
+        self.rateLimitCodes = rateLimitCodes
     }
 
     /// Whether `error` is this venue's own answer for a market it does not list: already

@@ -97,7 +97,8 @@ public struct VenueClient: Sendable {
     ///
     /// The envelope's error is read before the status is judged, so a 404 with a venue error body
     /// reports the venue's code and message; but a 429 or 418 is a rate limit whatever the body
-    /// says (so that callers can back off), and a 451 a restricted location.
+    /// says (so that callers can back off), as is an error carrying one of the venue's
+    /// `rateLimitCodes`, and a 451 a restricted location.
     private func payload(of route: some VenueRoute) async throws(AggError) -> JSONCursor {
         let url = route.url(baseURL: baseURL)
         let response = try await send(HTTPRequest(url: url))
@@ -115,7 +116,12 @@ public struct VenueClient: Sendable {
             let wait = RetryAfter.seconds(response.header("Retry-After"), now: Date())
             throw .rateLimited(venue: venue, retryAfterSeconds: wait.map { Int($0.rounded(.up)) })
         }
-        if let venueError { throw .venue(venue: venue, code: venueError.code, message: venueError.message) }
+        if let venueError {
+            if descriptor.rateLimitCodes.contains(venueError.code) {
+                throw .rateLimited(venue: venue, retryAfterSeconds: nil)
+            }
+            throw .venue(venue: venue, code: venueError.code, message: venueError.message)
+        }
         guard response.isSuccess else { throw .http(venue: venue, status: response.status, url: url) }
         switch parsed {
         case .success(let value):

@@ -1,0 +1,102 @@
+import AggCore
+import AggJSON
+
+/// Coinone (Korea), public API v2: tickers one at a time or all at once, the market list, order
+/// book, recent trades and candles, quoted in KRW.
+///
+/// Several markets share one all-tickers request (`/ticker_new/KRW`): one request instead of one
+/// a market, against a limit of 300 requests a minute per address, past which Coinone blocks the
+/// address (error 4). Errors come with HTTP 200 in the envelope; error 108 means the coin is not
+/// listed.
+public struct CoinoneAdapter: CompiledAdapter {
+    public static let descriptor = AdapterDescriptor(
+        id: "coinone",
+        displayName: "Coinone",
+        country: "KR",
+        homeCurrency: "KRW",
+        quoteCurrencies: APIRouter.quoteCurrencies,
+        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook],
+        // 300 requests a minute per address.
+        requestsPerSecond: 5,
+        defaultBaseURL: "https://api.coinone.co.kr",
+        limits: FetchLimits(
+            candles: APIRouter.maximumChartSize, trades: APIRouter.tradeSizes.last ?? 200,
+            bookDepth: APIRouter.bookSizes.last ?? 16, candleIntervals: APIRouter.candleIntervals),
+        changeBasis: .rolling24h,
+        notListedCodes: [CoinoneDecoding.unknownCurrencyCode],
+        rateLimitCodes: [CoinoneDecoding.blockedCode]
+    )
+
+    private let client: VenueClient
+
+    public init(environment: AdapterEnvironment) {
+        client = VenueClient(Self.descriptor, environment: environment, envelope: CoinoneDecoding.envelope)
+    }
+
+    public func quote(for market: Market) async throws(AggError) -> Quote {
+        try await client.get(APIRouter.ticker(market), for: market) { json throws(JSONDecodingError) in
+            guard let quote = try CoinoneDecoding.quotes(json).first(where: { $0.market == market }) else {
+                throw json["tickers"].failure("no ticker for \(market) in the answer")
+            }
+            return quote
+        }
+    }
+
+    /// One market uses the single-ticker endpoint; several share one all-tickers request.
+    public func quotes(for markets: [Market]) async -> [Market: QuoteResult] {
+        await QuoteBatch.answer(
+            markets, client: client,
+            single: { market async throws(AggError) in try await self.quote(for: market) },
+            batch: { quote, _ async throws(AggError) in try await self.allQuotes(quotedIn: quote) })
+    }
+
+    public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
+        try client.requireServed(Market(base: "ALL", quote: currency))
+        return try await client.get(APIRouter.allTickers(quote: currency), decode: CoinoneDecoding.quotes)
+    }
+
+    public func markets() async throws(AggError) -> [MarketListing] {
+        var listings: [MarketListing] = []
+        for quote in APIRouter.quoteCurrencies {
+            listings += try await client.get(APIRouter.markets(quote: quote), decode: CoinoneDecoding.markets)
+        }
+        return listings
+    }
+
+    public func candles(for market: Market, interval: CandleInterval, limit: Int)
+        async throws(AggError) -> [Candle]
+    {
+        guard APIRouter.candleIntervals.contains(interval) else {
+            throw .usage(
+                "coinone does not offer \(interval.rawValue) candles; its intervals: "
+                    + APIRouter.candleIntervals.map(\.rawValue).joined(separator: ", "))
+        }
+        let size = min(max(limit, 1), APIRouter.maximumChartSize)
+        let candles = try await client.get(APIRouter.chart(market, interval: interval, size: size), for: market) {
+            json throws(JSONDecodingError) in try CoinoneDecoding.candles(json)
+        }
+        return Array(candles.suffix(max(0, limit)))
+    }
+
+    /// Coinone accepts only a few counts (10, 50, 100, 150, 200): the smallest that holds
+    /// `limit` is asked for, and the answer cut to `limit`.
+    public func trades(for market: Market, limit: Int) async throws(AggError) -> [Trade] {
+        let size = APIRouter.size(toHold: limit, from: APIRouter.tradeSizes)
+        let trades = try await client.get(APIRouter.trades(market, size: size), for: market) {
+            json throws(JSONDecodingError) in try CoinoneDecoding.trades(json)
+        }
+        return Array(trades.prefix(max(0, limit)))
+    }
+
+    /// Coinone accepts only a few depths (5, 10, 15, 16): the smallest that holds `depth` is
+    /// asked for, and the book cut to `depth`.
+    public func orderBook(for market: Market, depth: Int) async throws(AggError) -> OrderBook {
+        let size = APIRouter.size(toHold: depth, from: APIRouter.bookSizes)
+        var book = try await client.get(APIRouter.orderBook(market, size: size), for: market) {
+            json throws(JSONDecodingError) in try CoinoneDecoding.orderBook(json, market: market)
+        }
+        book.bids = Array(book.bids.prefix(max(0, depth)))
+        book.asks = Array(book.asks.prefix(max(0, depth)))
+        return book
+    }
+}

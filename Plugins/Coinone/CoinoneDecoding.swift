@@ -1,0 +1,144 @@
+import AggCore
+import AggJSON
+import FoundationEssentials
+
+/// Decoding of Coinone's public v2 answers into the normalized model: pure functions over parsed
+/// JSON.
+public enum CoinoneDecoding {
+    /// The code Coinone gives a currency it does not list ("Unknown CryptoCurrency").
+    public static let unknownCurrencyCode = "108"
+
+    /// The code of a request refused for exceeding 300 requests a minute ("Blocked user access").
+    public static let blockedCode = "4"
+
+    /// Coinone's answers: the data at the top level beside `"result":"success"`, or an error.
+    public static let envelope = ResponseEnvelope(error: { json, _ in venueError(in: json) })
+
+    /// The venue error in a Coinone envelope, if any, code and message kept verbatim.
+    ///
+    /// Errors come with HTTP 200 as `{"result":"error","error_code":"108","error_msg":"Unknown
+    /// CryptoCurrency"}`; the rate-limit block is written in camel case (`errorCode`,
+    /// `errorMsg`), so both spellings are read. (Code 4 is a rate limit and 108 "not listed":
+    /// the descriptor says so.)
+    public static func venueError(in json: JSONCursor) -> VenueErrorFields? {
+        guard case .string(let result)? = json["result"].value, result != "success" else { return nil }
+        let code = (try? json["error_code"].text()) ?? (try? json["errorCode"].text()) ?? ""
+        let message = (try? json["error_msg"].text()) ?? (try? json["errorMsg"].text()) ?? ""
+        return VenueErrorFields(code: code.isEmpty ? result : code, message: message)
+    }
+
+    /// The tickers of a `ticker_new` answer (always an array, for one market or all).
+    public static func quotes(_ json: JSONCursor) throws(JSONDecodingError) -> [Quote] {
+        var quotes: [Quote] = []
+        for ticker in try json["tickers"].elements() {
+            quotes.append(try quote(ticker))
+        }
+        return quotes
+    }
+
+    /// One ticker. `first` is the price 24 hours ago (Coinone's window is rolling), so the change
+    /// is `last - first`, exact, with the percent rounded to `PriceChange.percentScale` decimals.
+    static func quote(_ ticker: JSONCursor) throws(JSONDecodingError) -> Quote {
+        let market = try self.market(ticker)
+        let last = try ticker["last"].decimal()
+        let open = try ticker["first"].optionalDecimal()
+        let change = PriceChange.from(open, to: last)
+        return Quote(
+            exchange: CoinoneAdapter.descriptor.id,
+            market: market,
+            last: last,
+            open: open,
+            high: try ticker["high"].optionalDecimal(),
+            low: try ticker["low"].optionalDecimal(),
+            change: change?.change,
+            changePercent: change?.percent,
+            changeBasis: CoinoneAdapter.descriptor.changeBasis,
+            baseVolume: try ticker["target_volume"].optionalDecimal(),
+            quoteVolume: try ticker["quote_volume"].optionalDecimal(),
+            timestamp: try ticker["timestamp"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) }
+        )
+    }
+
+    /// The market named by an object's `quote_currency` and `target_currency`.
+    static func market(_ object: JSONCursor) throws(JSONDecodingError) -> Market {
+        let quote = try object["quote_currency"].string()
+        let target = try object["target_currency"].string()
+        guard let market = APIRouter.market(quote: quote, target: target) else {
+            throw object.failure("unknown market '\(target.prefix(20))/\(quote.prefix(20))'")
+        }
+        return market
+    }
+
+    /// The markets of a `/markets/{QUOTE}` answer, without those whose trading is suspended
+    /// (`trade_status` 0).
+    public static func markets(_ json: JSONCursor) throws(JSONDecodingError) -> [MarketListing] {
+        var listings: [MarketListing] = []
+        for entry in try json["markets"].elements() {
+            guard try entry["trade_status"].optionalInt64() != 0 else { continue }
+            let market = try self.market(entry)
+            listings.append(
+                MarketListing(
+                    exchange: CoinoneAdapter.descriptor.id, market: market,
+                    venueSymbol: "\(market.quote)/\(market.base)"))
+        }
+        return listings
+    }
+
+    /// An order book: `bids` highest first and `asks` lowest first, each level `{price, qty}`.
+    public static func orderBook(_ json: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
+        func levels(_ side: JSONCursor) throws(JSONDecodingError) -> [BookLevel] {
+            var levels: [BookLevel] = []
+            for level in try side.elements() {
+                levels.append(BookLevel(price: try level["price"].decimal(), amount: try level["qty"].decimal()))
+            }
+            return levels
+        }
+        return OrderBook(
+            exchange: CoinoneAdapter.descriptor.id,
+            market: market,
+            timestamp: try json["timestamp"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) },
+            bids: try levels(json["bids"]).sorted { $0.price > $1.price },
+            asks: try levels(json["asks"]).sorted { $0.price < $1.price }
+        )
+    }
+
+    /// The trades of a `/trades` answer, newest first. Coinone documents `is_seller_maker`
+    /// `true` as a sell and `false` as a buy; the cost is `price × qty`, exact, as Coinone sends
+    /// none.
+    public static func trades(_ json: JSONCursor) throws(JSONDecodingError) -> [Trade] {
+        var trades: [Trade] = []
+        for row in try json["transactions"].elements() {
+            let price = try row["price"].decimal()
+            let amount = try row["qty"].decimal()
+            trades.append(
+                Trade(
+                    time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()),
+                    side: try row["is_seller_maker"].bool() ? .sell : .buy,
+                    price: price, amount: amount, cost: price * amount))
+        }
+        return trades.enumerated().sorted { lhs, rhs in
+            lhs.element.time != rhs.element.time
+                ? lhs.element.time > rhs.element.time : lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+
+    /// The bars of a `/chart` answer, oldest first whatever order the answer has. A bar's time is
+    /// its start; its volume is `target_volume`, in the base currency.
+    public static func candles(_ json: JSONCursor) throws(JSONDecodingError) -> [Candle] {
+        var candles: [Candle] = []
+        for row in try json["chart"].elements() {
+            candles.append(
+                Candle(
+                    time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()),
+                    open: try row["open"].decimal(),
+                    high: try row["high"].decimal(),
+                    low: try row["low"].decimal(),
+                    close: try row["close"].decimal(),
+                    volume: try row["target_volume"].decimal()))
+        }
+        return candles.enumerated().sorted { lhs, rhs in
+            lhs.element.time != rhs.element.time
+                ? lhs.element.time < rhs.element.time : lhs.offset > rhs.offset
+        }.map(\.element)
+    }
+}

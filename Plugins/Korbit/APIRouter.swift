@@ -1,0 +1,78 @@
+import AggCore
+
+/// Every Korbit Open API v2 endpoint agg uses; the only place that builds Korbit URLs, and the
+/// map between Korbit's symbols (`btc_krw`: base and quote, lower case) and unified markets.
+///
+/// Codes reaching the router come from `Market` values, which are validated (letters and digits
+/// only) before any adapter sees them, so nothing here needs escaping; lower-casing them keeps
+/// them ASCII.
+public enum APIRouter: VenueRoute, Equatable {
+    /// `GET /v2/tickers?symbol=btc_krw,eth_krw`: the tickers of the symbols given; an unknown
+    /// symbol is left out of the answer rather than failing it.
+    case tickers([Market])
+    /// `GET /v2/tickers`: every pair's ticker, stopped pairs included.
+    case allTickers
+    /// `GET /v2/currencyPairs`: every pair with its status (`launched` or `stopped`).
+    case currencyPairs
+    /// `GET /v2/orderbook?symbol=`: the book, always 30 levels a side.
+    case orderBook(Market)
+    /// `GET /v2/trades?symbol=&limit=`: up to 500 recent trades.
+    case trades(Market, limit: Int)
+    /// `GET /v2/candles?symbol=&interval=&limit=`: up to 200 bars. The adapter builds it only
+    /// for `candleIntervals`.
+    case candles(Market, interval: CandleInterval, limit: Int)
+
+    /// The quote currencies of Korbit's markets.
+    public static let quoteCurrencies = ["KRW"]
+
+    /// The most trades one request returns.
+    public static let maximumTrades = 500
+    /// The most bars one request returns.
+    public static let maximumCandles = 200
+    /// The book levels a side Korbit always sends.
+    public static let bookDepth = 30
+
+    /// The path and query after the base URL.
+    public var path: String {
+        switch self {
+        case .tickers(let markets): "/v2/tickers?symbol=" + markets.map(Self.symbol).joined(separator: ",")
+        case .allTickers: "/v2/tickers"
+        case .currencyPairs: "/v2/currencyPairs"
+        case .orderBook(let market): "/v2/orderbook?symbol=\(Self.symbol(market))"
+        case .trades(let market, let limit): "/v2/trades?symbol=\(Self.symbol(market))&limit=\(limit)"
+        case .candles(let market, let interval, let limit):
+            "/v2/candles?symbol=\(Self.symbol(market))&interval=\(Self.intervalCode(interval) ?? "1")&limit=\(limit)"
+        }
+    }
+
+    /// The bar lengths Korbit offers among agg's (it has 15m, 4h and 1W too; no 3m, 10m, 6h or
+    /// 12h).
+    public static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter { intervalCode($0) != nil }
+
+    /// Korbit's name for `interval` (minutes, or `1D`), or `nil` when it has no such bars.
+    static func intervalCode(_ interval: CandleInterval) -> String? {
+        switch interval {
+        case .oneMinute: "1"
+        case .fiveMinutes: "5"
+        case .thirtyMinutes: "30"
+        case .oneHour: "60"
+        case .oneDay: "1D"
+        case .threeMinutes, .tenMinutes, .sixHours, .twelveHours: nil
+        }
+    }
+
+    /// Korbit's symbol for `market`: `btc_krw`.
+    public static func symbol(_ market: Market) -> String {
+        "\(market.base.lowercased())_\(market.quote.lowercased())"
+    }
+
+    /// The unified market of a Korbit symbol (`btc_krw` → `BTC/KRW`), or `nil` when it is not
+    /// `base_quote` with valid codes and a quote Korbit serves.
+    public static func market(fromSymbol symbol: String) -> Market? {
+        let parts = symbol.split(separator: "_", omittingEmptySubsequences: false)
+        guard parts.count == 2, let base = try? AssetCode.validate(String(parts[0])),
+            let quote = try? AssetCode.validate(String(parts[1])), quoteCurrencies.contains(quote)
+        else { return nil }
+        return Market(base: base, quote: quote)
+    }
+}

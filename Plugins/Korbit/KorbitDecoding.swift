@@ -1,0 +1,136 @@
+import AggCore
+import AggJSON
+import FoundationEssentials
+
+/// Decoding of Korbit's Open API v2 answers into the normalized model: pure functions over
+/// parsed JSON.
+public enum KorbitDecoding {
+    /// The code Korbit gives a symbol it does not know, with HTTP 400.
+    public static let invalidPairCode = "INVALID_CURRENCY_PAIR"
+
+    /// Korbit's envelope: `{"success":true,"data":...}`, or `{"success":false,"error":{...}}`.
+    public static let envelope = ResponseEnvelope(error: venueError, payload: payload)
+
+    /// The venue error in a Korbit envelope, if any: `{"success":false,"error":{"code":400,
+    /// "message":"INVALID_CURRENCY_PAIR"}}`.
+    ///
+    /// The symbolic `message` is Korbit's own code and becomes the code; a `description`, when
+    /// sent, is kept verbatim as the message, else the HTTP status stands in for it.
+    public static func venueError(in json: JSONCursor, response: HTTPResponse) -> VenueErrorFields? {
+        guard case .bool(false)? = json["success"].value else { return nil }
+        let error = json["error"]
+        return VenueErrorFields(
+            code: (try? error["message"].text()) ?? (try? error["code"].text()) ?? String(response.status),
+            message: (try? error["description"].text()) ?? "HTTP \(response.status)")
+    }
+
+    /// The `data` of a successful envelope, or a failure when the envelope is missing.
+    public static func payload(_ json: JSONCursor) throws(JSONDecodingError) -> JSONCursor {
+        guard case .bool(true)? = json["success"].value else {
+            throw json["success"].failure("expected the envelope {\"success\":true,\"data\":...}")
+        }
+        return json["data"]
+    }
+
+    /// The tickers in the `data` of a `/v2/tickers` answer, each mapped field by field.
+    ///
+    /// Korbit sends its own change: `priceChange` is `close - prevClose` and
+    /// `priceChangePercent` a percent, both kept as sent.
+    public static func quotes(_ data: JSONCursor) throws(JSONDecodingError) -> [Quote] {
+        var quotes: [Quote] = []
+        for ticker in try data.elements() {
+            let symbolField = ticker["symbol"]
+            let symbol = try symbolField.string()
+            guard let market = APIRouter.market(fromSymbol: symbol) else {
+                throw symbolField.failure("unknown symbol '\(symbol.prefix(40))'")
+            }
+            quotes.append(
+                Quote(
+                    exchange: KorbitAdapter.descriptor.id,
+                    market: market,
+                    last: try ticker["close"].decimal(),
+                    open: try ticker["open"].optionalDecimal(),
+                    high: try ticker["high"].optionalDecimal(),
+                    low: try ticker["low"].optionalDecimal(),
+                    previousClose: try ticker["prevClose"].optionalDecimal(),
+                    change: try ticker["priceChange"].optionalDecimal(),
+                    changePercent: try ticker["priceChangePercent"].optionalDecimal(),
+                    baseVolume: try ticker["volume"].optionalDecimal(),
+                    quoteVolume: try ticker["quoteVolume"].optionalDecimal(),
+                    timestamp: try ticker["lastTradedAt"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) }
+                ))
+        }
+        return quotes
+    }
+
+    /// The launched pairs in the `data` of a `/v2/currencyPairs` answer; stopped pairs (no
+    /// trading) are left out.
+    public static func markets(_ data: JSONCursor) throws(JSONDecodingError) -> [MarketListing] {
+        var listings: [MarketListing] = []
+        for pair in try data.elements() {
+            guard try pair["status"].optionalString() ?? "launched" == "launched" else { continue }
+            let symbol = try pair["symbol"].string()
+            guard let market = APIRouter.market(fromSymbol: symbol) else { continue }
+            listings.append(MarketListing(exchange: KorbitAdapter.descriptor.id, market: market, venueSymbol: symbol))
+        }
+        return listings
+    }
+
+    /// The order book in the `data` of a `/v2/orderbook` answer: `bids` highest first and `asks`
+    /// lowest first, each level `{price, qty}`.
+    public static func orderBook(_ book: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
+        func levels(_ side: JSONCursor) throws(JSONDecodingError) -> [BookLevel] {
+            var levels: [BookLevel] = []
+            for level in try side.elements() {
+                levels.append(BookLevel(price: try level["price"].decimal(), amount: try level["qty"].decimal()))
+            }
+            return levels
+        }
+        return OrderBook(
+            exchange: KorbitAdapter.descriptor.id,
+            market: market,
+            timestamp: try book["timestamp"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) },
+            bids: try levels(book["bids"]).sorted { $0.price > $1.price },
+            asks: try levels(book["asks"]).sorted { $0.price < $1.price }
+        )
+    }
+
+    /// The trades in the `data` of a `/v2/trades` answer, newest first: `isBuyerTaker` `true` is a
+    /// buy. The cost is `price × qty`, exact, as Korbit sends none.
+    public static func trades(_ data: JSONCursor) throws(JSONDecodingError) -> [Trade] {
+        var trades: [Trade] = []
+        for row in try data.elements() {
+            let price = try row["price"].decimal()
+            let amount = try row["qty"].decimal()
+            trades.append(
+                Trade(
+                    time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()),
+                    side: try row["isBuyerTaker"].bool() ? .buy : .sell,
+                    price: price, amount: amount, cost: price * amount))
+        }
+        return trades.enumerated().sorted { lhs, rhs in
+            lhs.element.time != rhs.element.time
+                ? lhs.element.time > rhs.element.time : lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+
+    /// The bars in the `data` of a `/v2/candles` answer, oldest first whatever order the answer
+    /// has. A bar's time is its start; its volume is in the base currency.
+    public static func candles(_ data: JSONCursor) throws(JSONDecodingError) -> [Candle] {
+        var candles: [Candle] = []
+        for row in try data.elements() {
+            candles.append(
+                Candle(
+                    time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()),
+                    open: try row["open"].decimal(),
+                    high: try row["high"].decimal(),
+                    low: try row["low"].decimal(),
+                    close: try row["close"].decimal(),
+                    volume: try row["volume"].decimal()))
+        }
+        return candles.enumerated().sorted { lhs, rhs in
+            lhs.element.time != rhs.element.time
+                ? lhs.element.time < rhs.element.time : lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+}

@@ -1,0 +1,78 @@
+import AggCore
+
+/// Every OKX API v5 endpoint agg uses; the only place that builds OKX URLs, and the map between
+/// OKX's instrument ids (`BTC-USDT`: base first) and unified markets.
+///
+/// Codes reaching the router come from `Market` values, which are validated (letters and digits
+/// only) before any adapter sees them, so nothing here needs escaping.
+public enum APIRouter: VenueRoute, Equatable {
+    /// `GET /api/v5/market/ticker?instId=BTC-USDT`: one instrument's ticker, in a `data` array.
+    case ticker(Market)
+    /// `GET /api/v5/market/tickers?instType=SPOT`: every spot instrument's ticker.
+    case spotTickers
+    /// `GET /api/v5/public/instruments?instType=SPOT`: every spot instrument with its state.
+    case spotInstruments
+    /// `GET /api/v5/market/books?instId=&sz=`: up to 400 levels a side.
+    case books(Market, size: Int)
+    /// `GET /api/v5/market/trades?instId=&limit=`: up to 500 recent trades, newest first.
+    case trades(Market, limit: Int)
+    /// `GET /api/v5/market/candles?instId=&bar=&limit=`: up to 300 bars, newest first. The adapter
+    /// builds it only for `candleIntervals`.
+    case candles(Market, interval: CandleInterval, limit: Int)
+
+    /// The quote currencies agg asks OKX for, the main one first.
+    public static let quoteCurrencies = ["USDT", "USDC", "BTC"]
+
+    /// The most book levels a side one request returns.
+    public static let maximumBookSize = 400
+    /// The most trades one request returns.
+    public static let maximumTrades = 500
+    /// The most bars one request returns.
+    public static let maximumCandles = 300
+
+    /// The path and query after the base URL.
+    public var path: String {
+        switch self {
+        case .ticker(let market): "/api/v5/market/ticker?instId=\(Self.instrumentID(market))"
+        case .spotTickers: "/api/v5/market/tickers?instType=SPOT"
+        case .spotInstruments: "/api/v5/public/instruments?instType=SPOT"
+        case .books(let market, let size): "/api/v5/market/books?instId=\(Self.instrumentID(market))&sz=\(size)"
+        case .trades(let market, let limit): "/api/v5/market/trades?instId=\(Self.instrumentID(market))&limit=\(limit)"
+        case .candles(let market, let interval, let limit):
+            "/api/v5/market/candles?instId=\(Self.instrumentID(market))&bar=\(Self.bar(interval) ?? "1m")&limit=\(limit)"
+        }
+    }
+
+    /// The bar lengths OKX offers among agg's (no 10-minute bars).
+    public static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter { bar($0) != nil }
+
+    /// OKX's name for `interval`, or `nil` when it has no such bars. Bars of 6 hours and longer
+    /// are asked for aligned to UTC (`6Hutc`); OKX's default aligns them to Hong Kong time.
+    static func bar(_ interval: CandleInterval) -> String? {
+        switch interval {
+        case .oneMinute: "1m"
+        case .threeMinutes: "3m"
+        case .fiveMinutes: "5m"
+        case .thirtyMinutes: "30m"
+        case .oneHour: "1H"
+        case .sixHours: "6Hutc"
+        case .twelveHours: "12Hutc"
+        case .oneDay: "1Dutc"
+        case .tenMinutes: nil
+        }
+    }
+
+    /// OKX's instrument id for `market`: `BTC-USDT`.
+    public static func instrumentID(_ market: Market) -> String {
+        "\(market.base)-\(market.quote)"
+    }
+
+    /// The unified market of an instrument id (`BTC-USDT` → `BTC/USDT`), or `nil` when it is not
+    /// `BASE-QUOTE` with valid upper-case codes and a quote agg asks OKX for.
+    public static func market(fromInstrumentID id: String) -> Market? {
+        let parts = id.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, AssetCode.isNormalized(String(parts[0])), quoteCurrencies.contains(String(parts[1]))
+        else { return nil }
+        return Market(base: String(parts[0]), quote: String(parts[1]))
+    }
+}

@@ -1,0 +1,147 @@
+import AggCore
+import AggJSON
+import FoundationEssentials
+
+/// Decoding of OKX's API v5 answers into the normalized model: pure functions over parsed JSON.
+public enum OKXDecoding {
+    /// The code OKX gives an instrument it does not have ("Instrument ID does not exist").
+    public static let unknownInstrumentCode = "51001"
+
+    /// The code of a request over the rate limit ("Too Many Requests"), usually with HTTP 429
+    /// (and then a rate limit whatever the code), sometimes with HTTP 200.
+    public static let rateLimitCode = "50011"
+
+    /// OKX's envelope: `{"code":"0","msg":"","data":[...]}`, or a code other than `"0"`.
+    public static let envelope = ResponseEnvelope(error: { json, _ in venueError(in: json) }, payload: payload)
+
+    /// The venue error in an OKX envelope, if any: any `code` other than `"0"`, with HTTP 200
+    /// (`{"code":"51001","data":[],"msg":"Instrument ID does not exist"}`); the code and message
+    /// are kept verbatim.
+    public static func venueError(in json: JSONCursor) -> VenueErrorFields? {
+        guard let code = try? json["code"].text(), code != "0" else { return nil }
+        return VenueErrorFields(code: code, message: (try? json["msg"].text()) ?? "")
+    }
+
+    /// The `data` array of a successful envelope.
+    public static func payload(_ json: JSONCursor) throws(JSONDecodingError) -> JSONCursor {
+        guard (try? json["code"].text()) == "0" else {
+            throw json["code"].failure("expected the envelope {\"code\":\"0\",\"data\":[...]}")
+        }
+        let data = json["data"]
+        guard case .array? = data.value else { throw data.failure("expected an array") }
+        return data
+    }
+
+    /// The tickers of a `ticker` or `tickers` answer whose quote agg asks OKX for; the others (a
+    /// quote such as EUR) are left out.
+    public static func quotes(_ data: JSONCursor) throws(JSONDecodingError) -> [Quote] {
+        var quotes: [Quote] = []
+        for ticker in try data.elements() {
+            guard let market = APIRouter.market(fromInstrumentID: try ticker["instId"].string()) else { continue }
+            quotes.append(try quote(ticker, market: market))
+        }
+        return quotes
+    }
+
+    /// One ticker. `open24h` is the price 24 hours ago (OKX's window is rolling; `sodUtc0` would be
+    /// today's open), so the change is `last - open24h`, exact, with the percent rounded to
+    /// `PriceChange.percentScale` decimals. For spot, `vol24h` is in the base currency and
+    /// `volCcy24h` in the quote currency.
+    static func quote(_ ticker: JSONCursor, market: Market) throws(JSONDecodingError) -> Quote {
+        let last = try ticker["last"].decimal()
+        let open = try ticker["open24h"].optionalDecimal()
+        let change = PriceChange.from(open, to: last)
+        return Quote(
+            exchange: OKXAdapter.descriptor.id,
+            market: market,
+            last: last,
+            open: open,
+            high: try ticker["high24h"].optionalDecimal(),
+            low: try ticker["low24h"].optionalDecimal(),
+            change: change?.change,
+            changePercent: change?.percent,
+            changeBasis: OKXAdapter.descriptor.changeBasis,
+            baseVolume: try ticker["vol24h"].optionalDecimal(),
+            quoteVolume: try ticker["volCcy24h"].optionalDecimal(),
+            timestamp: try ticker["ts"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) }
+        )
+    }
+
+    /// The live spot instruments of an `instruments` answer whose quote agg asks OKX for.
+    public static func markets(_ data: JSONCursor) throws(JSONDecodingError) -> [MarketListing] {
+        var listings: [MarketListing] = []
+        for instrument in try data.elements() {
+            guard try instrument["state"].optionalString() ?? "live" == "live" else { continue }
+            let id = try instrument["instId"].string()
+            guard let market = APIRouter.market(fromInstrumentID: id) else { continue }
+            listings.append(MarketListing(exchange: OKXAdapter.descriptor.id, market: market, venueSymbol: id))
+        }
+        return listings
+    }
+
+    /// The book in a `books` answer: levels `[price, size, "0", orders]`, bids highest first and
+    /// asks lowest first.
+    public static func orderBook(_ data: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
+        guard let book = try data.elements().first else { throw data.failure("expected one book, found none") }
+        func levels(_ side: JSONCursor) throws(JSONDecodingError) -> [BookLevel] {
+            var levels: [BookLevel] = []
+            for level in try side.elements() {
+                levels.append(BookLevel(price: try level[0].decimal(), amount: try level[1].decimal()))
+            }
+            return levels
+        }
+        return OrderBook(
+            exchange: OKXAdapter.descriptor.id,
+            market: market,
+            timestamp: try book["ts"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) },
+            bids: try levels(book["bids"]).sorted { $0.price > $1.price },
+            asks: try levels(book["asks"]).sorted { $0.price < $1.price }
+        )
+    }
+
+    /// The trades of a `trades` answer, newest first: `side` is the taker's. The cost is
+    /// `px × sz`, exact, as OKX sends none.
+    public static func trades(_ data: JSONCursor) throws(JSONDecodingError) -> [Trade] {
+        var trades: [Trade] = []
+        for row in try data.elements() {
+            let sideField = row["side"]
+            let side: TradeSide
+            switch try sideField.string() {
+            case "buy": side = .buy
+            case "sell": side = .sell
+            case let other: throw sideField.failure("unknown side '\(other.prefix(20))'")
+            }
+            let price = try row["px"].decimal()
+            let amount = try row["sz"].decimal()
+            trades.append(
+                Trade(
+                    time: Timestamp(millisecondsSince1970: try row["ts"].int64()), side: side, price: price,
+                    amount: amount, cost: price * amount))
+        }
+        return trades.enumerated().sorted { lhs, rhs in
+            lhs.element.time != rhs.element.time
+                ? lhs.element.time > rhs.element.time : lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+
+    /// The bars of a `candles` answer, oldest first (OKX sends the newest first). Rows are
+    /// `[ts, o, h, l, c, vol, volCcy, volCcyQuote, confirm]`: `ts` is the bar's start and `vol` is
+    /// in the base currency; the newest bar may still be open (`confirm` "0").
+    public static func candles(_ data: JSONCursor) throws(JSONDecodingError) -> [Candle] {
+        var candles: [Candle] = []
+        for row in try data.elements() {
+            candles.append(
+                Candle(
+                    time: Timestamp(millisecondsSince1970: try row[0].int64()),
+                    open: try row[1].decimal(),
+                    high: try row[2].decimal(),
+                    low: try row[3].decimal(),
+                    close: try row[4].decimal(),
+                    volume: try row[5].decimal()))
+        }
+        return candles.enumerated().sorted { lhs, rhs in
+            lhs.element.time != rhs.element.time
+                ? lhs.element.time < rhs.element.time : lhs.offset > rhs.offset
+        }.map(\.element)
+    }
+}

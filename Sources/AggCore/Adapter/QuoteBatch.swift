@@ -1,0 +1,75 @@
+/// Several markets answered from one venue answer that holds many tickers (an all-tickers
+/// endpoint, or a batch request that omits what the venue does not list).
+///
+/// Venues whose all-tickers answer costs one request use it for any batch of two or more
+/// markets: one request instead of one a market, against rate limits of 1 to 10 a second.
+public enum QuoteBatch {
+    /// Each market's quote from `quotes`; a market the answer has no ticker for is not listed
+    /// on `venue` (the answer is the venue's whole list, or what it knows of the batch).
+    public static func results(for markets: [Market], from quotes: [Quote], venue: String)
+        -> [Market: QuoteResult]
+    {
+        let byMarket = Dictionary(quotes.map { ($0.market, $0) }) { first, _ in first }
+        var results: [Market: QuoteResult] = [:]
+        for market in markets {
+            results[market] =
+                byMarket[market].map { .success($0) }
+                ?? .failure(.notListed(venue: venue, market: market, code: "", message: ""))
+        }
+        return results
+    }
+
+    /// Every market failing with `error`.
+    public static func failing(_ markets: [Market], with error: AggError) -> [Market: QuoteResult] {
+        var results: [Market: QuoteResult] = [:]
+        for market in markets { results[market] = .failure(error) }
+        return results
+    }
+}
+
+extension QuoteBatch {
+    /// Answers `markets` as a venue with a batch or all-tickers endpoint can: a market in a quote
+    /// the venue does not serve fails at once (`VenueClient.unserved`); a quote currency asked for
+    /// one market uses `single`; a quote currency asked for several markets uses one `batch`
+    /// request (given the quote and its markets), and the quote currencies are asked
+    /// concurrently. A market missing from a batch answer is not listed.
+    public static func answer(
+        _ markets: [Market], client: VenueClient,
+        single: @escaping @Sendable (Market) async throws(AggError) -> Quote,
+        batch: @escaping @Sendable (_ quote: String, _ markets: [Market]) async throws(AggError) -> [Quote]
+    ) async -> [Market: QuoteResult] {
+        var results: [Market: QuoteResult] = [:]
+        var wanted: [Market] = []
+        for market in markets where results[market] == nil && !wanted.contains(market) {
+            if let error = client.unserved(market) {
+                results[market] = .failure(error)
+            } else {
+                wanted.append(market)
+            }
+        }
+        let byQuote = Dictionary(grouping: wanted, by: \.quote)
+        let groups = byQuote.keys.sorted().map { QuoteGroup(quote: $0, markets: byQuote[$0] ?? []) }
+        let venue = client.venue
+        let answered = await concurrentMap(groups) { group -> [Market: QuoteResult] in
+            if group.markets.count == 1, let market = group.markets.first {
+                let outcome = await QuoteResult.catching { () async throws(AggError) in try await single(market) }
+                return [market: outcome]
+            }
+            let answer = await Result<[Quote], AggError>.catching { () async throws(AggError) in
+                try await batch(group.quote, group.markets)
+            }
+            switch answer {
+            case .success(let quotes): return QuoteBatch.results(for: group.markets, from: quotes, venue: venue)
+            case .failure(let error): return QuoteBatch.failing(group.markets, with: error)
+            }
+        }
+        for partial in answered { results.merge(partial) { first, _ in first } }
+        return results
+    }
+}
+
+/// The markets of one quote currency, asked for together.
+private struct QuoteGroup: Sendable {
+    var quote: String
+    var markets: [Market]
+}
