@@ -177,6 +177,12 @@ public struct JSONWriter: Sendable {
         }
     }
 
+    /// Ends the text with a line break, after the document (a line of JSON Lines, or output
+    /// that ends as text files do).
+    public mutating func newline() {
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
     // MARK: Members
 
     /// `"key":"text"`, or `"key":null` for `nil`.
@@ -217,7 +223,7 @@ public struct JSONWriter: Sendable {
 
     private mutating func close(_ bracket: UInt8) {
         depth -= 1
-        if pretty && hasValue { newline() }
+        if pretty && hasValue { breakLine() }
         bytes.append(bracket)
         // The container just closed is a value of the one around it.
         hasValue = true
@@ -233,10 +239,10 @@ public struct JSONWriter: Sendable {
         guard depth > 0 else { return }
         if hasValue { bytes.append(UInt8(ascii: ",")) }
         hasValue = true
-        if pretty { newline() }
+        if pretty { breakLine() }
     }
 
-    private mutating func newline() {
+    private mutating func breakLine() {
         bytes.append(UInt8(ascii: "\n"))
         bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
     }

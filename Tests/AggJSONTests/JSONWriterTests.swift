@@ -140,6 +140,16 @@ struct JSONStreamWriterTests {
         #expect(try write(pretty: pretty) == tree.serialized(pretty: pretty))
     }
 
+    @Test("newline ends the text with a line break, after the document")
+    func newline() {
+        var json = JSONWriter(pretty: true)
+        json.beginArray()
+        json.integer(1)
+        json.endArray()
+        json.newline()
+        #expect(json.text == "[\n  1\n]\n")
+    }
+
     @Test("writes the exact compact text")
     func compact() throws {
         #expect(

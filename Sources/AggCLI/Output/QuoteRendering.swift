@@ -22,17 +22,17 @@ struct QuoteRendering: Rendering {
         }
     }
 
-    /// The same document as `jsonText()`, as a tree.
+    /// The same document as `jsonLine()`, as a tree.
     func json() -> JSONValue {
-        // jsonText() is the one definition of the shape; its numbers stay text when parsed.
-        (try? JSONParser.parse(jsonText())) ?? .null
+        // jsonLine() is the one definition of the shape; its numbers stay text when parsed.
+        (try? JSONParser.parse(jsonLine())) ?? .null
     }
 
-    func jsonText() -> String { jsonText(time: nil) }
+    func jsonLine() -> String { jsonLine(time: nil) }
 
-    /// `{"quotes":[...],"errors":[...]}`, after `"time"` when given (`agg watch`'s lines),
-    /// written straight into one buffer.
-    func jsonText(time: Timestamp?) -> String {
+    /// `{"quotes":[...],"errors":[...]}` and a newline, after `"time"` when given (`agg watch`'s
+    /// lines), written straight into one buffer.
+    func jsonLine(time: Timestamp?) -> String {
         var json = JSONWriter(capacity: 340 * outcomes.count + 64)
         json.beginObject()
         if let time { json.member("time", time: time) }
@@ -53,6 +53,7 @@ struct QuoteRendering: Rendering {
         }
         json.endArray()
         json.endObject()
+        json.newline()
         return json.text
     }
 

@@ -59,7 +59,7 @@ struct WatchScreen: Sendable {
         let text = { Output.text(rendering, format: options.format, style: options.style, console: console) }
         switch options.format {
         case .json:
-            return rendering.jsonText(time: now) + "\n"
+            return rendering.jsonLine(time: now)
         case .table:
             return "\(TableTime.text(now)) UTC\n" + text() + "\n"
         case .csv:
