@@ -77,7 +77,10 @@ let package = Package(
         .target(name: "AggTestKit", dependencies: ["AggCore", "AggJSON", "AggFixtures", "AggDataVenues"]),
         .executableTarget(
             name: "agg-bench",
-            dependencies: ["AggCore", "AggJSON", "AggTransport", "AggTestKit", "AggFixtures", "AggVenues", "Bithumb"]
+            dependencies: [
+                "AggCore", "AggJSON", "AggTransport", "AggTestKit", "AggFixtures", "AggVenues", "Bithumb", "AggCLI",
+                "AggStore",
+            ]
         ),
         .testTarget(name: "AggJSONTests", dependencies: ["AggJSON"]),
         .testTarget(name: "AggCoreTests", dependencies: ["AggCore", "AggJSON"]),

@@ -63,6 +63,11 @@ enum Help {
         ("XDG_CONFIG_HOME", "Where the config file is looked for when AGG_CONFIG is unset."),
         ("XDG_DATA_HOME", "Where the database lives when AGG_HOME is unset."),
         ("HOME", "The fallback for both: ~/.config/agg and ~/.local/share/agg."),
+        (
+            "AGG_DEBUG=1",
+            "Print notes that change nothing in the answer on stderr (a quote cache write skipped"
+                + " because another agg held the database)."
+        ),
         ("NO_COLOR", "Turn colour off."),
         ("TERM", "TERM=dumb turns colour and watch's redrawing off."),
         ("COLUMNS", "The table width when the terminal does not say (and for pipes)."),

@@ -147,11 +147,6 @@ public enum DecimalText {
         }
         return negative ? -value : value
     }
-
-    /// The plain decimal text of `value`: no exponent, no grouping, `-` for negatives.
-    public static func format(_ value: Decimal) -> String {
-        value.description
-    }
 }
 
 private func abbreviated(_ text: String) -> String {

@@ -93,13 +93,15 @@ enum Schema {
 
     /// Brings the database up to `currentVersion`.
     ///
-    /// Reading the version and applying the missing steps happen in one `BEGIN IMMEDIATE`
-    /// transaction, so when two processes open a fresh file together the second waits for the
-    /// first and then finds nothing left to do.
+    /// A database already up to date is only read: opening it takes no write lock, so that a
+    /// command that only reads (`favorites list`, `quote` reading its cache) never waits for
+    /// another process that is writing. Otherwise reading the version again and applying the
+    /// missing steps happen in one `BEGIN IMMEDIATE` transaction, so when two processes open a
+    /// fresh file together the second waits for the first and then finds nothing left to do.
     static func migrate(_ connection: SQLiteConnection) throws(SQLiteError) {
+        guard try version(connection) != currentVersion else { return }
         try connection.transaction { () throws(SQLiteError) in
-            let version = try connection.query("PRAGMA user_version") { row in row.int64(at: 0) }.first ?? nil
-            let current = version ?? 0
+            let current = try version(connection)
             guard current <= currentVersion else {
                 throw SQLiteError(
                     invalidData:
@@ -121,5 +123,10 @@ enum Schema {
             // PRAGMA takes no parameters; the value is our own integer.
             try connection.execute("PRAGMA user_version = \(currentVersion)")
         }
+    }
+
+    /// The schema version the database records (0 for a new file).
+    private static func version(_ connection: SQLiteConnection) throws(SQLiteError) -> Int64 {
+        (try connection.query("PRAGMA user_version") { row in row.int64(at: 0) }.first ?? nil) ?? 0
     }
 }

@@ -6,7 +6,9 @@ import Synchronization
 /// One `Store` holds one SQLite connection behind a mutex, so it can be shared between tasks and
 /// threads; calls run one at a time. Several `Store`s — in one process or in several — may use the
 /// same file: the database runs in WAL mode, every write is a `BEGIN IMMEDIATE` transaction, and a
-/// writer waits up to five seconds for another's lock instead of failing.
+/// writer waits up to five seconds for another's lock instead of failing (the quote cache waits
+/// 100 ms and then skips its write). Opening an up-to-date database and reading take no write
+/// lock.
 ///
 /// Every failure is an `AggError.store` whose message names the file and the problem.
 public final class Store: Sendable {
@@ -55,6 +57,16 @@ public final class Store: Sendable {
             try connection.query("PRAGMA integrity_check") { row in row.text(at: 0) ?? "" }
                 .joined(separator: "\n")
         }
+    }
+
+    /// Moves everything the WAL holds into the database file, so that `agg.sqlite` alone is the
+    /// whole database (as before copying it).
+    ///
+    /// agg never needs this: its connections skip SQLite's checkpoint on close, and recent
+    /// writes stay in `agg.sqlite-wal` until SQLite's automatic checkpoint (see
+    /// `SQLiteConnection.checkpointPages`). Waits up to five seconds for other writers.
+    public func checkpoint() throws(AggError) {
+        try withConnection("checkpoint") { connection throws(SQLiteError) in try connection.checkpoint() }
     }
 
     /// Runs `body` with the connection held, turning a failure into an `AggError.store` that

@@ -31,6 +31,10 @@ struct TimestampTests {
         #expect(timestamp.iso8601(fractionDigits: 3) == text)
         // Without the fraction, the same instant truncated to the second.
         #expect(timestamp.iso8601Seconds == text.replacing(/\.\d{3}Z$/, with: "Z"))
+        // Written straight into a byte buffer, after what it already holds.
+        var bytes = Array("at ".utf8)
+        timestamp.appendISO8601(to: &bytes)
+        #expect(bytes == Array(("at " + text).utf8))
     }
 
     @Test("seconds and milliseconds agree")

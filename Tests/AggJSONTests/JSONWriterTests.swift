@@ -101,3 +101,61 @@ struct JSONWriterTests {
         #expect(JSONValue.array([.number("1")]).serialized(pretty: true) == "[\n  1\n]")
     }
 }
+
+@Suite("JSONWriter, value by value")
+struct JSONStreamWriterTests {
+    /// The same document through the streaming calls, compact and pretty.
+    func write(pretty: Bool) throws -> String {
+        var json = JSONWriter(pretty: pretty)
+        json.beginObject()
+        json.member("last", decimal: try DecimalText.parse("80630000.50"))
+        json.member("open", decimal: nil)
+        json.member("tiny", decimal: try DecimalText.parse("-1e-20"))
+        json.member("name", string: "say \"비\"\n\u{1B}")
+        json.member("none", string: nil)
+        json.member("say \"hi\"", bool: true)
+        json.member("min", integer: .min)
+        json.member("zero", integer: 0)
+        json.member("list", [.number("1"), "a"])
+        json.key("empty")
+        json.beginArray()
+        json.endArray()
+        json.key("nested")
+        json.beginArray()
+        json.beginObject()
+        json.endObject()
+        json.integer(-42)
+        json.endArray()
+        json.endObject()
+        return json.text
+    }
+
+    @Test("streams the same text as the equivalent JSONValue, compact and pretty", arguments: [false, true])
+    func matchesTree(pretty: Bool) throws {
+        let tree: JSONValue = [
+            "last": "80630000.5", "open": nil, "tiny": "-0.00000000000000000001", "name": "say \"비\"\n\u{1B}",
+            "none": nil, "say \"hi\"": true, "min": .number("-9223372036854775808"), "zero": .number("0"),
+            "list": [.number("1"), "a"], "empty": [], "nested": [[:], .number("-42")],
+        ]
+        #expect(try write(pretty: pretty) == tree.serialized(pretty: pretty))
+    }
+
+    @Test("newline ends the text with a line break, after the document")
+    func newline() {
+        var json = JSONWriter(pretty: true)
+        json.beginArray()
+        json.integer(1)
+        json.endArray()
+        json.newline()
+        #expect(json.text == "[\n  1\n]\n")
+    }
+
+    @Test("writes the exact compact text")
+    func compact() throws {
+        #expect(
+            try write(pretty: false)
+                == #"{"last":"80630000.5","open":null,"tiny":"-0.00000000000000000001","name":"say \"비\"\n\u001b","#
+                + #""none":null,"say \"hi\"":true,"min":-9223372036854775808,"zero":0,"list":[1,"a"],"empty":[],"#
+                + #""nested":[{},-42]}"#)
+    }
+}

@@ -74,6 +74,32 @@ struct QuoteCacheTests {
         }
     }
 
+    @Test("a batch mixing venues with newer cached quotes and venues without keeps only the newer ones")
+    func mixedBatch() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try Store.open(path: folder + "/agg.sqlite")
+            let eth = Market(base: "ETH", quote: "KRW")
+            let newer = try Self.fullQuote(last: "2")
+            try store.cacheQuotes([newer], fetchedAt: Timestamp(secondsSince1970: 10))
+            let older = try Self.fullQuote(last: "1")
+            var olderETH = older
+            olderETH.market = eth
+            var olderUpbit = older
+            olderUpbit.exchange = "upbit"
+            try store.cacheQuotes([older, olderETH, olderUpbit], fetchedAt: Timestamp(secondsSince1970: 5))
+            #expect(try store.cachedQuote(exchange: "bithumb", market: Self.btc)?.quote == newer)
+            #expect(try store.cachedQuote(exchange: "bithumb", market: eth)?.quote == olderETH)
+            #expect(try store.cachedQuote(exchange: "upbit", market: Self.btc)?.quote == olderUpbit)
+            // A later batch with nothing newer in the way replaces every row.
+            let latest = try Self.fullQuote(last: "3")
+            try store.cacheQuotes([latest], fetchedAt: Timestamp(secondsSince1970: 20))
+            #expect(try store.cachedQuote(exchange: "bithumb", market: Self.btc)?.quote == latest)
+            #expect(
+                try store.cachedQuote(exchange: "bithumb", market: Self.btc)?.fetchedAt
+                    == Timestamp(secondsSince1970: 20))
+        }
+    }
+
     @Test("a quote never cached is nil, per exchange and market")
     func miss() async throws {
         try await withTemporaryDirectory { folder in
@@ -81,6 +107,24 @@ struct QuoteCacheTests {
             try store.cacheQuotes([try Self.fullQuote()], fetchedAt: Timestamp(secondsSince1970: 1))
             #expect(try store.cachedQuote(exchange: "upbit", market: Self.btc) == nil)
             #expect(try store.cachedQuote(exchange: "bithumb", market: Market(base: "BTC", quote: "USDT")) == nil)
+        }
+    }
+
+    @Test("texts too long for the batch's shared buffer, and empty texts, are stored exactly")
+    func textsOfEverySize() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try Store.open(path: folder + "/agg.sqlite")
+            let long = String(repeating: "거래소", count: 2_000)
+            let market = Market(base: "", quote: "KRW")
+            let quotes = [
+                Quote(exchange: long, market: Self.btc, last: try decimal("1.5")),
+                Quote(exchange: "bithumb", market: market, last: try decimal("-0.00000001")),
+                try Self.fullQuote(),
+            ]
+            try store.cacheQuotes(quotes, fetchedAt: Timestamp(secondsSince1970: 1))
+            #expect(try store.cachedQuote(exchange: long, market: Self.btc)?.quote == quotes[0])
+            #expect(try store.cachedQuote(exchange: "bithumb", market: market)?.quote == quotes[1])
+            #expect(try store.cachedQuote(exchange: "bithumb", market: Self.btc)?.quote == quotes[2])
         }
     }
 

@@ -58,14 +58,17 @@ public enum QuoteCommand: Command {
             factory: factory, registry: context.registry,
             store: LocalStore.bestEffort(environment: context.environment, create: !options.offline),
             caches: !options.offline, now: context.now)
-        let outcomes = try await ProgressLine.during(
+        let answer = try await ProgressLine.during(
             "asking \(plan.venues.joined(separator: ", "))", console: context.console
         ) { () async throws(AggError) in
             try await service.quotes(plan, maxStale: maxStale)
         }
+        let outcomes = answer.outcomes
         Output.write(QuoteRendering(outcomes: outcomes), options: options, console: context.console)
         let failures = outcomes.compactMap(\.failureLine)
         for line in failures { context.console.printError(line) }
+        // The answer is out before the cache is written: the user never waits for the cache.
+        context.debug(answer.rememberQuotes())
         return failures.isEmpty ? .success : .sourceFailed
     }
 }

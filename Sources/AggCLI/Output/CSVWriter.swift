@@ -1,19 +1,72 @@
+import AggJSON
 import FoundationEssentials
 
 /// RFC 4180 CSV: a header row, then one row per record; fields with commas, quotes or line
-/// breaks are quoted.
-public enum CSVWriter {
-    public static func render(header: [String], rows: [[String]]) -> String {
-        ([header] + rows).map { $0.map(escape).joined(separator: ",") }.joined(separator: "\n")
+/// breaks are quoted. Rows are separated by `\n`, with none after the last.
+///
+/// Fields are written into one byte buffer as they come, decimals without an intermediate
+/// `String`, so that a market-wide listing does not build a string per cell.
+public struct CSVWriter {
+    private var bytes: [UInt8] = []
+    private var fieldsInRow = 0
+
+    /// A writer whose first row is `header`.
+    public init(header: [String], capacity: Int = 0) {
+        bytes.reserveCapacity(capacity)
+        for title in header { field(title) }
+        endRow()
     }
 
-    /// The field, quoted when it holds a comma, a quote or a line break. Scalars, not
-    /// characters, are checked: `"\r\n"` is one `Character`, equal to neither `"\r"` nor `"\n"`.
-    static func escape(_ field: String) -> String {
-        guard field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-        else {
-            return field
+    /// The next field of the current row, quoted when it must be.
+    public mutating func field(_ text: String) {
+        separate()
+        var text = text
+        text.withUTF8 { utf8 in
+            guard utf8.contains(where: Self.needsQuotes) else { return bytes.append(contentsOf: utf8) }
+            bytes.append(UInt8(ascii: "\""))
+            for byte in utf8 {
+                if byte == UInt8(ascii: "\"") { bytes.append(byte) }
+                bytes.append(byte)
+            }
+            bytes.append(UInt8(ascii: "\""))
         }
-        return "\"" + field.replacing("\"", with: "\"\"") + "\""
+    }
+
+    /// An exact decimal (`DecimalText.format`), or an empty field for `nil`.
+    public mutating func field(_ value: Decimal?) {
+        separate()
+        if let value { DecimalText.append(value, to: &bytes) }
+    }
+
+    /// Ends the current row.
+    public mutating func endRow() {
+        bytes.append(UInt8(ascii: "\n"))
+        fieldsInRow = 0
+    }
+
+    /// The rows written, without the line break after the last.
+    public var text: String {
+        String(decoding: bytes.dropLast(bytes.last == UInt8(ascii: "\n") ? 1 : 0), as: UTF8.self)
+    }
+
+    public static func render(header: [String], rows: [[String]]) -> String {
+        var writer = CSVWriter(header: header)
+        for row in rows {
+            for field in row { writer.field(field) }
+            writer.endRow()
+        }
+        return writer.text
+    }
+
+    private mutating func separate() {
+        if fieldsInRow > 0 { bytes.append(UInt8(ascii: ",")) }
+        fieldsInRow += 1
+    }
+
+    /// Commas, quotes, and line breaks are quoted. Bytes, not characters, are checked: `"\r\n"`
+    /// is one `Character`, equal to neither `"\r"` nor `"\n"`.
+    private static func needsQuotes(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n")
+            || byte == UInt8(ascii: "\r")
     }
 }

@@ -58,7 +58,9 @@ public struct FileDescriptorSink: TextSink {
     public func write(_ text: String) {
         state.failure.withLock { failure in
             guard failure == nil else { return }
-            failure = Self.writeAll(Array(text.utf8), to: descriptor)
+            // The text's own bytes, not a copy: `agg quote --all` writes hundreds of kilobytes.
+            var text = text
+            failure = text.withUTF8 { Self.writeAll(UnsafeRawBufferPointer($0), to: descriptor) }
         }
     }
 
@@ -72,31 +74,29 @@ public struct FileDescriptorSink: TextSink {
         }
     }
 
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> WriteFailure? {
-        bytes.withUnsafeBytes { buffer -> WriteFailure? in
-            guard let base = buffer.baseAddress else { return nil }
-            var offset = 0
-            while offset < buffer.count {
-                #if canImport(Glibc)
-                    let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
-                #else
-                    let written = Darwin.write(descriptor, base + offset, buffer.count - offset)
-                #endif
-                if written < 0 {
-                    let code = errno
-                    if code == EINTR { continue }
-                    if code == EAGAIN || code == EWOULDBLOCK {
-                        // A descriptor left non-blocking by the caller: wait until it drains.
-                        var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                        _ = poll(&ready, 1, -1)
-                        continue
-                    }
-                    return WriteFailure(errno: code)
+    private static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> WriteFailure? {
+        guard let base = buffer.baseAddress else { return nil }
+        var offset = 0
+        while offset < buffer.count {
+            #if canImport(Glibc)
+                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
+            #else
+                let written = Darwin.write(descriptor, base + offset, buffer.count - offset)
+            #endif
+            if written < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                if code == EAGAIN || code == EWOULDBLOCK {
+                    // A descriptor left non-blocking by the caller: wait until it drains.
+                    var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&ready, 1, -1)
+                    continue
                 }
-                offset += written
+                return WriteFailure(errno: code)
             }
-            return nil
+            offset += written
         }
+        return nil
     }
 }
 

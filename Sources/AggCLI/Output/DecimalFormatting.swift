@@ -1,4 +1,5 @@
 import AggCore
+import AggJSON
 import FoundationEssentials
 
 /// Decimal text for people: thousands separators, rounding to a currency's minor unit. All
@@ -21,31 +22,36 @@ public enum DecimalFormatting {
 
     /// The exact value with thousands separators: `109,282,011,238.50126`.
     public static func grouped(_ value: Decimal) -> String {
-        group(value.description)
+        var text = plain(value)
+        group(&text)
+        return string(text)
     }
 
     /// The value rounded to exactly `places` decimals, grouped: `139,925,761` or `97,012.35`.
     public static func fixed(_ value: Decimal, places: Int, grouping: Bool = true) -> String {
-        let text = padded(rounded(value, places: places).description, places: places)
-        return grouping ? group(text) : text
+        var text = plain(value)
+        round(&text, places: places)
+        pad(&text, places: places)
+        if grouping { group(&text) }
+        return string(text)
     }
 
     /// `text` with exactly `places` fraction digits (it must already have at most that many).
     public static func padded(_ text: String, places: Int) -> String {
-        let parts = text.split(separator: ".", maxSplits: 1)
-        let fraction = parts.count > 1 ? String(parts[1]) : ""
-        guard places > 0 else { return String(parts.first ?? "0") }
-        return String(parts.first ?? "0") + "." + fraction
-            + String(repeating: "0", count: max(0, places - fraction.count))
+        var bytes = Array(text.utf8)
+        pad(&bytes, places: places)
+        return string(bytes)
     }
 
     /// A price for a table: grouped, with at least `currency`'s usual decimals and every decimal
     /// the exact value has (`80,630,000` KRW, `97,012.30` USD, `0.01897` KRW). Nothing is rounded
     /// away: a price is what the venue said.
     public static func price(_ value: Decimal, currency: String) -> String {
-        let text = value.description
-        let fraction = text.split(separator: ".", maxSplits: 1).dropFirst().first?.count ?? 0
-        return group(padded(text, places: max(minorUnits(of: currency), fraction)))
+        var text = plain(value)
+        let fraction = text.firstIndex(of: point).map { text.count - $0 - 1 } ?? 0
+        pad(&text, places: max(minorUnits(of: currency), fraction))
+        group(&text)
+        return string(text)
     }
 
     /// An amount of money (a trade's cost, a level's value), rounded to `currency`'s usual
@@ -56,31 +62,96 @@ public enum DecimalFormatting {
 
     /// A signed percent with two decimals: `+1.25%`, `-0.54%`, `0.00%`.
     public static func percent(_ value: Decimal) -> String {
-        let text = fixed(value, places: 2)
-        return (value > 0 ? "+" : "") + text + "%"
+        var text: [UInt8] = value > 0 ? [UInt8(ascii: "+")] : []
+        text += plain(value)
+        round(&text, places: 2)
+        pad(&text, places: 2)
+        group(&text)
+        text.append(UInt8(ascii: "%"))
+        return string(text)
     }
 
     /// Inserts commas every three digits of the integer part of plain decimal text.
     public static func group(_ text: String) -> String {
-        var integer = Substring(text)
-        var sign = ""
-        if integer.hasPrefix("-") {
-            sign = "-"
-            integer = integer.dropFirst()
+        var bytes = Array(text.utf8)
+        group(&bytes)
+        return string(bytes)
+    }
+
+    // Everything below works on the UTF-8 bytes of plain decimal text (`-`, digits, `.`,
+    // digits), written once by `DecimalText.append`, so that a table of hundreds of prices
+    // makes one string per cell and no intermediate ones.
+
+    private static let point = UInt8(ascii: ".")
+    private static let zero = UInt8(ascii: "0")
+
+    /// The exact text of `value` (`DecimalText.format`), as bytes.
+    private static func plain(_ value: Decimal) -> [UInt8] {
+        var text: [UInt8] = []
+        text.reserveCapacity(48)
+        DecimalText.append(value, to: &text)
+        return text
+    }
+
+    private static func string(_ bytes: [UInt8]) -> String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Rounds half away from zero to at most `places` fraction digits, exactly, on the digits
+    /// (as `DecimalRounding.rounded` does): text with no more digits is left as it is; a value
+    /// that rounds to zero loses its minus sign.
+    private static func round(_ text: inout [UInt8], places: Int) {
+        let places = max(0, places)
+        guard let dot = text.firstIndex(of: point), text.count - dot - 1 > places else { return }
+        let roundsUp = text[dot + 1 + places] >= UInt8(ascii: "5")
+        text.removeSubrange((places == 0 ? dot : dot + 1 + places)...)
+        if roundsUp {
+            var index = text.count - 1
+            var carry = true
+            while carry, index >= 0, text[index] != UInt8(ascii: "-"), text[index] != UInt8(ascii: "+") {
+                if text[index] == point {
+                    index -= 1
+                    continue
+                }
+                if text[index] == UInt8(ascii: "9") {
+                    text[index] = zero
+                    index -= 1
+                } else {
+                    text[index] += 1
+                    carry = false
+                }
+            }
+            if carry { text.insert(UInt8(ascii: "1"), at: index + 1) }
         }
-        var fraction = ""
-        if let point = integer.firstIndex(of: ".") {
-            fraction = String(integer[point...])
-            integer = integer[..<point]
+        if let sign = text.firstIndex(of: UInt8(ascii: "-")),
+            !text.contains(where: { $0 > zero && $0 <= UInt8(ascii: "9") })
+        {
+            text.remove(at: sign)
         }
-        var groups: [Substring] = []
-        var end = integer.endIndex
-        while end > integer.startIndex {
-            let start =
-                integer.index(end, offsetBy: -3, limitedBy: integer.startIndex) ?? integer.startIndex
-            groups.insert(integer[start..<end], at: 0)
-            end = start
+    }
+
+    /// Pads the fraction with zeros to `places` digits (never shortening it), or, for `places`
+    /// of 0 or less, drops the fraction.
+    private static func pad(_ text: inout [UInt8], places: Int) {
+        if text.isEmpty { text = [zero] }
+        let dot = text.firstIndex(of: point)
+        guard places > 0 else {
+            if let dot { text.removeSubrange(dot...) }
+            return
         }
-        return sign + groups.joined(separator: ",") + fraction
+        let fraction = dot.map { text.count - $0 - 1 } ?? 0
+        if dot == nil { text.append(point) }
+        if fraction < places { text.append(contentsOf: repeatElement(zero, count: places - fraction)) }
+    }
+
+    /// Inserts commas every three digits of the integer part, after any sign.
+    private static func group(_ text: inout [UInt8]) {
+        let start = text.prefix { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }.count
+        let end = text.firstIndex(of: point) ?? text.count
+        var position = end - 3
+        while position > start {
+            text.insert(UInt8(ascii: ","), at: position)
+            position -= 3
+        }
     }
 }

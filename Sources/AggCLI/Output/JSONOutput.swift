@@ -6,7 +6,7 @@ import FoundationEssentials
 /// values are `null`, timestamps are ISO-8601 UTC with milliseconds.
 public enum JSONOutput {
     public static func decimal(_ value: Decimal?) -> JSONValue {
-        value.map { .string($0.description) } ?? .null
+        value.map { .string(DecimalText.format($0)) } ?? .null
     }
 
     public static func string(_ value: String?) -> JSONValue {
@@ -17,38 +17,35 @@ public enum JSONOutput {
         value.map { .string($0.description) } ?? .null
     }
 
-    /// `{"exchange","symbol","base","quote","last",...,"changeBasis",...,"timestamp"}`;
-    /// `changeBasis` is `rolling24h`, `sinceUTCMidnight` or `null`.
-    public static func quote(_ quote: Quote) -> JSONValue {
-        [
-            "exchange": .string(quote.exchange),
-            "symbol": .string(quote.market.description),
-            "base": .string(quote.market.base),
-            "quote": .string(quote.market.quote),
-            "last": decimal(quote.last),
-            "open": decimal(quote.open),
-            "high": decimal(quote.high),
-            "low": decimal(quote.low),
-            "previousClose": decimal(quote.previousClose),
-            "change": decimal(quote.change),
-            "changePercent": decimal(quote.changePercent),
-            "changeBasis": string(quote.changeBasis?.rawValue),
-            "baseVolume": decimal(quote.baseVolume),
-            "quoteVolume": decimal(quote.quoteVolume),
-            "timestamp": time(quote.timestamp),
-        ]
-    }
-
-    /// A cached quote shown in place of a venue that failed: the quote's shape followed by
-    /// `"stale":true,"ageSeconds":N` (whole seconds since it was fetched).
-    public static func staleQuote(_ quote: Quote, ageSeconds: Int64) -> JSONValue {
-        guard case .object(let object) = Self.quote(quote) else { return Self.quote(quote) }
-        return .object(
-            JSONObject(
-                object.members + [
-                    .init(key: "stale", value: .bool(true)),
-                    .init(key: "ageSeconds", value: .number(String(ageSeconds))),
-                ]))
+    /// Writes `{"exchange","symbol","base","quote","last",...,"changeBasis",...,"timestamp"}`
+    /// (`changeBasis` is `rolling24h`, `sinceUTCMidnight` or `null`); a cached quote shown in
+    /// place of a venue that failed is followed by `"stale":true,"ageSeconds":N` (whole seconds
+    /// since it was fetched).
+    ///
+    /// Quotes are written straight into the output buffer, without a `JSONValue` tree: `--all`
+    /// writes hundreds of them.
+    public static func write(_ quote: Quote, stale: StaleQuote? = nil, to json: inout JSONWriter) {
+        json.beginObject()
+        json.member("exchange", string: quote.exchange)
+        json.member("symbol", string: quote.market.description)
+        json.member("base", string: quote.market.base)
+        json.member("quote", string: quote.market.quote)
+        json.member("last", decimal: quote.last)
+        json.member("open", decimal: quote.open)
+        json.member("high", decimal: quote.high)
+        json.member("low", decimal: quote.low)
+        json.member("previousClose", decimal: quote.previousClose)
+        json.member("change", decimal: quote.change)
+        json.member("changePercent", decimal: quote.changePercent)
+        json.member("changeBasis", string: quote.changeBasis?.rawValue)
+        json.member("baseVolume", decimal: quote.baseVolume)
+        json.member("quoteVolume", decimal: quote.quoteVolume)
+        json.member("timestamp", time: quote.timestamp)
+        if let stale {
+            json.member("stale", bool: true)
+            json.member("ageSeconds", integer: stale.ageSeconds)
+        }
+        json.endObject()
     }
 
     /// `{"exchange","symbol","kind","code","message"}`; `symbol` is left out when `nil`.
@@ -63,5 +60,14 @@ public enum JSONOutput {
             .init(key: "message", value: .string(error.message)),
         ]
         return .object(JSONObject(members))
+    }
+}
+
+extension JSONWriter {
+    /// `"key":"2024-08-08T08:12:15.027Z"` (ISO-8601 UTC with milliseconds), or `"key":null`.
+    mutating func member(_ key: StaticString, time: Timestamp?) {
+        self.key(key)
+        guard let time else { return null() }
+        unescapedString { time.appendISO8601(to: &$0) }
     }
 }

@@ -22,15 +22,39 @@ struct QuoteRendering: Rendering {
         }
     }
 
+    /// The same document as `jsonLine()`, as a tree.
     func json() -> JSONValue {
-        let errors: [JSONValue] = outcomes.compactMap { outcome in
-            guard case .failure(let error) = outcome.result else { return nil }
-            return JSONOutput.error(error, exchange: outcome.exchange, symbol: outcome.market.description)
+        // jsonLine() is the one definition of the shape; its numbers stay text when parsed.
+        (try? JSONParser.parse(jsonLine())) ?? .null
+    }
+
+    func jsonLine() -> String { jsonLine(time: nil) }
+
+    /// `{"quotes":[...],"errors":[...]}` and a newline, after `"time"` when given (`agg watch`'s
+    /// lines), written straight into one buffer.
+    func jsonLine(time: Timestamp?) -> String {
+        var json = JSONWriter(capacity: 340 * outcomes.count + 64)
+        json.beginObject()
+        if let time { json.member("time", time: time) }
+        json.key("quotes")
+        json.beginArray()
+        for outcome in outcomes {
+            switch outcome.result {
+            case .success(let quote): JSONOutput.write(quote, to: &json)
+            case .failure: if let stale = outcome.stale { JSONOutput.write(stale.quote, stale: stale, to: &json) }
+            }
         }
-        let quotes: [JSONValue] = shown.map { quote, stale in
-            stale.map { JSONOutput.staleQuote(quote, ageSeconds: $0.ageSeconds) } ?? JSONOutput.quote(quote)
+        json.endArray()
+        json.key("errors")
+        json.beginArray()
+        for outcome in outcomes {
+            guard case .failure(let error) = outcome.result else { continue }
+            json.value(JSONOutput.error(error, exchange: outcome.exchange, symbol: outcome.market.description))
         }
-        return ["quotes": .array(quotes), "errors": .array(errors)]
+        json.endArray()
+        json.endObject()
+        json.newline()
+        return json.text
     }
 
     static let csvHeader = [
@@ -38,22 +62,34 @@ struct QuoteRendering: Rendering {
         "changePercent", "changeBasis", "baseVolume", "quoteVolume", "timestamp", "stale",
     ]
 
+    /// Written field by field into one buffer, decimals without an intermediate `String`.
     func csv() -> String {
-        CSVWriter.render(
-            header: Self.csvHeader,
-            rows: shown.map { quote, stale in
-                [
-                    quote.exchange, quote.market.description, quote.market.base, quote.market.quote,
-                    quote.last.description,
-                ]
-                    + [
-                        quote.open, quote.high, quote.low, quote.previousClose, quote.change,
-                        quote.changePercent,
-                    ].map { $0?.description ?? "" }
-                    + [quote.changeBasis?.rawValue ?? ""]
-                    + [quote.baseVolume, quote.quoteVolume].map { $0?.description ?? "" }
-                    + [quote.timestamp?.description ?? "", stale == nil ? "false" : "true"]
-            })
+        var csv = CSVWriter(header: Self.csvHeader, capacity: 170 * outcomes.count + 170)
+        for outcome in outcomes {
+            let quote: Quote
+            switch outcome.result {
+            case .success(let fetched): quote = fetched
+            case .failure:
+                guard let stale = outcome.stale else { continue }
+                quote = stale.quote
+            }
+            csv.field(quote.exchange)
+            csv.field(quote.market.description)
+            csv.field(quote.market.base)
+            csv.field(quote.market.quote)
+            for value in [
+                quote.last, quote.open, quote.high, quote.low, quote.previousClose, quote.change, quote.changePercent,
+            ] {
+                csv.field(value)
+            }
+            csv.field(quote.changeBasis?.rawValue ?? "")
+            csv.field(quote.baseVolume)
+            csv.field(quote.quoteVolume)
+            csv.field(quote.timestamp?.description ?? "")
+            csv.field(outcome.stale == nil ? "false" : "true")
+            csv.endRow()
+        }
+        return csv.text
     }
 
     /// For `agg watch`: the quotes of the previous refresh by `QuoteRendering.key`. When set, LAST
@@ -174,7 +210,10 @@ struct QuoteRendering: Rendering {
 /// Times in tables: UTC, to the second, without the `T` and `Z` noise.
 enum TableTime {
     static func text(_ timestamp: Timestamp) -> String {
-        let iso = timestamp.iso8601Seconds
-        return iso.replacing("T", with: " ").replacing("Z", with: "")
+        // `2024-08-08T08:12:15Z` without its `Z`, the `T` a space.
+        var bytes = Array(timestamp.iso8601Seconds.utf8)
+        bytes.removeAll { $0 == UInt8(ascii: "Z") }
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "T") { bytes[index] = UInt8(ascii: " ") }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

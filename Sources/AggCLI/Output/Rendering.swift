@@ -7,6 +7,9 @@ protocol Rendering {
     /// The table for a terminal `width` columns wide, coloured by `style`.
     func table(width: Int, style: TextStyle) -> String
     func json() -> JSONValue
+    /// The JSON as text, with a final newline: `json().serialized()` and `"\n"`, unless a
+    /// rendering writes it straight into one buffer (`agg quote`'s hundreds of quotes).
+    func jsonLine() -> String
     func csv() -> String
     /// When set, what a table run prints on standard error instead of an empty table
     /// (`agg search` with no match).
@@ -15,6 +18,8 @@ protocol Rendering {
 
 extension Rendering {
     var emptyTableNotice: String? { nil }
+
+    func jsonLine() -> String { json().serialized() + "\n" }
 }
 
 /// Writes renderings to the console.
@@ -29,7 +34,7 @@ enum Output {
         -> String
     {
         switch format {
-        case .json: return rendering.json().serialized() + "\n"
+        case .json: return rendering.jsonLine()
         case .csv: return rendering.csv() + "\n"
         case .table:
             if let notice = rendering.emptyTableNotice {

@@ -14,6 +14,8 @@ public enum TerminalText {
     /// controls) or `\u{HHHH}` (bidirectional formatting and line or paragraph separators);
     /// everything else, Hangul and other non-ASCII text included, unchanged.
     public static func escape(_ text: String) -> String {
+        // Printable ASCII, what nearly every cell holds, needs no look at its scalars.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 8)

@@ -45,9 +45,19 @@ public struct TextTable: Sendable {
     }
 
     /// The table as lines no wider than `width` where dropping columns allows.
+    ///
+    /// Every cell's display width is measured once, and the lines are written into one byte
+    /// buffer: a market-wide table has thousands of cells.
     public func render(width: Int, style: TextStyle) -> String {
+        let headerWidths = columns.map { DisplayWidth.of($0.title) }
+        let cellWidths = rows.map { row in row.map { DisplayWidth.of($0.text) } }
+        var widths = headerWidths
+        for row in cellWidths {
+            for (index, cellWidth) in row.enumerated() where index < widths.count {
+                widths[index] = max(widths[index], cellWidth)
+            }
+        }
         var visible = Array(columns.indices)
-        var widths = columnWidths()
         func total(_ indices: [Int]) -> Int {
             indices.reduce(0) { $0 + widths[$1] } + max(0, indices.count - 1) * 2
         }
@@ -58,58 +68,52 @@ public struct TextTable: Sendable {
             }
             visible.removeAll { $0 == victim }
         }
-        widths = columnWidths()
-        var lines: [String] = []
-        lines.append(
-            line(
-                visible.map { (columns[$0].title, nil, $0) }, widths: widths,
-                paintHeader: style.enabled ? style.bold : nil))
-        for row in rows {
-            lines.append(
-                line(
-                    visible.map {
-                        (
-                            row.indices.contains($0) ? row[$0].text : "",
-                            row.indices.contains($0) ? row[$0].paint : nil, $0
-                        )
-                    }, widths: widths, paintHeader: nil))
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    private func columnWidths() -> [Int] {
-        columns.indices.map { index in
-            rows.reduce(DisplayWidth.of(columns[index].title)) { partial, row in
-                row.indices.contains(index) ? max(partial, DisplayWidth.of(row[index].text)) : partial
+        var output: [UInt8] = []
+        output.reserveCapacity((rows.count + 1) * (total(visible) + 1))
+        let headerPaint: (@Sendable (String) -> String)? = style.enabled ? style.bold : nil
+        appendLine(
+            to: &output, visible: visible, widths: widths,
+            cell: { (columns[$0].title, headerWidths[$0], headerPaint) })
+        for (row, rowWidths) in zip(rows, cellWidths) {
+            output.append(UInt8(ascii: "\n"))
+            appendLine(to: &output, visible: visible, widths: widths) { column in
+                row.indices.contains(column) ? (row[column].text, rowWidths[column], row[column].paint) : ("", 0, nil)
             }
         }
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private func line(
-        _ cells: [(text: String, paint: (@Sendable (String) -> String)?, column: Int)], widths: [Int],
-        paintHeader: (@Sendable (String) -> String)?
-    ) -> String {
-        var parts: [String] = []
-        for (position, cell) in cells.enumerated() {
-            let padding = String(
-                repeating: " ", count: max(0, widths[cell.column] - DisplayWidth.of(cell.text)))
-            let painted = (paintHeader ?? cell.paint).map { $0(cell.text) } ?? cell.text
-            let isLast = position == cells.count - 1
-            switch columns[cell.column].alignment {
-            case .left: parts.append(isLast ? painted : painted + padding)
-            case .right: parts.append(padding + painted)
+    /// Appends one line: the visible columns' cells padded to `widths`, two spaces apart, with
+    /// the spaces at its end trimmed.
+    private func appendLine(
+        to output: inout [UInt8], visible: [Int], widths: [Int],
+        cell: (Int) -> (text: String, width: Int, paint: (@Sendable (String) -> String)?)
+    ) {
+        let start = output.count
+        for (position, column) in visible.enumerated() {
+            let (text, textWidth, paint) = cell(column)
+            if position > 0 { output.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: " ")]) }
+            let padding = repeatElement(UInt8(ascii: " "), count: max(0, widths[column] - textWidth))
+            let painted = paint.map { $0(text) } ?? text
+            switch columns[column].alignment {
+            case .left:
+                output.append(contentsOf: painted.utf8)
+                if position < visible.count - 1 { output.append(contentsOf: padding) }
+            case .right:
+                output.append(contentsOf: padding)
+                output.append(contentsOf: painted.utf8)
             }
         }
-        let line = parts.joined(separator: "  ")
-        guard let end = line.lastIndex(where: { $0 != " " }) else { return "" }
-        return String(line[...end])
+        while output.count > start, output[output.count - 1] == UInt8(ascii: " ") { output.removeLast() }
     }
 }
 
 /// Columns a string occupies in a terminal: East Asian wide characters (Hangul, CJK) take two.
 public enum DisplayWidth {
     public static func of(_ text: String) -> Int {
-        text.unicodeScalars.reduce(0) { $0 + width(of: $1) }
+        // Every ASCII character takes one column.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
+        return text.unicodeScalars.reduce(0) { $0 + width(of: $1) }
     }
 
     static func width(of scalar: Unicode.Scalar) -> Int {

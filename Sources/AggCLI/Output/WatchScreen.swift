@@ -59,9 +59,7 @@ struct WatchScreen: Sendable {
         let text = { Output.text(rendering, format: options.format, style: options.style, console: console) }
         switch options.format {
         case .json:
-            guard case .object(let object) = rendering.json() else { return "" }
-            let members = [JSONObject.Member(key: "time", value: JSONOutput.time(now))] + object.members
-            return JSONValue.object(JSONObject(members)).serialized() + "\n"
+            return rendering.jsonLine(time: now)
         case .table:
             return "\(TableTime.text(now)) UTC\n" + text() + "\n"
         case .csv:

@@ -95,22 +95,41 @@ struct QuoteService: Sendable {
         )
     }
 
+    /// What `quotes` found: the outcomes to show and, when the service caches, the quotes to
+    /// cache once they are shown.
+    struct Answer: Sendable {
+        /// Favorites first, with cached quotes standing in for failures.
+        var outcomes: [Outcome]
+        /// The cache at the time of this run, and what answered.
+        fileprivate var cache: QuoteCache?
+        fileprivate var fetched: [Outcome] = []
+
+        /// Caches the quotes that answered. Called after the outcomes are written, so that the
+        /// user never waits for the cache; answers a note for `AGG_DEBUG` when they could not
+        /// be cached.
+        func rememberQuotes() -> String? {
+            cache?.remember(fetched)
+        }
+    }
+
     /// Fetches the plan, then, with a store, stands cached quotes up to `maxStale` seconds old
-    /// in for failures and caches what answered; favorites first.
-    func quotes(_ plan: Plan, maxStale: Int64) async throws(AggError) -> [Outcome] {
+    /// in for failures; favorites first. The answer caches what answered when asked to
+    /// (`Answer.rememberQuotes`).
+    func quotes(_ plan: Plan, maxStale: Int64) async throws(AggError) -> Answer {
         let fetched = try await fetch(plan)
         var answered = fetched
+        var cache: QuoteCache?
         if let store, caches {
             let changeBases = Dictionary(
                 registry.descriptors.compactMap { descriptor in descriptor.changeBasis.map { (descriptor.id, $0) } }
             ) { first, _ in first }
-            let cache = QuoteCache(store: store, now: now(), maxAge: maxStale, changeBases: changeBases)
-            answered = cache.standIns(for: fetched)
-            cache.remember(fetched)
+            cache = QuoteCache(store: store, now: now(), maxAge: maxStale, changeBases: changeBases)
+            answered = cache?.standIns(for: fetched) ?? fetched
         }
-        return FavoritesFirst.order(answered, favorites: LocalStore.favorites(kind: .symbol, in: store)) {
+        let outcomes = FavoritesFirst.order(answered, favorites: LocalStore.favorites(kind: .symbol, in: store)) {
             $0.market.base
         }
+        return Answer(outcomes: outcomes, cache: cache, fetched: cache == nil ? [] : fetched)
     }
 
     /// Asks every venue of the plan at once; within a venue the adapter batches as its API allows.
@@ -130,8 +149,10 @@ struct QuoteService: Sendable {
         if all {
             let currency = quoteCurrency ?? adapter.descriptor.homeCurrency
             do throws(AggError) {
-                return try await adapter.allQuotes(quotedIn: currency).sorted { $0.market < $1.market }.map {
-                    Outcome(exchange: venue, market: $0.market, result: .success($0))
+                let quotes = try await adapter.allQuotes(quotedIn: currency)
+                // Sorted through their indices: moving hundreds of whole quotes costs more.
+                return quotes.indices.sorted { quotes[$0].market < quotes[$1].market }.map {
+                    Outcome(exchange: venue, market: quotes[$0].market, result: .success(quotes[$0]))
                 }
             } catch {
                 return [

@@ -23,7 +23,9 @@ public struct StaleQuote: Sendable, Equatable {
 /// database so that a venue that fails can still be shown, marked stale.
 ///
 /// Everything here is best effort: without a store, or when it cannot be read or written, the
-/// cache is simply empty, and nothing is said about it.
+/// cache is simply empty, and nothing is said about it except as a debug note (`AGG_DEBUG=1`).
+/// A write never holds up a run: when another process keeps the database's write lock for more
+/// than `Store.cacheWriteWaitMilliseconds`, this run's quotes are not cached.
 struct QuoteCache {
     /// The default `--max-stale`: ten minutes.
     static let defaultMaxAge: Int64 = 600
@@ -39,19 +41,33 @@ struct QuoteCache {
     /// venue's, so a cached quote gets it back from here.
     var changeBases: [String: ChangeBasis] = [:]
 
-    /// Remembers every quote of `outcomes` as fetched now.
-    func remember(_ outcomes: [QuoteService.Outcome]) {
+    /// Remembers every quote of `outcomes` as fetched now, and answers a note for `AGG_DEBUG`
+    /// when they could not be cached.
+    @discardableResult
+    func remember(_ outcomes: [QuoteService.Outcome]) -> String? {
+        guard let store else { return nil }
         let quotes = outcomes.compactMap { outcome -> Quote? in
             if case .success(let quote) = outcome.result { quote } else { nil }
         }
-        try? store?.cacheQuotes(quotes, fetchedAt: now)
+        do throws(AggError) {
+            switch try store.cacheQuotes(quotes, fetchedAt: now) {
+            case .written: return nil
+            case .skippedBusy:
+                return "quote cache: \(store.path) is being written by another process; "
+                    + "\(quotes.count) \(quotes.count == 1 ? "quote" : "quotes") not cached this time"
+            }
+        } catch {
+            return "quote cache: \(error.summary)"
+        }
     }
 
     /// `outcomes` with a stale quote attached to each failure that has a cached quote younger
     /// than `maxAge`. A venue that says the market is not listed has answered: its old quotes
     /// are not shown.
     func standIns(for outcomes: [QuoteService.Outcome]) -> [QuoteService.Outcome] {
-        guard let store, maxAge > 0 else { return outcomes }
+        // Most runs have no failure: then the outcomes are not copied.
+        guard let store, maxAge > 0, outcomes.contains(where: { if case .failure = $0.result { true } else { false } })
+        else { return outcomes }
         return outcomes.map { outcome in
             guard case .failure(let error) = outcome.result, !error.isNotListed,
                 let cached = try? store.cachedQuote(exchange: outcome.exchange, market: outcome.market)

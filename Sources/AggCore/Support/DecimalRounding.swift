@@ -6,7 +6,7 @@ import FoundationEssentials
 public enum DecimalRounding {
     /// `value` rounded half away from zero to `places` decimals.
     public static func rounded(_ value: Decimal, places: Int) -> Decimal {
-        let text = value.description
+        let text = DecimalText.format(value)
         guard let point = text.firstIndex(of: ".") else { return value }
         let fraction = text[text.index(after: point)...]
         guard fraction.count > max(0, places) else { return value }

@@ -1,3 +1,5 @@
+import CSQLite
+
 /// A failure inside the SQLite layer, with the text SQLite gave at the moment it happened.
 ///
 /// It carries no file path: `Store` adds the path and the operation when it turns this into an
@@ -18,6 +20,13 @@ struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     init(invalidData message: String) {
         self.code = nil
         self.message = message
+    }
+
+    /// Whether another connection held a lock for longer than this one would wait
+    /// (`SQLITE_BUSY` or one of its extended codes).
+    var isBusy: Bool {
+        guard let code else { return false }
+        return code & 0xFF == SQLITE_BUSY
     }
 
     /// The message, followed by the extended result code when SQLite reported one.

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+@testable import AggJSON
+
+/// `DecimalText.format` writes the text itself instead of asking Foundation; `description` is the
+/// reference it must match byte for byte.
+@Suite("DecimalText.format")
+struct DecimalTextFormatTests {
+    /// Both ways of formatting, checked against `description`.
+    static func expectAgreement(_ value: Decimal, sourceLocation: SourceLocation = #_sourceLocation) {
+        let expected = value.description
+        #expect(DecimalText.format(value) == expected, "\(expected)", sourceLocation: sourceLocation)
+        var bytes: [UInt8] = Array("x".utf8)
+        DecimalText.append(value, to: &bytes)
+        #expect(bytes == Array(("x" + expected).utf8), "\(expected)", sourceLocation: sourceLocation)
+    }
+
+    @Test("reads this Foundation's Decimal itself (no fallback to description)")
+    func layoutIsKnown() {
+        #expect(DecimalParts.layoutIsKnown)
+        let parts = DecimalParts(Decimal(sign: .minus, exponent: -2, significand: 8_063_001))
+        #expect(parts?.negative == true)
+        #expect(parts?.exponent == -2)
+        #expect(parts?.mantissa == 8_063_001)
+        #expect(parts?.digitCount == 7)
+    }
+
+    /// Every number and numeric string in every recorded venue answer.
+    @Test("agrees with description on every decimal in the fixtures")
+    func everyFixtureValue() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures")
+        let files = try #require(FileManager.default.enumerator(atPath: root.path))
+            .compactMap { $0 as? String }.filter { $0.hasSuffix(".json") }
+        var checked = 0
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(file).path),
+                let document = try? JSONParser.parse(Array(data))
+            else { continue }
+            var texts: [String] = []
+            collect(document, into: &texts)
+            for text in texts {
+                guard let value = try? DecimalText.parse(text) else { continue }
+                if checked % 500 == 0 { await Task.yield() }
+                Self.expectAgreement(value)
+                // The same value negated, and as the result of arithmetic, whose mantissa need
+                // not be compact (description then prints trailing zeros).
+                Self.expectAgreement(-value)
+                Self.expectAgreement(value * Decimal(sign: .plus, exponent: -2, significand: 100))
+                checked += 1
+            }
+        }
+        // The fixtures hold about 18,000 values; a walk that found none would prove nothing.
+        #expect(checked > 15_000)
+    }
+
+    private func collect(_ value: JSONValue, into texts: inout [String]) {
+        switch value {
+        case .number(let text), .string(let text): texts.append(text)
+        case .array(let elements): for element in elements { collect(element, into: &texts) }
+        case .object(let object): for member in object { collect(member.value, into: &texts) }
+        case .null, .bool: break
+        }
+    }
+
+    /// The value of a decimal literal; NaN (which `edgeCase` would reject) if it were not one.
+    static func exact(_ text: String) -> Decimal {
+        Decimal(string: text) ?? .nan
+    }
+
+    static let edges: [Decimal] = {
+        let wide = Decimal(UInt64.max) * Decimal(UInt64.max)
+        let third = Decimal(1) / Decimal(3)
+        return [
+            Decimal(0), Decimal(sign: .minus, exponent: 0, significand: 0), Decimal.nan,
+            Decimal(1), Decimal(-1), Decimal(10), Decimal(sign: .plus, exponent: 5, significand: 0),
+            // Trailing zeros kept in the mantissa.
+            Decimal(sign: .plus, exponent: -4, significand: Decimal(10_000)),
+            Decimal(sign: .minus, exponent: -2, significand: Decimal(80_630_000)),
+            exact("1.5") * Decimal(2), exact("0.10") + exact("0.20"),
+            // 38 and 39 digits, and every mantissa word in use.
+            exact("12345678901234567890123456789012345678"),
+            exact("-99999999999999999999999999999999999999"),
+            exact("1234567890123456789.0123456789012345678"), wide, -wide,
+            Decimal.greatestFiniteMagnitude, Decimal.leastFiniteMagnitude, Decimal.leastNonzeroMagnitude,
+            // Tiny and huge exponents.
+            Decimal(sign: .plus, exponent: -128, significand: 1),
+            Decimal(sign: .minus, exponent: -128, significand: wide),
+            Decimal(sign: .plus, exponent: 127, significand: 1), Decimal(sign: .plus, exponent: 127, significand: wide),
+            exact("0.00000001"), exact("-0.00012345678901234567890123456789012345678"),
+            // Quotients that fill all 38 digits.
+            third, -third, Decimal(2) / Decimal(3), Decimal(-1) / Decimal(7), Decimal(1_000_000) / Decimal(7),
+            // Exactly 19 and 20 digits: the edge of one 64-bit chunk.
+            exact("1000000000000000000"), exact("9999999999999999999"),
+            exact("10000000000000000000"), exact("0.10000000000000000000"),
+        ]
+    }()
+
+    @Test("agrees with description on edge cases", arguments: edges.indices)
+    func edgeCase(_ index: Int) {
+        let value = Self.edges[index]
+        // Only the third edge is meant to be NaN; any other is a literal that failed to parse.
+        #expect(value.isNaN == (index == 2))
+        Self.expectAgreement(value)
+    }
+
+    @Test("agrees with description on 20,000 random values (fixed seed)")
+    func randomValues() async {
+        var generator = SplitMix64(seed: 0x5EED_0F_DEC1)
+        for round in 0..<20_000 {
+            if round % 500 == 0 { await Task.yield() }
+            let high = generator.next()
+            let low = generator.next()
+            let digits = Int(generator.next() % 39)
+            // A mantissa of any width from 0 to 38 digits, and any exponent Decimal holds.
+            let scale = UInt128(1) << (digits * 128 / 39)
+            let mantissa = (UInt128(high) << 64 | UInt128(low)) % max(scale, 2)
+            let split: UInt128 = 10_000_000_000_000_000_000
+            let significand =
+                Decimal(UInt64(mantissa / split)) * Decimal(sign: .plus, exponent: 19, significand: 1)
+                + Decimal(UInt64(mantissa % split))
+            let exponent = Int(generator.next() % 256) - 128
+            let sign: FloatingPointSign = generator.next() % 2 == 0 ? .plus : .minus
+            Self.expectAgreement(Decimal(sign: sign, exponent: exponent, significand: significand))
+        }
+    }
+}
