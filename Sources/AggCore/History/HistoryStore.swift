@@ -1,0 +1,146 @@
+import FoundationEssentials
+
+/// One venue's price for one market, as fetched at `time` by a recorder.
+public struct PricePoint: Sendable, Equatable {
+    /// When the recorder fetched it (the tick's time, not the venue's own timestamp).
+    public var time: Timestamp
+    public var exchange: String
+    public var market: Market
+    public var last: Decimal
+    /// 24-hour volume in the base currency, when the venue gives it.
+    public var baseVolume: Decimal?
+
+    public init(time: Timestamp, exchange: String, market: Market, last: Decimal, baseVolume: Decimal? = nil) {
+        self.time = time
+        self.exchange = exchange
+        self.market = market
+        self.last = last
+        self.baseVolume = baseVolume
+    }
+}
+
+/// One FX rate (`quote` per one `base`) from one source, as fetched at `time`.
+public struct RatePoint: Sendable, Equatable {
+    public var time: Timestamp
+    /// The FX source's id (`exchangerate`, `frankfurter`, `dunamu`).
+    public var source: String
+    public var base: String
+    public var quote: String
+    public var rate: Decimal
+
+    public init(time: Timestamp, source: String, base: String, quote: String, rate: Decimal) {
+        self.time = time
+        self.source = source
+        self.base = base
+        self.quote = quote
+        self.rate = rate
+    }
+}
+
+/// One venue's premium for one coin, as computed at `time` from the board of that tick.
+public struct PremiumPoint: Sendable, Equatable {
+    public var time: Timestamp
+    public var exchange: String
+    /// The coin (`BTC`).
+    public var symbol: String
+    /// What the premium is measured against: `usd` (the FX rate) or `usdt` (the venue's USDT price).
+    public var basis: String
+    /// The FX source the board converted with.
+    public var fxSource: String
+    /// The premium in percent (`2.51` for 2.51 %).
+    public var percent: Decimal
+
+    public init(time: Timestamp, exchange: String, symbol: String, basis: String, fxSource: String, percent: Decimal) {
+        self.time = time
+        self.exchange = exchange
+        self.symbol = symbol
+        self.basis = basis
+        self.fxSource = fxSource
+        self.percent = percent
+    }
+}
+
+/// Everything one recorder tick fetched; a store writes it in one transaction.
+public struct RecordedTick: Sendable, Equatable {
+    public var time: Timestamp
+    public var prices: [PricePoint]
+    public var rates: [RatePoint]
+    public var premiums: [PremiumPoint]
+
+    public init(time: Timestamp, prices: [PricePoint] = [], rates: [RatePoint] = [], premiums: [PremiumPoint] = []) {
+        self.time = time
+        self.prices = prices
+        self.rates = rates
+        self.premiums = premiums
+    }
+}
+
+/// The remembered state of one alert rule, keyed by the rule's text, so that a restarted
+/// recorder does not fire again an alert whose condition already held.
+public struct AlertState: Sendable, Equatable {
+    /// The rule as the user wrote it, normalized (the key).
+    public var rule: String
+    /// Whether the condition held at the last evaluation (and has not yet reset).
+    public var active: Bool
+    /// When it last fired, for the cooldown.
+    public var lastFired: Timestamp?
+
+    public init(rule: String, active: Bool, lastFired: Timestamp?) {
+        self.rule = rule
+        self.active = active
+        self.lastFired = lastFired
+    }
+}
+
+/// Which points of a series to read.
+public struct HistoryQuery: Sendable, Equatable {
+    /// The coin (`BTC`).
+    public var symbol: String
+    /// Venue ids to include; empty means every venue.
+    public var exchanges: [String]
+    /// From this instant, inclusive.
+    public var since: Timestamp
+    /// Up to this instant, exclusive; `nil` means up to now.
+    public var until: Timestamp?
+
+    public init(symbol: String, exchanges: [String] = [], since: Timestamp, until: Timestamp? = nil) {
+        self.symbol = symbol
+        self.exchanges = exchanges
+        self.since = since
+        self.until = until
+    }
+}
+
+/// Where `agg record` writes its ticks and where `agg history`, `agg serve` and the alerts read
+/// them back: the embedded SQLite store by default, PostgreSQL for a team.
+///
+/// Every method is one transaction. Implementations must not block the cooperative pool for
+/// long: a store that waits on a lock or the network does it off the pool.
+public protocol HistoryStore: Sendable {
+    /// Writes every point of `tick` in one transaction: all of them or none.
+    func record(_ tick: RecordedTick) async throws(AggError)
+
+    /// The recorded prices of `query.symbol`, oldest first, then by exchange.
+    func prices(_ query: HistoryQuery) async throws(AggError) -> [PricePoint]
+
+    /// The recorded premiums of `query.symbol`, oldest first, then by exchange and basis.
+    func premiums(_ query: HistoryQuery) async throws(AggError) -> [PremiumPoint]
+
+    /// Deletes at most `limit` of the oldest rows recorded before `cutoff` (prices, rates and
+    /// premiums), in one short transaction, and returns how many went; a recorder calls it
+    /// until it returns 0, so no write lock is held for long.
+    func prune(before cutoff: Timestamp, limit: Int) async throws(AggError) -> Int
+
+    /// The stored state of every alert rule.
+    func alertStates() async throws(AggError) -> [AlertState]
+
+    /// Stores `states`, replacing those of the same rules, in one transaction.
+    func saveAlertStates(_ states: [AlertState]) async throws(AggError)
+
+    /// Claims, renews or keeps the venues `holder` may record until `expiry`, among `venues`,
+    /// and returns those it holds now: a venue whose lease another live holder has is left to
+    /// it; a lease that expired is taken over. Recorders record only the venues returned, so no
+    /// venue is recorded twice.
+    func claimVenues(_ venues: [String], holder: String, now: Timestamp, expiry: Timestamp) async throws(AggError)
+        -> Set<String>
+}
