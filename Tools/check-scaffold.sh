@@ -50,20 +50,37 @@ if [ "$touched" != "$expected" ]; then
 fi
 
 cd "$work/package"
-# The copy's own scaffold check would recurse, and its end-to-end tests drive its own binary.
-unset AGG_SCAFFOLD_CHECK AGG_BINARY
-swift build --build-tests 2>&1 | tail -n 3
+# The copy's end-to-end tests drive its own binary.
+unset AGG_BINARY
+# Every step has a deadline, so that a hang in the copy fails the check with a message instead of
+# holding CI until its own limit: the build (about 3 minutes on two quiet cores) gets 25, each
+# half of the suite (under a minute) 10.
+within() { # within MINUTES command...: the command, killed when it overruns
+    local minutes="$1"; shift
+    timeout --kill-after=30s "${minutes}m" "$@"
+}
+status=0
+build="$(within 25 swift build --build-tests 2>&1)" || status=$?
+if [ "$status" -ne 0 ]; then
+    tail -n 40 <<< "$build"
+    [ "$status" -eq 124 ] && echo "check-scaffold: the copy's build did not finish in 25 minutes" >&2
+    echo "check-scaffold: the copy does not build" >&2
+    exit 1
+fi
+tail -n 1 <<< "$build"
 built=$(seconds)
+echo "check-scaffold: the copy built in $((built - start)) s; running its suite"
 
 # As Tools/test runs it: everything but the wall-clock suites, then those on their own.
 timing="$(cat Tools/timing-suites)"
-failed() {
+failed() { # failed OUTPUT: the copy's failures, then the verdict (a run killed at its deadline says so)
     grep -E '✘|error:' <<< "$1" | head -n 40 || true
+    tail -n 5 <<< "$1"
     echo "check-scaffold: the copy's suite failed" >&2
     exit 1
 }
-output="$(swift test --skip-build --skip "$timing" 2>&1)" || failed "$output"
-timed="$(swift test --skip-build --filter "$timing" 2>&1)" || failed "$timed"
+output="$(within 10 swift test --skip-build --skip "$timing" 2>&1)" || failed "$output"
+timed="$(within 10 swift test --skip-build --filter "$timing" 2>&1)" || failed "$timed"
 tested=$(seconds)
 # Here-strings, not `echo | grep -q`: with pipefail, grep -q leaving early would fail the pipe.
 summary="$(grep -E 'Test run with [1-9][0-9]* tests? .*passed' <<< "$output" || true)"
