@@ -38,7 +38,7 @@ public enum PremiumCommand: Command {
         summary: "The premium board: every coin listed in Korea and abroad, with each venue's premium.",
         arguments: "[SYMBOL...]",
         options: [CommonOptions.exchange, currency, fx, maxFXAge, basis, sort, minVolume, top, watch, interval, count]
-            + CommonOptions.network,
+            + AlertOptions.all + CommonOptions.network,
         positionals: (0, nil),
         examples: [
             "agg premium",
@@ -46,6 +46,7 @@ public enum PremiumCommand: Command {
             "agg premium --sort volume --min-volume 1000000000 --top 20",
             "agg premium --fx frankfurter --format json",
             "agg premium --watch --interval 30 --top 30",
+            "agg premium BTC --watch --alert 'upbit:BTC premium > 3%' --alert-log alerts.jsonl",
         ],
         discussion: """
             Each venue is asked once for every ticker (its all-tickers request), and each FX
@@ -62,6 +63,11 @@ public enum PremiumCommand: Command {
             cannot be arbitraged there. With --watch the board is redrawn in place on a terminal (one JSON line,
             table or CSV rows per refresh otherwise); each refresh asks every venue once, and the
             FX sources only when their rate is over five minutes old or their next update is due.
+            With --watch, --alert rules (last, premium, usdtPremium, change, withdraw/deposit
+            closed) are checked on each refresh's board, with no extra request; an alert is one
+            line on stderr, a line of --alert-log and a run of --on-alert (see docs/alerts.md).
+            Exit status with --watch: 0, 1 when a source failed in the last refresh, 74 when
+            --alert-log could not be written.
             """
     )
 
@@ -71,6 +77,9 @@ public enum PremiumCommand: Command {
         -> ExitCode
     {
         let options = try NetworkOptions(arguments, context: context)
+        if !arguments[Self.watch], let option = AlertOptions.all.map(\.spec).first(where: { arguments.contains($0) }) {
+            throw .usage("--\(option.name) needs --watch")
+        }
         let currency = arguments[Self.currency] ?? "KRW"
         var symbols: [String] = []
         for text in arguments.positionals { symbols.append(try AssetCode.validate(text)) }
@@ -84,6 +93,14 @@ public enum PremiumCommand: Command {
         let fxSources = context.registry.descriptors(supporting: .fxRates).filter {
             fxSource == nil || $0.id == fxSource
         }
+        // Checked before any request (or offline note), as every usage error is.
+        let alerts = try AlertSetup.make(
+            arguments,
+            scope: AlertSetup.Scope(
+                command: "agg premium", fields: AlertRule.Field.allCases, elsewhere: "", venues: venues,
+                symbols: symbols.isEmpty ? nil : symbols,
+                localVenues: venues.filter { $0.quoteCurrencies.contains(currency) }.map(\.id)),
+            registry: context.registry, console: context.console)
         let factory = AdapterFactory(context: context, options: options)
         try factory.announceOffline(venues: venues.map(\.id) + fxSources.map(\.id))
         let favorites = LocalStore.favorites(
@@ -98,7 +115,7 @@ public enum PremiumCommand: Command {
             minimumVolume: arguments[Self.minVolume], top: arguments[Self.top], favorites: favorites,
             attributions: Dictionary(fxSources.compactMap { d in d.attribution.map { (d.id, $0) } }) { a, _ in a })
         if arguments[Self.watch] {
-            return try await PremiumWatch(board: board, context: context, options: options)
+            return try await PremiumWatch(board: board, context: context, options: options, alerts: alerts)
                 .run(interval: try interval(arguments, venues: venues + fxSources), count: arguments[Self.count])
         }
         let result = try await ProgressLine.during(

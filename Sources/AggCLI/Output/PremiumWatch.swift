@@ -14,6 +14,10 @@ struct PremiumWatch: Sendable {
         var tablesFetched: Timestamp?
         var drawnLines = 0
         var lastFailed = false
+        /// The alert rules' states, with `--alert`.
+        var alerts: AlertMonitor?
+        /// Whether `--alert-log` could not be written (exit 74).
+        var alertLogFailed = false
     }
 
     /// How long an FX table is reused between refreshes.
@@ -22,6 +26,8 @@ struct PremiumWatch: Sendable {
     var board: Board
     var context: CLIContext
     var options: NetworkOptions
+    /// `--alert` and its delivery, if given.
+    var alerts: AlertSetup?
 
     var redraws: Bool { context.console.outputIsTerminal && context.environment["TERM"] != "dumb" }
 
@@ -29,7 +35,10 @@ struct PremiumWatch: Sendable {
         let console = context.console
         if redraws { console.standardOutput.write(WatchCommand.hideCursor) }
         let loop = RefreshLoop(interval: interval, count: count)
-        let end = await loop.run(State(), interrupts: context.interrupts()) { state, refresh throws(AggError) in
+        var initial = State()
+        initial.alerts = alerts?.monitor()
+        let alerts = self.alerts
+        let end = await loop.run(initial, interrupts: context.interrupts()) { state, refresh throws(AggError) in
             let now = context.now()
             var request = board.request
             request.knownTables = Self.reusable(state, now: now)
@@ -40,14 +49,26 @@ struct PremiumWatch: Sendable {
                 state.tablesFetched = now
             }
             draw(result, refresh: refresh, interval: interval, state: &state)
+            if let alerts, var monitor = state.alerts {
+                let tick = await alerts.tick(AlertObservations(premium: result), at: result.asOf, monitor: &monitor)
+                state.alerts = monitor
+                if redraws, console.errorIsTerminal { state.drawnLines += tick.lines }
+                if tick.failed {
+                    state.alertLogFailed = true
+                    return false
+                }
+            }
             return console.standardOutput.failure == nil
         }
         if redraws {
             console.standardOutput.write(
                 (options.style.enabled ? WatchCommand.resetAttributes : "") + WatchCommand.showCursor)
         }
+        await alerts?.delivery.finish()
         switch end {
-        case .finished(let state): return state.lastFailed ? .sourceFailed : .success
+        case .finished(let state):
+            if state.alertLogFailed { return .outputFailure }
+            return state.lastFailed ? .sourceFailed : .success
         case .stopped: return .success
         case .failed(let error): throw error
         }

@@ -15,6 +15,10 @@ struct WatchScreen: Sendable {
         var drawnLines = 0
         /// Whether a venue failed in the last refresh (exit 1).
         var lastFailed = false
+        /// The alert rules' states, with `--alert`.
+        var alerts: AlertMonitor?
+        /// Whether `--alert-log` could not be written (exit 74).
+        var alertLogFailed = false
     }
 
     var console: Console

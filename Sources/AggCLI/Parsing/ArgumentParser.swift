@@ -21,6 +21,11 @@ public struct ParsedArguments: Sendable {
         values[flag.spec.name] != nil
     }
 
+    /// Whether the option `spec` describes was given, whatever its type.
+    public func contains(_ spec: OptionSpec) -> Bool {
+        values[spec.name] != nil
+    }
+
     /// Whether the user asked for help: `--help`, `-h`, or `help` as the first argument after
     /// the command (`agg quote help`), which never reaches the command.
     public var wantsHelp: Bool { self[CommonOptions.help] }

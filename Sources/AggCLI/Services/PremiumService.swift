@@ -36,6 +36,8 @@ struct PremiumService: Sendable {
         var asOf: Timestamp
         /// Deposit and withdrawal status from the local venues that publish it.
         var transfers = TransferStatusService.Report(rows: [], errors: [])
+        /// Every ticker that answered (for the alerts' last and change).
+        var quotes: [Quote] = []
 
         /// Whether `coin` can move in and out of `venue`.
         func transfer(venue: String, coin: String) -> TransferState {
@@ -142,11 +144,13 @@ struct PremiumService: Sendable {
                 maximumAgeSeconds: request.maximumFXAgeSeconds)
         } catch {
             return Result(
-                board: nil, fx: nil, tables: tables, errors: errors + [error], asOf: asOf, transfers: transfers)
+                board: nil, fx: nil, tables: tables, errors: errors + [error], asOf: asOf, transfers: transfers,
+                quotes: quotes)
         }
         let rate = RateValue(value: fx.rates[currency] ?? 1, source: fx.source, asOf: fx.asOf)
         let board = PremiumBoard(
             currency: currency, quotes: quotes, fx: rate, maximumDeviationPercent: request.maximumDeviationPercent)
-        return Result(board: board, fx: fx, tables: tables, errors: errors, asOf: asOf, transfers: transfers)
+        return Result(
+            board: board, fx: fx, tables: tables, errors: errors, asOf: asOf, transfers: transfers, quotes: quotes)
     }
 }

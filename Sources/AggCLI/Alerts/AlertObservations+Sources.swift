@@ -1,0 +1,40 @@
+import AggCore
+
+extension AlertObservations {
+    /// The readings of one `agg watch` refresh: each quote's last price and change percent, by
+    /// venue and coin (the first market of a coin on a venue counts). Failures read as nothing.
+    init(outcomes: [QuoteService.Outcome], transfers: [TransferStatus] = []) {
+        self.init()
+        for outcome in outcomes {
+            guard case .success(let quote) = outcome.result else { continue }
+            record(quote)
+        }
+        record(transfers: transfers)
+    }
+
+    /// The readings of one board: every ticker's last price and change, each local venue's
+    /// premiums on both bases (a global venue's figure is its deviation from the reference, not
+    /// a premium), and the transfer status that came with it.
+    init(premium result: PremiumService.Result) {
+        self.init()
+        for quote in result.quotes { record(quote) }
+        for row in result.board?.rows ?? [] {
+            for venue in row.venues where venue.isLocal {
+                if let premium = venue.premiumPercent {
+                    record(premium, field: .premium, exchange: venue.exchange, symbol: row.base)
+                }
+                if let premium = venue.usdtPremiumPercent {
+                    record(premium, field: .usdtPremium, exchange: venue.exchange, symbol: row.base)
+                }
+            }
+        }
+        record(transfers: result.transfers.rows)
+    }
+
+    private mutating func record(_ quote: Quote) {
+        record(quote.last, field: .last, exchange: quote.exchange, symbol: quote.market.base)
+        if let change = quote.changePercent {
+            record(change, field: .change, exchange: quote.exchange, symbol: quote.market.base)
+        }
+    }
+}
