@@ -245,3 +245,48 @@ struct AlertCommandTests {
         #expect(run.output.isEmpty)
     }
 }
+
+@Suite("alert delivery: stderr and --alert-log")
+struct AlertDeliveryTests {
+    /// An alert whose venue text tries to drive the terminal (retitle the window, ring the bell).
+    let hostile = Alert(
+        time: alertNow, rule: AlertRule(venue: nil, symbol: "BTC", condition: .threshold(.last, .above, 1)),
+        exchange: "evil\u{1B}]0;pwned\u{07}", reading: .number(2))
+    let plain = Alert(
+        time: alertNow, rule: AlertRule(venue: "upbit", symbol: "BTC", condition: .threshold(.premium, .above, 3)),
+        exchange: "upbit", reading: .number(Decimal(string: "3.12") ?? 0))
+
+    @Test("one escaped line per alert, then one bell when stderr is a terminal; none elsewhere")
+    func standardError() async {
+        let terminal = BufferSink()
+        let delivery = AlertDelivery(
+            console: Console(standardOutput: BufferSink(), standardError: terminal, errorIsTerminal: true))
+        #expect(await delivery.deliver([plain, hostile]) == nil)
+        #expect(
+            terminal.text == "agg: alert: upbit BTC premium 3.12% (rule upbit:BTC premium > 3%)\n"
+                + "agg: alert: evil\\x1B]0;pwned\\x07 BTC last 2 (rule BTC last > 1)\n\u{07}")
+        let pipe = BufferSink()
+        let quiet = AlertDelivery(console: Console(standardOutput: BufferSink(), standardError: pipe))
+        #expect(await quiet.deliver([plain]) == nil)
+        #expect(pipe.text == "agg: alert: upbit BTC premium 3.12% (rule upbit:BTC premium > 3%)\n")
+        #expect(await quiet.deliver([]) == nil)
+        #expect(pipe.text.filter { $0 == "\n" }.count == 1)
+    }
+
+    @Test("--alert-log appends exact JSON lines to what the file held; control characters escaped")
+    func log() async throws {
+        let path = try alertLogPath()
+        try "earlier line\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let delivery = AlertDelivery(
+            console: Console(standardOutput: BufferSink(), standardError: BufferSink()),
+            log: try AlertLogFile(path: path))
+        #expect(await delivery.deliver([plain]) == nil)
+        #expect(await delivery.deliver([hostile]) == nil)
+        #expect(
+            try String(contentsOfFile: path, encoding: .utf8) == "earlier line\n"
+                + #"{"time":"2024-08-08T08:12:15.000Z","rule":"upbit:BTC premium > 3%","exchange":"upbit","symbol":"BTC","field":"premium","value":"3.12","threshold":"3"}"#
+                + "\n"
+                + #"{"time":"2024-08-08T08:12:15.000Z","rule":"BTC last > 1","exchange":"evil\u001b]0;pwned\u0007","symbol":"BTC","field":"last","value":"2","threshold":"1"}"#
+                + "\n")
+    }
+}
