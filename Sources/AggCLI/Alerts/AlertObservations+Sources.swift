@@ -2,23 +2,25 @@ import AggCore
 
 extension AlertObservations {
     /// The readings of one `agg watch` refresh: each quote's last price and change percent, by
-    /// venue and coin (the first market of a coin on a venue counts). Failures read as nothing.
-    init(outcomes: [QuoteService.Outcome], transfers: [TransferStatus] = []) {
+    /// venue and coin (the first market of a coin on a venue counts), for the coins in
+    /// `symbols` (those the rules name). Failures read as nothing.
+    init(outcomes: [QuoteService.Outcome], transfers: [TransferStatus] = [], symbols: Set<String>) {
         self.init()
-        for outcome in outcomes {
+        for outcome in outcomes where symbols.contains(outcome.market.base) {
             guard case .success(let quote) = outcome.result else { continue }
             record(quote)
         }
-        record(transfers: transfers)
+        record(transfers: transfers.filter { symbols.contains($0.coin) })
     }
 
     /// The readings of one board: every ticker's last price and change, each local venue's
     /// premiums on both bases (a global venue's figure is its deviation from the reference, not
-    /// a premium), and the transfer status that came with it.
-    init(premium result: PremiumService.Result) {
+    /// a premium), and the transfer status that came with it; for the coins in `symbols` only
+    /// (a board has hundreds, the rules name a few).
+    init(premium result: PremiumService.Result, symbols: Set<String>) {
         self.init()
-        for quote in result.quotes { record(quote) }
-        for row in result.board?.rows ?? [] {
+        for quote in result.quotes where symbols.contains(quote.market.base) { record(quote) }
+        for row in result.board?.rows ?? [] where symbols.contains(row.base) {
             for venue in row.venues where venue.isLocal {
                 if let premium = venue.premiumPercent {
                     record(premium, field: .premium, exchange: venue.exchange, symbol: row.base)
@@ -28,7 +30,7 @@ extension AlertObservations {
                 }
             }
         }
-        record(transfers: result.transfers.rows)
+        record(transfers: result.transfers.rows.filter { symbols.contains($0.coin) })
     }
 
     private mutating func record(_ quote: Quote) {

@@ -46,6 +46,9 @@ struct AlertSetup: Sendable {
     var settings: AlertSettings
     var delivery: AlertDelivery
 
+    /// The coins the rules name: the only ones a tick's readings need.
+    var symbols: Set<String> { Set(rules.map(\.symbol)) }
+
     /// The rules waiting for a transfer status.
     var transferRules: [AlertRule] {
         rules.filter { if case .closed = $0.condition { true } else { false } }

@@ -113,7 +113,8 @@ public enum WatchCommand: Command {
                     context.console.printError("agg: warning: no transfer status: \(error.description)")
                 }
                 let tick = await alerts.tick(
-                    AlertObservations(outcomes: outcomes, transfers: report.rows), at: context.now(), monitor: &monitor)
+                    AlertObservations(outcomes: outcomes, transfers: report.rows, symbols: alerts.symbols),
+                    at: context.now(), monitor: &monitor)
                 state.alerts = monitor
                 if screen.redraws, context.console.errorIsTerminal {
                     state.drawnLines += tick.lines + report.errors.count

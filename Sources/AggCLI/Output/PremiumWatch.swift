@@ -50,7 +50,8 @@ struct PremiumWatch: Sendable {
             }
             draw(result, refresh: refresh, interval: interval, state: &state)
             if let alerts, var monitor = state.alerts {
-                let tick = await alerts.tick(AlertObservations(premium: result), at: result.asOf, monitor: &monitor)
+                let tick = await alerts.tick(
+                    AlertObservations(premium: result, symbols: alerts.symbols), at: result.asOf, monitor: &monitor)
                 state.alerts = monitor
                 if redraws, console.errorIsTerminal { state.drawnLines += tick.lines }
                 if tick.failed {

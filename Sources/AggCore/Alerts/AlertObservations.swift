@@ -13,6 +13,15 @@ public struct AlertObservations: Sendable, Equatable {
 
     private var numbers: [Subject: Decimal] = [:]
     private var closed: [Subject: Bool] = [:]
+    /// The venues with a reading, by coin and field: a rule without a venue looks up its venues
+    /// here instead of scanning every reading.
+    private var venues: [Topic: Set<String>] = [:]
+
+    /// A coin's field, on any venue.
+    struct Topic: Hashable, Sendable {
+        var symbol: String
+        var field: String
+    }
 
     public init() {}
 
@@ -21,7 +30,9 @@ public struct AlertObservations: Sendable, Equatable {
     /// market asked).
     public mutating func record(_ value: Decimal, field: AlertRule.Field, exchange: String, symbol: String) {
         let subject = Subject(exchange: exchange, symbol: symbol, field: field.rawValue)
-        if numbers[subject] == nil { numbers[subject] = value }
+        guard numbers[subject] == nil else { return }
+        numbers[subject] = value
+        venues[Topic(symbol: symbol, field: field.rawValue), default: []].insert(exchange)
     }
 
     /// Records whether `direction` is open or closed for `symbol` on `exchange`; `unknown` is
@@ -31,7 +42,9 @@ public struct AlertObservations: Sendable, Equatable {
     ) {
         guard state != .unknown else { return }
         let subject = Subject(exchange: exchange, symbol: symbol, field: direction.rawValue)
-        if closed[subject] == nil { closed[subject] = state == .closed }
+        guard closed[subject] == nil else { return }
+        closed[subject] = state == .closed
+        venues[Topic(symbol: symbol, field: direction.rawValue), default: []].insert(exchange)
     }
 
     /// Records every direction of each coin in `rows` (one row per network): closed when every
@@ -67,18 +80,6 @@ public struct AlertObservations: Sendable, Equatable {
 
     /// The venues with a reading for `rule`'s coin and field, by id.
     func exchanges(for rule: AlertRule) -> [String] {
-        let field = rule.fieldName
-        var found: Set<String> = []
-        switch rule.condition {
-        case .threshold:
-            for subject in numbers.keys where subject.symbol == rule.symbol && subject.field == field {
-                found.insert(subject.exchange)
-            }
-        case .closed:
-            for subject in closed.keys where subject.symbol == rule.symbol && subject.field == field {
-                found.insert(subject.exchange)
-            }
-        }
-        return found.sorted()
+        (venues[Topic(symbol: rule.symbol, field: rule.fieldName)] ?? []).sorted()
     }
 }
