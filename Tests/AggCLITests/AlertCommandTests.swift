@@ -290,3 +290,31 @@ struct AlertDeliveryTests {
                 + "\n")
     }
 }
+
+@Suite("alerts on a redrawn board")
+struct AlertRedrawTests {
+    @Test("an alert line on the terminal's stderr is moved back over by the next redraw")
+    func redraw() async {
+        let output = BufferSink()
+        let errors = BufferSink()
+        var context = CLIContext(
+            registry: AlertBoard().registry, environment: ["TERM": "xterm", "AGG_HOME": NSTemporaryDirectory()],
+            console: Console(
+                standardOutput: output, standardError: errors, outputIsTerminal: true, errorIsTerminal: true,
+                width: 200),
+            makeHTTPClient: { _ in ScriptedHTTPClient { _ in throw TransportError.connection(url: "", detail: "") } },
+            interrupts: { AsyncStream { _ in } })
+        context.now = { alertNow }
+        let status = await CLI.run(
+            ["premium", "BTC", "--watch", "-c", "2", "-i", "1", "--basis", "fx", "--alert", "kra:BTC premium > 1%"],
+            context: context)
+        #expect(status == 0)
+        #expect(errors.text == "agg: alert: kra BTC premium 2% (rule kra:BTC premium > 1%)\n\u{07}")
+        // The first frame, after the hidden cursor, up to the second's move back.
+        let frames = output.text.components(separatedBy: "\r\u{1B}[J")
+        #expect(frames.count == 2)
+        let first = frames[0]
+        let lines = first.filter { $0 == "\n" }.count
+        #expect(first.hasSuffix("\u{1B}[\(lines + 1)A"))
+    }
+}
