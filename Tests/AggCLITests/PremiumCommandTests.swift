@@ -314,4 +314,75 @@ struct PremiumCommandTests {
         #expect(lines[3].hasPrefix("ABC   kra"))
         #expect(lines[3].hasSuffix("outlier: glb; transfers closed: kra"))
     }
+
+    @Test("compare --fx SOURCE converts at that source's rate, names it, and asks no other FX source")
+    func compareNamedFX() async throws {
+        let calls = CallCounter()
+        let run = await runBoard(
+            ["compare", "BTC", "-e", "kra,gla,glb", "--fx", "fxb", "--max-fx-age", "101d", "-f", "json"],
+            fxCalls: calls)
+        #expect(run.status == 0, "\(run.error)")
+        let json = try run.json()
+        #expect(
+            json["fx"][0].value?.serialized()
+                == #"{"from":"USD","to":"KRW","rate":"1375.2","source":"fxb","asOf":"2024-04-30T08:12:15Z"}"#)
+        // 58412.07 × 1375.2 and 58431.29 × 1375.2; their mean is the reference.
+        let venues = try json["venues"].elements()
+        #expect(try venues.map { try $0["lastConverted"].string() } == ["80651000", "80328278.664", "80354710.008"])
+        #expect(try json["reference"]["price"].string() == "80341494.336")
+        #expect(try venues.map { try $0["premiumPercent"].string() } == ["0.39", "-0.02", "0.02"])
+        #expect(calls.next() == 2)
+
+        let table = await runBoard(
+            ["compare", "BTC", "-e", "kra,gla,glb", "--fx", "fxb", "--max-fx-age", "101d", "-f", "table"])
+        #expect(
+            table.output.split(separator: "\n").contains(
+                "FX: USD→KRW 1,375.2 from fxb (Rates by fxb), as of 2024-04-30 08:12:15 UTC"))
+    }
+
+    @Test("compare without --fx converts at the freshest FX source's rate, both asked")
+    func compareFreshestFX() async throws {
+        let calls = CallCounter()
+        let run = await runBoard(
+            ["compare", "BTC", "-e", "kra,gla,glb", "--max-fx-age", "101d", "-f", "json"], fxCalls: calls)
+        #expect(run.status == 0, "\(run.error)")
+        let json = try run.json()
+        #expect(try json["fx"][0]["source"].string() == "fxa")
+        #expect(try json["fx"][0]["rate"].string() == "1371.55")
+        #expect(try json["reference"]["price"].string() == "80128255.204")
+        #expect(try json["venues"].elements().map { try $0["premiumPercent"].string() } == ["0.65", "-0.02", "0.02"])
+        #expect(calls.next() == 3)
+    }
+
+    @Test("compare refuses an FX rate older than --max-fx-age as premium does: why, exit 1; bad options exit 64")
+    func compareStaleFX() async throws {
+        let run = await runBoard(["compare", "BTC", "-e", "kra,gla,glb", "--fx", "fxb", "-f", "json"])
+        #expect(run.status == 1)
+        let refusal =
+            "no usable FX rate: fxb's rate is from 2024-04-30T08:12:15.000Z, 2400 h old, older than the 72 h allowed (--max-fx-age)"
+        let message = "cannot convert to KRW: no USD→KRW rate (\(refusal))"
+        #expect(run.errorLines == ["agg: gla BTC/USDT: \(message)", "agg: glb BTC/USD: \(message)"])
+        let json = try run.json()
+        #expect(try json["fx"].elements().isEmpty)
+        #expect(json["venues"][1]["lastConverted"].value == .null)
+        #expect(try json["errors"].elements().map { try $0["message"].string() } == [message, message])
+        #expect(try json["venues"][0]["lastConverted"].string() == "80651000")
+
+        let shorter = await runBoard(["compare", "BTC", "-e", "kra,gla", "--max-fx-age", "12h", "-f", "json"])
+        #expect(shorter.status == 1)
+        #expect(
+            shorter.errorLines == [
+                "agg: gla BTC/USDT: cannot convert to KRW: no USD→KRW rate (no usable FX rate: fxa's rate is from "
+                    + "2024-08-07T16:12:15.000Z, 16 h old, older than the 12 h allowed (--max-fx-age))"
+            ])
+        for (arguments, message) in [
+            (["--max-fx-age", "soon"], "invalid --max-fx-age 'soon': expected a duration such as 3d, 12h or 3600"),
+            (["--max-fx-age", "0"], "invalid --max-fx-age '0': expected a duration such as 3d, 12h or 3600"),
+            (["--fx", "kra"], "kra is not an FX source"),
+        ] {
+            let bad = await runBoard(["compare", "BTC"] + arguments)
+            #expect(bad.status == 64)
+            #expect(bad.errorLines == ["agg: " + message])
+        }
+    }
 }

@@ -16,7 +16,10 @@ public enum CompareCommand: Command {
         name: "compare",
         summary: "Compare coins across venues in one currency, with each venue's premium.",
         arguments: "SYMBOL...",
-        options: [currency, CommonOptions.exchange, usdt, CommonOptions.refresh] + CommonOptions.network,
+        options: [
+            currency, CommonOptions.exchange, usdt, CommonOptions.fxSource, CommonOptions.maxFXAge,
+            CommonOptions.refresh,
+        ] + CommonOptions.network,
         positionals: (1, nil),
         examples: [
             "agg compare BTC",
@@ -35,6 +38,10 @@ public enum CompareCommand: Command {
             shown as not listed and does not fail the command. Several coins are compared at once,
             one block each (JSON: {"comparisons":[...]}, CSV: one table); the FX rates are asked
             for once.
+            The FX rate is the freshest one that answered, or the one of the source named with
+            --fx (then the only FX source asked); a rate older than --max-fx-age (default 3 days,
+            counted from the newest price) is refused, as agg premium refuses it: the conversions
+            needing it fail with why, exit 1.
             The exchange rates fetched are stored as snapshots in the local database (as agg rates
             does); while the stored USD snapshot's next update is still to come, it is used
             without asking the FX source (--refresh asks anyway; --offline neither reads nor
@@ -56,11 +63,12 @@ public enum CompareCommand: Command {
             if !coins.contains(coin) { coins.append(coin) }
         }
         let currency = arguments[Self.currency] ?? "KRW"
+        let fx = try FXOptions(arguments, registry: context.registry)
         var plans: [ComparePlan] = []
         for coin in coins {
             plans.append(
                 try ComparePlan(
-                    coin: coin, currency: currency, stablecoins: arguments[Self.usdt] ?? .assume,
+                    coin: coin, currency: currency, stablecoins: arguments[Self.usdt] ?? .assume, fx: fx,
                     named: options.exchanges.explicit ? options.exchanges.ids : [], registry: context.registry))
         }
 

@@ -7,13 +7,6 @@ import FoundationEssentials
 /// ones, with each local venue's premium on the FX and the USDT basis.
 public enum PremiumCommand: Command {
     static let currency = CommonOptions.currency("The local currency (default KRW).")
-    static let fx = Option<String>(
-        "fx", value: "SOURCE", help: "The FX source for the FX basis (default: the freshest that answered).",
-        completion: .exchangeIDs, parser: .venueID)
-    static let maxFXAge = Option<Int64>(
-        "max-fx-age", value: "DURATION",
-        help: "Refuse an FX rate older than this (default 3d, so that Friday's ECB rate serves on Monday).",
-        parser: .duration(minimum: 1, expected: "a duration such as 3d, 12h or 3600"))
     static let basis = Option<PremiumRendering.Basis>(
         "basis", value: "BASIS", help: "Show premiums on the FX basis, the USDT basis, or both (default).",
         parser: .choice())
@@ -37,7 +30,10 @@ public enum PremiumCommand: Command {
         name: "premium",
         summary: "The premium board: every coin listed in Korea and abroad, with each venue's premium.",
         arguments: "[SYMBOL...]",
-        options: [CommonOptions.exchange, currency, fx, maxFXAge, basis, sort, minVolume, top, watch, interval, count]
+        options: [
+            CommonOptions.exchange, currency, CommonOptions.fxSource, CommonOptions.maxFXAge, basis, sort, minVolume,
+            top, watch, interval, count,
+        ]
             + AlertOptions.all + CommonOptions.network,
         positionals: (0, nil),
         examples: [
@@ -83,16 +79,10 @@ public enum PremiumCommand: Command {
         let currency = arguments[Self.currency] ?? "KRW"
         var symbols: [String] = []
         for text in arguments.positionals { symbols.append(try AssetCode.validate(text)) }
-        let fxSource = try arguments[Self.fx].map { id throws(AggError) in
-            let descriptor = try context.registry.requireDescriptor(id: id)
-            guard descriptor.supports(.fxRates) else { throw .usage("\(descriptor.id) is not an FX source") }
-            return descriptor.id
-        }
+        let fx = try FXOptions(arguments, registry: context.registry)
         let venues = try PremiumService.venues(
             in: context.registry, currency: currency, named: options.exchanges.explicit ? options.exchanges.ids : [])
-        let fxSources = context.registry.descriptors(supporting: .fxRates).filter {
-            fxSource == nil || $0.id == fxSource
-        }
+        let fxSources = fx.sources(among: context.registry.descriptors(supporting: .fxRates))
         // Checked before any request (or offline note), as every usage error is.
         let alerts = try AlertSetup.make(
             arguments,
@@ -109,8 +99,8 @@ public enum PremiumCommand: Command {
         let board = Board(
             service: PremiumService(factory: factory, now: context.now),
             request: PremiumService.Request(
-                currency: currency, venues: venues, fxSources: fxSources, fxSource: fxSource,
-                maximumFXAgeSeconds: arguments[Self.maxFXAge] ?? FXChoice.defaultMaximumAgeSeconds),
+                currency: currency, venues: venues, fxSources: fxSources, fxSource: fx.source,
+                maximumFXAgeSeconds: fx.maximumAgeSeconds),
             basis: arguments[Self.basis] ?? .both, order: arguments[Self.sort] ?? .premium, symbols: symbols,
             minimumVolume: arguments[Self.minVolume], top: arguments[Self.top], favorites: favorites,
             attributions: Dictionary(fxSources.compactMap { d in d.attribution.map { (d.id, $0) } }) { a, _ in a })

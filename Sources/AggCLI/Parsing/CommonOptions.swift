@@ -35,6 +35,16 @@ public enum CommonOptions {
     /// `--refresh`: ask the FX source even when the stored snapshot is the latest it has.
     public static let refresh = Flag(
         "refresh", help: "Ask the FX source even when today's stored rates are still current.")
+    /// `--fx`: the FX source a premium is computed with (`premium`, `compare`); see `FXOptions`.
+    public static let fxSource = Option<String>(
+        "fx", value: "SOURCE",
+        help: "The FX source premiums are computed with (default: the freshest that answered).",
+        completion: .exchangeIDs, parser: .venueID)
+    /// `--max-fx-age`: the oldest FX rate a premium may be computed with (`premium`, `compare`).
+    public static let maxFXAge = Option<Int64>(
+        "max-fx-age", value: "DURATION",
+        help: "Refuse an FX rate older than this (default 3d, so that Friday's ECB rate serves on Monday).",
+        parser: .duration(minimum: 1, expected: "a duration such as 3d, 12h or 3600"))
     /// `--in`: the currency a command converts into or compares in.
     static func currency(_ help: String) -> Option<String> {
         Option("in", value: "CUR", help: help, parser: .currency)

@@ -14,7 +14,7 @@ struct CompareService: Sendable {
     /// snapshot is still current.
     func compare(_ plan: ComparePlan, refresh: Bool) async -> CompareReport {
         let stored = refresh ? [:] : plan.storedRates(in: store, now: now())
-        let (report, fetched) = await plan.fetch(factory: factory, stored: stored)
+        let (report, fetched) = await plan.fetch(factory: factory, stored: stored, now: now)
         plan.save(fetched, in: store)
         return report
     }
@@ -26,10 +26,11 @@ struct CompareService: Sendable {
         guard let first = plans.first else { return [] }
         var stored = refresh ? [:] : first.storedRates(in: store, now: now())
         let factory = self.factory
+        let now = self.now
         var reports: [CompareReport] = []
         var rest = plans.dropFirst()[...]
         if first.fxSources.contains(where: { stored[$0] == nil }) {
-            let (report, fetched) = await first.fetch(factory: factory, stored: stored)
+            let (report, fetched) = await first.fetch(factory: factory, stored: stored, now: now)
             first.save(fetched, in: store)
             for table in fetched { stored[table.source] = table }
             reports.append(report)
@@ -38,7 +39,7 @@ struct CompareService: Sendable {
         }
         let known = stored
         let others = await concurrentMap(Array(rest)) { plan in
-            let (report, _) = await plan.fetch(factory: factory, stored: known)
+            let (report, _) = await plan.fetch(factory: factory, stored: known, now: now)
             return report
         }
         return reports + others
@@ -58,6 +59,9 @@ struct ComparePlan: Sendable {
     var coin: String
     var currency: String
     var stablecoins: StablecoinValuation
+    /// `--fx` and `--max-fx-age`: the FX source to convert with (only it is asked) or the
+    /// freshest that answers, and the oldest rate allowed.
+    var fx: FXOptions
     var venues: [Venue]
     /// The inputs the conversion needs.
     var inputs: Set<RateInput>
@@ -72,12 +76,13 @@ struct ComparePlan: Sendable {
     static let usdtMarket = Market(base: "USDT", quote: "KRW")
 
     init(
-        coin: String, currency: String, stablecoins: StablecoinValuation, named: [String],
+        coin: String, currency: String, stablecoins: StablecoinValuation, fx: FXOptions, named: [String],
         registry: AdapterRegistry
     ) throws(AggError) {
         self.coin = coin
         self.currency = currency
         self.stablecoins = stablecoins
+        self.fx = fx
         var descriptors: [AdapterDescriptor] = []
         for id in named {
             let descriptor = try registry.requireDescriptor(id: id)
@@ -106,8 +111,9 @@ struct ComparePlan: Sendable {
             stablecoins: stablecoins)
         let fxDescriptors =
             inputs.contains { if case .fx = $0 { true } else { false } }
-            ? registry.descriptors(supporting: .fxRates) : []
-        // The default FX source of `agg rates` leads; the others are fallbacks, asked at the same time.
+            ? fx.sources(among: registry.descriptors(supporting: .fxRates)) : []
+        // All asked at the same time; the rate used is the freshest (or --fx's). The default FX source
+        // of `agg rates` leads the order failures are told in.
         fxSources =
             fxDescriptors.filter { $0.id == RatesCommand.defaultSource }.map(\.id)
             + fxDescriptors.filter { $0.id != RatesCommand.defaultSource }.map(\.id)
@@ -150,7 +156,10 @@ struct ComparePlan: Sendable {
 
     /// Asks every venue, every FX source without a `stored` table and every USDT/KRW venue at
     /// once, then compares. Also returns the rate tables that were fetched (not the stored ones).
-    func fetch(factory: AdapterFactory, stored: [String: RateTable] = [:]) async -> (CompareReport, [RateTable]) {
+    /// An FX rate's age is measured at the newest price's time (`now` when no price has one).
+    func fetch(
+        factory: AdapterFactory, stored: [String: RateTable] = [:], now: @Sendable () -> Timestamp
+    ) async -> (CompareReport, [RateTable]) {
         async let venueAnswers = concurrentMap(venues) { venue in
             if let skipped = venue.skipped { return QuoteResult.failure(skipped) }
             return await Self.ticker(venue.market, on: venue.venue, factory: factory)
@@ -167,7 +176,10 @@ struct ComparePlan: Sendable {
         let venueResults = await venueAnswers
         let fxResults = await fxAnswers
         let usdtResults = await usdtAnswers
-        let (values, unavailable) = rateValues(fx: fxResults, usdt: usdtResults)
+        let pricesTime = venueResults.compactMap { result in
+            if case .success(let quote) = result { quote.timestamp } else { nil }
+        }.max { $0.millisecondsSince1970 < $1.millisecondsSince1970 }
+        let (values, unavailable) = rateValues(fx: fxResults, usdt: usdtResults, at: pricesTime ?? now())
         let fetched = zip(fxSources, fxResults).compactMap { source, result -> RateTable? in
             guard stored[source] == nil, case .success(let table) = result else { return nil }
             return table
@@ -196,8 +208,10 @@ struct ComparePlan: Sendable {
         return await QuoteResult.catching { () throws(AggError) in try await adapter.quote(for: market) }
     }
 
-    /// The values of the inputs that could be had, and why the others could not.
-    private func rateValues(fx: [Result<RateTable, AggError>], usdt: [QuoteResult])
+    /// The values of the inputs that could be had, and why the others could not. The FX rate
+    /// comes from the table `FXChoice` picks (`--fx`, else the freshest), refused when it is
+    /// older than `--max-fx-age` at `time`.
+    private func rateValues(fx: [Result<RateTable, AggError>], usdt: [QuoteResult], at time: Timestamp)
         -> ([RateInput: RateValue], [RateInput: String])
     {
         var values: [RateInput: RateValue] = [:]
@@ -206,6 +220,7 @@ struct ComparePlan: Sendable {
             switch input {
             case .fx(let target):
                 var reasons: [String] = []
+                var usable: [RateTable] = []
                 for (source, result) in zip(fxSources, fx) {
                     switch result {
                     case .success(let table) where table.base != Conversion.fxBase:
@@ -216,14 +231,24 @@ struct ComparePlan: Sendable {
                             reasons.append("\(source): \(refusal)")
                             continue
                         }
-                        guard let rate = target == table.base ? 1 : table.rates[target] else {
+                        guard target == table.base || table.rates[target] != nil else {
                             reasons.append("\(source) has no \(target) rate")
                             continue
                         }
-                        if values[input] == nil {
+                        usable.append(table)
+                    case .failure(let error):
+                        reasons.append(error.description)
+                    }
+                }
+                if !usable.isEmpty {
+                    do throws(AggError) {
+                        let table = try FXChoice.choose(
+                            from: usable, named: self.fx.source, quote: target, now: time,
+                            maximumAgeSeconds: self.fx.maximumAgeSeconds)
+                        if let rate = target == table.base ? 1 : table.rates[target] {
                             values[input] = RateValue(value: rate, source: table.source, asOf: table.asOf)
                         }
-                    case .failure(let error):
+                    } catch {
                         reasons.append(error.description)
                     }
                 }
