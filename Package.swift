@@ -79,7 +79,7 @@ let package = Package(
             name: "agg-bench",
             dependencies: [
                 "AggCore", "AggJSON", "AggTransport", "AggTestKit", "AggFixtures", "AggVenues", "Bithumb", "AggCLI",
-                "AggStore",
+                "AggStore", "AggDataVenues",
             ]
         ),
         .testTarget(name: "AggJSONTests", dependencies: ["AggJSON"]),

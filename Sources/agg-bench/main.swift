@@ -10,11 +10,16 @@
 //    (wall / 400 ms: one round trip is 1.0);
 // 5. market scale: `agg quote --all --exchange bithumb` (480 coins) against the one-coin run,
 //    whole process, in paired runs; rendering 2,000 quotes in each format (JSON in MB/s) and
-//    writing them to the quote cache, in process.
+//    writing them to the quote cache, in process;
+// 6. the premium board: `agg premium` over every venue's all-tickers answer and every FX source,
+//    with some answers late (wall / the slowest answer), its CPU time and peak RSS; decoding
+//    every venue's all-tickers answer in process (ms), and Binance's alone (MB/s).
 //
-// `--only 1,5` runs some sections; `--agg PATH` times another build of agg (sections 3 to 5).
+// `--only 1,5` runs some sections; `--agg PATH` times another build of agg (sections 3 to 6).
 import AggCLI
 import AggCore
+import AggDataVenues
+import AggFixtures
 import AggJSON
 import AggStore
 import AggTestKit
@@ -22,6 +27,7 @@ import AggTransport
 import AggVenues
 import Bithumb
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -36,7 +42,7 @@ let sections: Set<Int> =
     arguments.firstIndex(of: "--only").flatMap { index in
         arguments.indices.contains(index + 1)
             ? Set(arguments[index + 1].split(separator: ",").compactMap { Int($0) }) : nil
-    } ?? [1, 2, 3, 4, 5]
+    } ?? [1, 2, 3, 4, 5, 6]
 let binaryArgument = arguments.firstIndex(of: "--agg").flatMap { index in
     arguments.indices.contains(index + 1) ? arguments[index + 1] : nil
 }
@@ -352,4 +358,137 @@ if sections.contains(5) {
         return try timed { try Store.open(path: path).cacheQuotes(quotes, fetchedAt: fetchedAt) }
     }
     report("   open + cache write of 2,000 + close", sessionTimes)
+}
+
+// MARK: 6. The premium board
+
+/// Answers each request from the recordings once, then from memory: decoding is timed without
+/// reading files.
+final class MemoizedHTTPClient: HTTPClient {
+    let recorded: OfflineHTTPClient
+    private let answers = Mutex<[String: HTTPResponse]>([:])
+
+    init(_ recorded: OfflineHTTPClient) { self.recorded = recorded }
+
+    /// The size of every answer held, in bytes.
+    var recordedBytes: Int { answers.withLock { $0.values.reduce(0) { $0 + $1.body.count } } }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if let answer = answers.withLock({ $0[request.url] }) { return answer }
+        let answer = try recorded.response(to: request)
+        answers.withLock { $0[request.url] = answer }
+        return answer
+    }
+}
+
+/// Wall seconds of an async `body`.
+func asyncSeconds(_ body: () async throws -> Void) async rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try await body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+if sections.contains(6) {
+    // The venues of the board, as `agg premium` picks them: an all-tickers request quoted in KRW
+    // (local) or in a dollar currency (global); the data venues in Plugins/DataVenues included.
+    let registry = DataVenueLoader.load(into: .standard, shipped: [DataVenueDirectory.checkout], user: nil).registry
+    let boardVenues = registry.descriptors(supporting: .allTickers).filter {
+        $0.quoteCurrencies.contains("KRW") || PremiumBoard.globalQuotes.contains($0.homeCurrency)
+    }
+    let fxSources = registry.descriptors(supporting: .fxRates).map(\.id)
+
+    // Some answers late: the largest (Binance's) and Upbit's 400 ms, Kraken's and OKX's 200 ms,
+    // exchangerate's 300 ms; the others at once. One round trip of the slowest is 400 ms.
+    let late: [String: Double] = ["binance": 0.4, "upbit": 0.4, "kraken": 0.2, "okx": 0.2, "exchangerate": 0.3]
+    let slowest = late.values.max() ?? 0
+    var lateRoutes: [String: FixtureRoutes] = [:]
+    for venue in late.keys { lateRoutes[venue] = try Fixtures.routes(venue) }
+    let preloaded = lateRoutes
+    let lateServer = try FixtureServer { venue, request in
+        guard let delay = late[venue], let routes = preloaded[venue],
+            let answer = try? routes.answer(path: request.path, query: request.query)
+        else { return nil }
+        return LoopbackReply(status: answer.status, headers: answer.headers, body: answer.body, delay: delay)
+    }
+    let quickServer = try FixtureServer()
+    func boardEnvironment(_ server: FixtureServer) -> [String: String] {
+        var environment = server.environment
+        environment["AGG_HOME"] = NSTemporaryDirectory() + "agg-bench-board-\(getpid())"
+        environment["PATH"] = "/usr/bin:/bin"
+        return environment
+    }
+    let board = ["premium", "--format", "json"]
+    var lateRuns: [Run] = []
+    var quickRuns: [Run] = []
+    var peaks: [Double] = []
+    var failures = 0
+    for _ in 0..<runs {
+        for (server, isLate) in [(lateServer, true), (quickServer, false)] {
+            let run = spawn(binary, board, environment: boardEnvironment(server), measureMemory: false)
+            if run.status != 0 { failures += 1 }
+            if isLate { lateRuns.append(run) } else { quickRuns.append(run) }
+        }
+        if canMeasureMemory {
+            peaks.append(
+                Double(spawn(binary, board, environment: boardEnvironment(quickServer), measureMemory: true).peak))
+        }
+    }
+    let lateWall = median(lateRuns.map(\.wall))
+    print(
+        "6. agg premium (the whole board): \(boardVenues.count) venues' all-tickers + \(fxSources.count) FX sources; "
+            + "median of \(runs) runs")
+    line(
+        "   some answers late, the slowest 400 ms",
+        String(
+            format: "%6.0f ms  wall / %.0f ms = %.2f  (CPU %.1f ms)", lateWall * 1000, slowest * 1000,
+            lateWall / slowest, median(lateRuns.map(\.cpu)) * 1000))
+    line(
+        "   every answer at once",
+        String(
+            format: "%6.1f ms  (CPU %.1f ms)", median(quickRuns.map(\.wall)) * 1000,
+            median(quickRuns.map(\.cpu)) * 1000))
+    if canMeasureMemory { line("   peak RSS", String(format: "%6.1f MB", median(peaks) / 1024)) }
+    if failures > 0 { print("   \(failures) runs failed") }
+
+    // Decoding in process: each venue's adapter on its recorded all-tickers answer, served from
+    // memory (the first, untimed pass reads the recordings).
+    var adapters: [(id: String, currency: String, adapter: any ExchangeAdapter, bytes: Int)] = []
+    for descriptor in boardVenues {
+        let base = "https://\(descriptor.id).recorded"
+        let client = MemoizedHTTPClient(OfflineHTTPClient(routes: try Fixtures.routes(descriptor.id), baseURL: base))
+        let adapter = try registry.makeAdapter(
+            id: descriptor.id, environment: AdapterEnvironment(baseURL: base, http: client))
+        let currency = descriptor.quoteCurrencies.contains("KRW") ? "KRW" : descriptor.homeCurrency
+        _ = try await adapter.allQuotes(quotedIn: currency)
+        let bytes = client.recordedBytes
+        adapters.append((descriptor.id, currency, adapter, bytes))
+    }
+    var quoteCount = 0
+    var allTimes: [Double] = []
+    for _ in 0..<runs {
+        allTimes.append(
+            try await asyncSeconds {
+                quoteCount = 0
+                for venue in adapters {
+                    quoteCount += try await venue.adapter.allQuotes(quotedIn: venue.currency).count
+                }
+            })
+    }
+    let totalBytes = adapters.reduce(0) { $0 + $1.bytes }
+    line(
+        "   decode all \(adapters.count) all-tickers answers",
+        String(
+            format: "%7.2f ms  %7.1f MB/s  (%d quotes, %d bytes)", median(allTimes) * 1000,
+            Double(totalBytes) / 1e6 / median(allTimes), quoteCount, totalBytes))
+    if let binance = adapters.first(where: { $0.id == "binance" }) {
+        var times: [Double] = []
+        for _ in 0..<runs {
+            times.append(try await asyncSeconds { _ = try await binance.adapter.allQuotes(quotedIn: binance.currency) })
+        }
+        line(
+            "   decode Binance's all-tickers answer",
+            String(
+                format: "%7.2f ms  %7.1f MB/s  (%d bytes)", median(times) * 1000,
+                Double(binance.bytes) / 1e6 / median(times), binance.bytes))
+    }
 }

@@ -91,7 +91,10 @@ struct EndToEndPremiumTests {
         // One all-tickers request per venue, no per-coin request.
         let targets = server.requests.map(\.target)
         #expect(targets.filter { $0.hasPrefix("/binance/") } == ["/binance/api/v3/ticker/24hr"])
-        #expect(targets.filter { $0.hasPrefix("/upbit/") }.count == 2)
+        // Upbit: its tickers, and its market details for transfer status (asked at the same time).
+        #expect(
+            Set(targets.filter { $0.hasPrefix("/upbit/") })
+                == ["/upbit/v1/ticker/all?quote_currencies=KRW", "/upbit/v1/market/all?isDetails=true"])
     }
 
     @Test("table: the FX line, the tether line and the BTC rows as printed; --fx picks the source")
