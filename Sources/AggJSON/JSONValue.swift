@@ -47,12 +47,39 @@ public struct JSONObject: Sendable, Equatable, Sequence {
         self.members = members
     }
 
-    /// The value of the first member named `key`, or `nil` when there is none.
+    /// The value of the first member named `key`, or `nil` when there is none. Names compare
+    /// as Swift strings do (canonical equivalence), as `==` would.
     public subscript(key: String) -> JSONValue? {
-        for member in members where member.key == key {
+        for member in members where Self.same(member.key, key) {
             return member.value
         }
         return nil
+    }
+
+    /// `left == right`, decided on the bytes when they suffice: decoders look up a dozen names
+    /// in each of thousands of objects, and a generic string comparison of two different names
+    /// cost more than the rest of the lookup. Equal bytes are equal strings. Texts whose first
+    /// difference is an ASCII byte in both (the end of a text counting as one) are different
+    /// strings: an ASCII character is its own canonical decomposition and no combining mark
+    /// reorders across it, so their normalized forms differ there too. Any other difference
+    /// (a non-ASCII byte, which may be another spelling of the same character, such as the
+    /// Kelvin sign for K) is left to `==`.
+    @inline(__always)
+    static func same(_ left: String, _ right: String) -> Bool {
+        var left = left
+        var right = right
+        let decided = left.withUTF8 { a in
+            right.withUTF8 { b -> Bool? in
+                let shorter = Swift.min(a.count, b.count)
+                var index = 0
+                while index < shorter, a[index] == b[index] { index += 1 }
+                if index == a.count, index == b.count { return true }
+                let x = index < a.count ? a[index] : 0
+                let y = index < b.count ? b[index] : 0
+                return x < 0x80 && y < 0x80 ? false : nil
+            }
+        }
+        return decided ?? (left == right)
     }
 
     public var count: Int { members.count }
