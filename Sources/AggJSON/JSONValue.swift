@@ -50,8 +50,8 @@ public struct JSONObject: Sendable, Equatable, Sequence {
     /// The value of the first member named `key`, or `nil` when there is none. Names compare
     /// as Swift strings do (canonical equivalence), as `==` would.
     public subscript(key: String) -> JSONValue? {
-        for member in members where Self.same(member.key, key) {
-            return member.value
+        for index in members.indices where Self.same(members[index].key, key) {
+            return members[index].value
         }
         return nil
     }
@@ -66,20 +66,23 @@ public struct JSONObject: Sendable, Equatable, Sequence {
     /// Kelvin sign for K) is left to `==`.
     @inline(__always)
     static func same(_ left: String, _ right: String) -> Bool {
-        var left = left
-        var right = right
-        let decided = left.withUTF8 { a in
-            right.withUTF8 { b -> Bool? in
-                let shorter = Swift.min(a.count, b.count)
-                var index = 0
-                while index < shorter, a[index] == b[index] { index += 1 }
-                if index == a.count, index == b.count { return true }
-                let x = index < a.count ? a[index] : 0
-                let y = index < b.count ? b[index] : 0
-                return x < 0x80 && y < 0x80 ? false : nil
-            }
+        let decided = left.utf8.withContiguousStorageIfAvailable { a in
+            right.utf8.withContiguousStorageIfAvailable { b in decide(a, b) } ?? nil
         }
-        return decided ?? (left == right)
+        if let decided = decided ?? nil { return decided }
+        return left == right
+    }
+
+    /// `true` for equal bytes, `false` when the first difference is ASCII in both, else `nil`.
+    @inline(__always)
+    private static func decide(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool? {
+        let shorter = Swift.min(a.count, b.count)
+        var index = 0
+        while index < shorter, a[index] == b[index] { index += 1 }
+        if index == a.count, index == b.count { return true }
+        let x = index < a.count ? a[index] : 0
+        let y = index < b.count ? b[index] : 0
+        return x < 0x80 && y < 0x80 ? false : nil
     }
 
     public var count: Int { members.count }
