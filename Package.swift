@@ -60,6 +60,8 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // glibc's mallopt, for the agg executable's malloc tuning.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(name: "AggJSON"),
         .target(name: "AggCore", dependencies: ["AggJSON"]),
         .target(name: "AggTransport", dependencies: ["AggCore", "CCurl"]),
@@ -73,7 +75,8 @@ let package = Package(
         ),
         .target(name: "AggVenues", dependencies: ["AggCore"] + adapterNames.map { .target(name: $0) }),
         .executableTarget(
-            name: "agg", dependencies: ["AggCLI", "AggCore", "AggTransport", "AggVenues", "AggDataVenues"]),
+            name: "agg",
+            dependencies: ["AggCLI", "AggCore", "AggTransport", "AggVenues", "AggDataVenues", "CMalloc"]),
         .target(name: "AggTestKit", dependencies: ["AggCore", "AggJSON", "AggFixtures", "AggDataVenues"]),
         .executableTarget(
             name: "agg-bench",
