@@ -381,11 +381,21 @@ final class MemoizedHTTPClient: HTTPClient {
     }
 }
 
-/// Wall seconds of an async `body`.
-func asyncSeconds(_ body: () async throws -> Void) async rethrows -> Double {
+/// Wall and CPU seconds of an async `body`. The CPU time is the whole process's (user + system,
+/// every thread: the awaited work may run on any of the pool's), steadier than wall time on a
+/// machine shared with other work; nothing else in this process runs meanwhile.
+func asyncTimed(_ body: () async throws -> Void) async rethrows -> (wall: Double, cpu: Double) {
+    func processCPU() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+    let cpuStart = processCPU()
     let start = DispatchTime.now().uptimeNanoseconds
     try await body()
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    return (wall, processCPU() - cpuStart)
 }
 
 if sections.contains(6) {
@@ -464,10 +474,10 @@ if sections.contains(6) {
         adapters.append((descriptor.id, currency, adapter, bytes))
     }
     var quoteCount = 0
-    var allTimes: [Double] = []
+    var allTimes: [(wall: Double, cpu: Double)] = []
     for _ in 0..<runs {
         allTimes.append(
-            try await asyncSeconds {
+            try await asyncTimed {
                 quoteCount = 0
                 for venue in adapters {
                     quoteCount += try await venue.adapter.allQuotes(quotedIn: venue.currency).count
@@ -475,20 +485,24 @@ if sections.contains(6) {
             })
     }
     let totalBytes = adapters.reduce(0) { $0 + $1.bytes }
-    line(
-        "   decode all \(adapters.count) all-tickers answers",
-        String(
-            format: "%7.2f ms  %7.1f MB/s  (%d quotes, %d bytes)", median(allTimes) * 1000,
-            Double(totalBytes) / 1e6 / median(allTimes), quoteCount, totalBytes))
-    if let binance = adapters.first(where: { $0.id == "binance" }) {
-        var times: [Double] = []
-        for _ in 0..<runs {
-            times.append(try await asyncSeconds { _ = try await binance.adapter.allQuotes(quotedIn: binance.currency) })
-        }
+    func decodeLine(_ name: String, _ times: [(wall: Double, cpu: Double)], bytes: Int, detail: String) {
+        let wall = median(times.map(\.wall))
+        let cpu = median(times.map(\.cpu))
         line(
-            "   decode Binance's all-tickers answer",
+            name,
             String(
-                format: "%7.2f ms  %7.1f MB/s  (%d bytes)", median(times) * 1000,
-                Double(binance.bytes) / 1e6 / median(times), binance.bytes))
+                format: "%7.2f ms  %7.1f MB/s  (CPU %.2f ms, %.1f MB/s; ", wall * 1000, Double(bytes) / 1e6 / wall,
+                cpu * 1000, Double(bytes) / 1e6 / cpu) + detail + ")")
+    }
+    decodeLine(
+        "   decode all \(adapters.count) all-tickers answers", allTimes, bytes: totalBytes,
+        detail: "\(quoteCount) quotes, \(totalBytes) bytes")
+    if let binance = adapters.first(where: { $0.id == "binance" }) {
+        var times: [(wall: Double, cpu: Double)] = []
+        for _ in 0..<runs {
+            times.append(try await asyncTimed { _ = try await binance.adapter.allQuotes(quotedIn: binance.currency) })
+        }
+        decodeLine(
+            "   decode Binance's all-tickers answer", times, bytes: binance.bytes, detail: "\(binance.bytes) bytes")
     }
 }
