@@ -74,11 +74,26 @@ final class AlertProgram: Sendable {
             return "cannot make its input: \(WriteFailure(errno: errno))"
         }
         let pid: pid_t
-        switch spawn(stdin: stdin) {
+        switch spawnRetryingBusy(stdin: stdin) {
         case .success(let started): pid = started
         case .failure(let error): return "cannot start it: \(WriteFailure(errno: error.code))"
         }
         return wait(pid)
+    }
+
+    /// `spawn`, tried again a few times over about 150 ms while the kernel answers ETXTBSY: a
+    /// program file that is still open for writing somewhere cannot be run, and that is often
+    /// only for a moment (a script just saved, or its descriptor inherited by a process another
+    /// thread is starting, until that process runs its own program).
+    private func spawnRetryingBusy(stdin: Int32) -> Result<pid_t, SpawnError> {
+        var pause: UInt32 = 10_000
+        for _ in 0..<4 {
+            let result = spawn(stdin: stdin)
+            guard case .failure(let error) = result, error.code == ETXTBSY else { return result }
+            usleep(pause)
+            pause *= 2
+        }
+        return spawn(stdin: stdin)
     }
 
     /// Starts the program with `stdin` as standard input; its pid, or the `errno`.
