@@ -62,10 +62,18 @@ let package = Package(
         ),
         // glibc's mallopt, for the agg executable's malloc tuning.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        .systemLibrary(
+            name: "CPostgres",
+            path: "Sources/CPostgres",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         .target(name: "AggJSON"),
         .target(name: "AggCore", dependencies: ["AggJSON"]),
         .target(name: "AggTransport", dependencies: ["AggCore", "CCurl"]),
         .target(name: "AggStore", dependencies: ["AggCore", "AggJSON", "CSQLite"]),
+        // The PostgreSQL history store, for recorders that share one database (libpq).
+        .target(name: "AggPostgres", dependencies: ["AggCore", "AggJSON", "CPostgres"]),
         .target(name: "AggFixtures", dependencies: ["AggCore", "AggJSON"]),
         // Venues described by data files (Plugins/DataVenues/*.json and the user's venues/).
         .target(name: "AggDataVenues", dependencies: ["AggCore", "AggJSON"]),
@@ -89,6 +97,11 @@ let package = Package(
         .testTarget(name: "AggCoreTests", dependencies: ["AggCore", "AggJSON"]),
         .testTarget(name: "AggTransportTests", dependencies: ["AggTransport", "AggCore", "AggTestKit"]),
         .testTarget(name: "AggStoreTests", dependencies: ["AggStore", "AggCore"]),
+        // Against the PostgreSQL that Tools/test starts (AGG_TEST_POSTGRES_URL); the lease
+        // recorder is the process the three-recorder test starts and kills.
+        .testTarget(name: "AggPostgresTests", dependencies: ["AggPostgres", "AggCore", "agg-lease-recorder"]),
+        .executableTarget(
+            name: "agg-lease-recorder", dependencies: ["AggPostgres", "AggCore"], path: "Tests/LeaseRecorder"),
         .testTarget(name: "ScaffoldTests", path: "Tests/ScaffoldTests"),
         // The README stays the front door and docs/ links hold (Tests/DocsTests).
         .testTarget(name: "DocsTests", dependencies: ["AggCLI"]),
