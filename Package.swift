@@ -1,10 +1,11 @@
 // swift-tools-version:6.0
-// The agg package: a core library, a libcurl transport, a SQLite store, one module per venue
+// The agg package: a core library, a libcurl transport, a SQLite store, a PostgreSQL history
+// store (libpq) for recorders that share a database, one module per venue
 // under Plugins/, the standard venue list (AggVenues), and the `agg` executable that wires them
 // together.
 //
 // Linux only: the code imports FoundationEssentials and Glibc, and the transport and the store
-// link the system's libcurl and SQLite, so no Apple platform is declared.
+// link the system's libcurl, SQLite and libpq, so no Apple platform is declared.
 import PackageDescription
 
 /// The adapter modules, one per folder in Plugins/. Each depends on AggCore only; its tests,
@@ -79,7 +80,7 @@ let package = Package(
         .target(name: "AggDataVenues", dependencies: ["AggCore", "AggJSON"]),
         .target(
             name: "AggCLI",
-            dependencies: ["AggCore", "AggJSON", "AggStore", "AggFixtures", "AggDataVenues"]
+            dependencies: ["AggCore", "AggJSON", "AggStore", "AggFixtures", "AggDataVenues", "AggPostgres"]
         ),
         .target(name: "AggVenues", dependencies: ["AggCore"] + adapterNames.map { .target(name: $0) }),
         .executableTarget(
@@ -117,7 +118,7 @@ let package = Package(
             name: "AggCLITests",
             dependencies: [
                 "AggCLI", "AggCore", "AggJSON", "AggStore", "AggTestKit", "AggFixtures", "AggVenues", "AggDataVenues",
-                "agg",
+                "AggPostgres", "agg",
             ]
         ),
     ] + adapterTargets + adapterTestTargets,
