@@ -179,11 +179,11 @@ public final class PostgresHistoryStore: HistoryStore {
                 try connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.partitionLock))")
                 var dropped = 0
                 for table in PostgresPartitions.tables {
-                    for name in try PostgresPartitions.partitions(of: table, connection)
-                    where PostgresPartitions.isPartition(name, of: table, before: boundary) {
-                        let count = try connection.query("SELECT count(*) FROM \(name)")
+                    for partition in try PostgresPartitions.partitions(of: table, connection)
+                    where PostgresPartitions.isPartition(partition.name, of: table, before: boundary) {
+                        let count = try connection.query("SELECT count(*) FROM \(partition.identifier)")
                         dropped += Int(count.values.first?.first.flatMap { $0 } ?? "") ?? 0
-                        try connection.executeScript("DROP TABLE \(name)")
+                        try connection.executeScript("DROP TABLE \(partition.identifier)")
                     }
                 }
                 if dropped > 0 || limit <= 0 { return PruneOutcome(rows: dropped, droppedDays: dropped > 0) }

@@ -86,13 +86,21 @@ enum PostgresPartitions {
         }
     }
 
-    /// The names of `table`'s partitions that agg made, oldest first.
-    static func partitions(of table: String, _ connection: PostgresConnection) throws(PostgresError) -> [String] {
+    /// `table`'s partitions that agg made, oldest first: each one's name, and the identifier to
+    /// write in SQL (PostgreSQL's own quoting, schema-qualified when the search path needs it).
+    static func partitions(of table: String, _ connection: PostgresConnection) throws(PostgresError)
+        -> [(name: String, identifier: String)]
+    {
         let rows = try connection.query(
             """
-            SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+            SELECT c.relname, i.inhrelid::regclass::text FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
             WHERE i.inhparent = $1::regclass
             """, [table])
-        return rows.values.compactMap { $0.first ?? nil }.filter { isPartition($0, of: table) }.sorted()
+        return rows.values.compactMap { row -> (name: String, identifier: String)? in
+            guard row.count == 2, let name = row[0], let identifier = row[1], isPartition(name, of: table) else {
+                return nil
+            }
+            return (name, identifier)
+        }.sorted { $0.name < $1.name }
     }
 }
