@@ -11,8 +11,9 @@
 # The server trusts every local connection (a test cluster that lives for one run, on 127.0.0.1
 # only). Its output goes to DIR/server.log, never to this script's stdout: a server holding the
 # test runner's stdout would keep CI waiting for it. initdb refuses to run as root, so as root it
-# runs as the `postgres` user the Debian package creates. Exits 69 when PostgreSQL cannot be
-# installed or started.
+# runs as the `postgres` user the Debian package creates. Exits 69 (EX_UNAVAILABLE) when
+# PostgreSQL is missing and cannot be installed, 70 (EX_SOFTWARE) when it is there but initdb or
+# the server fails, 64 on a usage error.
 set -euo pipefail
 
 bin="${AGG_POSTGRES_BIN:-/usr/lib/postgresql/15/bin}"
@@ -39,7 +40,7 @@ start() {
     if ! as_owner "$bin/initdb" -D "$dir/data" -U postgres --auth=trust --encoding=UTF8 --locale=C \
         >"$dir/initdb.log" 2>&1; then
         echo "agg postgres: initdb failed; see $dir/initdb.log" >&2
-        exit 69
+        exit 70
     fi
     # A port nobody answers on; pg_ctl fails when another process takes it first, so try a few.
     for _ in 1 2 3 4 5; do
@@ -50,8 +51,8 @@ start() {
             start </dev/null >"$dir/pg_ctl.log" 2>&1; then
             if ! "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres agg_test >>"$dir/pg_ctl.log" 2>&1; then
                 echo "agg postgres: createdb failed; see $dir/pg_ctl.log" >&2
-                stop "$dir"
-                exit 69
+                as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop </dev/null >/dev/null 2>&1 || true
+                exit 70
             fi
             echo "export AGG_TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:$port/agg_test"
             echo "export AGG_TEST_POSTGRES_DIR=$dir"
@@ -59,7 +60,7 @@ start() {
         fi
     done
     echo "agg postgres: the server did not start; see $dir/server.log" >&2
-    exit 69
+    exit 70
 }
 
 stop() {

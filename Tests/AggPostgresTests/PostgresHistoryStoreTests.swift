@@ -261,4 +261,19 @@ struct PostgresHistoryStoreTests {
             }
         }
     }
+
+    @Test("a connection the server closed is re-opened, and the call that found it closed runs again")
+    func reconnects() async throws {
+        let url = try await TestDatabase.freshSchema()
+        let store = try await PostgresHistoryStore.open(url)
+        let killer = try await PostgresHistoryStore.open(url)
+        let before = try await TestDatabase.column(store, "SELECT pg_backend_pid()::text")
+        let terminated = try await TestDatabase.column(killer, "SELECT pg_terminate_backend($1::int)::text", before)
+        #expect(terminated == ["true"])
+        let point = PricePoint(time: at(dayStart), exchange: "upbit", market: btc, last: 1)
+        try await store.record(RecordedTick(time: at(dayStart), prices: [point]))
+        #expect(try await store.prices(HistoryQuery(symbol: "BTC", since: at(0))) == [point])
+        let after = try await TestDatabase.column(store, "SELECT pg_backend_pid()::text")
+        #expect(after != before)
+    }
 }

@@ -38,8 +38,12 @@ final class PostgresSession: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` with the connection on the session's queue and answers its value. A
-    /// connection that broke during an earlier call is re-opened first.
+    /// Runs `body` with the connection on the session's queue and answers its value.
+    ///
+    /// A connection that broke (the server restarted, a proxy dropped it) is re-opened, and a
+    /// call that failed because it broke runs once more on the new one: every call the store
+    /// makes may run twice (reads; upserts; inserts that skip rows already there; a claim that
+    /// renews), so a recorder rides out a database restart without losing its tick.
     @discardableResult
     func run<Value: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws(PostgresError) -> Value
@@ -47,15 +51,28 @@ final class PostgresSession: @unchecked Sendable {
         let outcome: Result<Value, PostgresError> = await withCheckedContinuation { continuation in
             queue.async {
                 continuation.resume(
-                    returning: Result { () throws(PostgresError) in
-                        if self.connection.isBroken { try self.connection.reset() }
-                        return try body(self.connection)
-                    })
+                    returning: Result { () throws(PostgresError) in try self.reconnecting(body) })
             }
         }
         switch outcome {
         case .success(let value): return value
         case .failure(let error): throw url.redacted(error)
+        }
+    }
+}
+
+extension PostgresSession {
+    /// `body` on the connection, re-opened first when it broke, and run again once when it
+    /// broke during the call. Only on `queue`.
+    private func reconnecting<Value>(_ body: (PostgresConnection) throws(PostgresError) -> Value)
+        throws(PostgresError) -> Value
+    {
+        if connection.isBroken { try connection.reset() }
+        do throws(PostgresError) {
+            return try body(connection)
+        } catch  where error.kind == .connection && connection.isBroken {
+            try connection.reset()
+            return try body(connection)
         }
     }
 }
