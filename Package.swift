@@ -1,10 +1,11 @@
 // swift-tools-version:6.0
-// The agg package: a core library, a libcurl transport, a SQLite store, one module per venue
+// The agg package: a core library, a libcurl transport, a SQLite store, a PostgreSQL history
+// store (libpq) for recorders that share a database, one module per venue
 // under Plugins/, the standard venue list (AggVenues), and the `agg` executable that wires them
 // together.
 //
 // Linux only: the code imports FoundationEssentials and Glibc, and the transport and the store
-// link the system's libcurl and SQLite, so no Apple platform is declared.
+// link the system's libcurl, SQLite and libpq, so no Apple platform is declared.
 import PackageDescription
 
 /// The adapter modules, one per folder in Plugins/. Each depends on AggCore only; its tests,
@@ -62,16 +63,24 @@ let package = Package(
         ),
         // glibc's mallopt, for the agg executable's malloc tuning.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        .systemLibrary(
+            name: "CPostgres",
+            path: "Sources/CPostgres",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         .target(name: "AggJSON"),
         .target(name: "AggCore", dependencies: ["AggJSON"]),
         .target(name: "AggTransport", dependencies: ["AggCore", "CCurl"]),
         .target(name: "AggStore", dependencies: ["AggCore", "AggJSON", "CSQLite"]),
+        // The PostgreSQL history store, for recorders that share one database (libpq).
+        .target(name: "AggPostgres", dependencies: ["AggCore", "AggJSON", "CPostgres"]),
         .target(name: "AggFixtures", dependencies: ["AggCore", "AggJSON"]),
         // Venues described by data files (Plugins/DataVenues/*.json and the user's venues/).
         .target(name: "AggDataVenues", dependencies: ["AggCore", "AggJSON"]),
         .target(
             name: "AggCLI",
-            dependencies: ["AggCore", "AggJSON", "AggStore", "AggFixtures", "AggDataVenues"]
+            dependencies: ["AggCore", "AggJSON", "AggStore", "AggFixtures", "AggDataVenues", "AggPostgres"]
         ),
         .target(name: "AggVenues", dependencies: ["AggCore"] + adapterNames.map { .target(name: $0) }),
         .executableTarget(
@@ -89,6 +98,11 @@ let package = Package(
         .testTarget(name: "AggCoreTests", dependencies: ["AggCore", "AggJSON"]),
         .testTarget(name: "AggTransportTests", dependencies: ["AggTransport", "AggCore", "AggTestKit"]),
         .testTarget(name: "AggStoreTests", dependencies: ["AggStore", "AggCore"]),
+        // Against the PostgreSQL that Tools/test starts (AGG_TEST_POSTGRES_URL); the lease
+        // recorder is the process the three-recorder test starts and kills.
+        .testTarget(name: "AggPostgresTests", dependencies: ["AggPostgres", "AggCore", "agg-lease-recorder"]),
+        .executableTarget(
+            name: "agg-lease-recorder", dependencies: ["AggPostgres", "AggCore"], path: "Tests/LeaseRecorder"),
         .testTarget(name: "ScaffoldTests", path: "Tests/ScaffoldTests"),
         // The README stays the front door and docs/ links hold (Tests/DocsTests).
         .testTarget(name: "DocsTests", dependencies: ["AggCLI"]),
@@ -104,7 +118,7 @@ let package = Package(
             name: "AggCLITests",
             dependencies: [
                 "AggCLI", "AggCore", "AggJSON", "AggStore", "AggTestKit", "AggFixtures", "AggVenues", "AggDataVenues",
-                "agg",
+                "AggPostgres", "agg",
             ]
         ),
     ] + adapterTargets + adapterTestTargets,

@@ -27,6 +27,8 @@ public struct Configuration: Sendable, Equatable {
     public var format: OutputFormat?
     /// `agg quote`'s `--max-stale` in seconds when the flag is not given.
     public var maxStale: Int64?
+    /// Where the history goes when `--store` is not given (a PostgreSQL URL or a SQLite path).
+    public var store: HistoryStoreLocation?
     /// The file the settings were read from; `nil` when there was none.
     public var path: String?
     /// One-line notes about keys that were ignored.
@@ -38,7 +40,7 @@ public struct Configuration: Sendable, Equatable {
     public init(
         exchanges: [String]? = nil, quote: String? = nil, palette: TextStyle.Palette? = nil,
         timeout: Double? = nil, baseURLs: [String: String] = [:], format: OutputFormat? = nil,
-        maxStale: Int64? = nil, path: String? = nil, warnings: [String] = []
+        maxStale: Int64? = nil, store: HistoryStoreLocation? = nil, path: String? = nil, warnings: [String] = []
     ) {
         self.exchanges = exchanges
         self.quote = quote
@@ -47,12 +49,13 @@ public struct Configuration: Sendable, Equatable {
         self.baseURLs = baseURLs
         self.format = format
         self.maxStale = maxStale
+        self.store = store
         self.path = path
         self.warnings = warnings
     }
 
     /// The keys the file may hold.
-    public static let keys = ["exchanges", "quote", "palette", "timeout", "baseURLs", "format", "maxStale"]
+    public static let keys = ["exchanges", "quote", "palette", "timeout", "baseURLs", "format", "maxStale", "store"]
 
     /// The base URL for `descriptor`: `AGG_<ID>_URL`, else the file's `baseURLs`, else the
     /// adapter's default.
@@ -198,6 +201,15 @@ public enum ConfigurationLoader {
                 throw maxStale.failure("expected whole seconds (600) or a duration such as \"30s\", \"10m\" or \"1h\"")
             }
             configuration.maxStale = seconds
+        }
+        let store = root["store"]
+        if store.isPresent {
+            let text = try store.string()
+            do throws(AggError) {
+                configuration.store = try HistoryStoreLocation(text)
+            } catch {
+                throw store.failure(error.summary)
+            }
         }
         let baseURLs = root["baseURLs"]
         if baseURLs.isPresent {
