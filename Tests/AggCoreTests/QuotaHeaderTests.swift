@@ -24,12 +24,12 @@ struct QuotaHeaderTests {
     }
 
     @Test(
-        "Ratelimit: remaining=0 holds the next request until the reset; anything else goes on",
+        "Ratelimit: remaining=0 holds the next request until the reset, at least a second; anything else goes on",
         arguments: [
             ("limit=50, remaining=0, reset=1", 1.0),
             ("limit=50, remaining=0, reset=3", 3.0),
             ("remaining=0,reset=2,limit=50", 2.0),
-            ("limit=50, remaining=0, reset=0", nil),
+            ("limit=50, remaining=0, reset=0", 1.0),
             ("limit=50, remaining=48, reset=1", nil),
             ("limit=50, remaining=0", nil),
             ("garbage", nil),

@@ -8,7 +8,8 @@ public enum QuotaHeader: String, Sendable, Equatable, CaseIterable {
     /// second of one rate-limit group. None left: wait a second.
     case remainingReq
     /// `Ratelimit: limit=50, remaining=48, reset=1` (Korbit): requests left in the current
-    /// window and the seconds until it resets. None left: wait until the reset.
+    /// window and the whole seconds until it resets. None left: wait until the reset, and at
+    /// least a second (a window about to reset reads `reset=0`).
     case rateLimit
     /// Binance's `X-MBX-USED-WEIGHT-1M: 82`: the request weight used in the current minute of
     /// Binance's clock, of `weightPerMinute`. When what is left cannot take the heaviest request
@@ -40,7 +41,7 @@ public enum QuotaHeader: String, Sendable, Equatable, CaseIterable {
             return remaining.perSecond == 0 ? 1 : nil
         case .rateLimit:
             guard let window = RateLimitWindow(header: value) else { return nil }
-            return window.remaining == 0 && window.reset > 0 ? Double(window.reset) : nil
+            return window.remaining == 0 ? Double(max(window.reset, 1)) : nil
         case .usedWeight:
             guard let used = Int(ASCIIText.trimmed(value)), used + Self.heaviestWeight > Self.weightPerMinute
             else { return nil }
