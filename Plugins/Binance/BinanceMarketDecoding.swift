@@ -48,17 +48,9 @@ extension BinanceDecoding {
     /// The book of a `/api/v3/depth` answer: `bids` (highest first) and `asks` (lowest first) as
     /// `[price, quantity]` string pairs. Binance sends no time with it.
     public static func orderBook(_ json: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
-        func levels(_ side: JSONCursor) throws(JSONDecodingError) -> [BookLevel] {
-            var levels: [BookLevel] = []
-            for level in try side.elements() {
-                levels.append(BookLevel(price: try level[0].decimal(), amount: try level[1].decimal()))
-            }
-            return levels
-        }
-        return OrderBook(
-            exchange: BinanceAdapter.descriptor.id, market: market, timestamp: nil,
-            bids: try levels(json["bids"]).sorted { $0.price > $1.price },
-            asks: try levels(json["asks"]).sorted { $0.price < $1.price })
+        try OrderBook(
+            exchange: BinanceAdapter.descriptor.id, market: market, timestamp: nil, bids: json["bids"],
+            asks: json["asks"], layout: .pair)
     }
 
     /// The tickers quoted in `currency` in an all-tickers `/api/v3/ticker/24hr` answer (an array

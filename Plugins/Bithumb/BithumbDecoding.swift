@@ -152,24 +152,13 @@ public enum BithumbDecoding {
         return Timestamp(civil: civil, offsetSeconds: kstOffsetSeconds)
     }
 
-    /// An order book: `bids` highest first and `asks` lowest first, as Bithumb sends them.
+    /// An order book: `bids` highest first and `asks` lowest first (Bithumb sends them so).
     public static func orderBook(data: JSONCursor, market: Market) throws(JSONDecodingError)
         -> OrderBook
     {
-        func levels(_ side: JSONCursor) throws(JSONDecodingError) -> [BookLevel] {
-            var levels: [BookLevel] = []
-            for level in try side.elements() {
-                levels.append(
-                    BookLevel(price: try level["price"].decimal(), amount: try level["quantity"].decimal()))
-            }
-            return levels
-        }
-        return OrderBook(
-            exchange: BithumbAdapter.descriptor.id,
-            market: market,
+        try OrderBook(
+            exchange: BithumbAdapter.descriptor.id, market: market,
             timestamp: try data["timestamp"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) },
-            bids: try levels(data["bids"]),
-            asks: try levels(data["asks"])
-        )
+            bids: data["bids"], asks: data["asks"], layout: .keyed(price: "price", amount: "quantity"))
     }
 }

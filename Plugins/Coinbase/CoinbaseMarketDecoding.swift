@@ -55,19 +55,11 @@ extension CoinbaseDecoding {
     /// (the size is the total at that price; the order count is not kept), bids highest first,
     /// asks lowest first, with the answer's `time` when it has one.
     public static func orderBook(_ json: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
-        func levels(_ side: JSONCursor) throws(JSONDecodingError) -> [BookLevel] {
-            var levels: [BookLevel] = []
-            for level in try side.elements() {
-                levels.append(BookLevel(price: try level[0].decimal(), amount: try level[1].decimal()))
-            }
-            return levels
-        }
         let timeField = json["time"]
-        return OrderBook(
+        return try OrderBook(
             exchange: CoinbaseAdapter.descriptor.id, market: market,
-            timestamp: timeField.isPresent ? try time(timeField) : nil,
-            bids: try levels(json["bids"]).sorted { $0.price > $1.price },
-            asks: try levels(json["asks"]).sorted { $0.price < $1.price })
+            timestamp: timeField.isPresent ? try time(timeField) : nil, bids: json["bids"], asks: json["asks"],
+            layout: .pair)
     }
 
     /// An ISO-8601 time field, exact to the millisecond.

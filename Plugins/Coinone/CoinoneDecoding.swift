@@ -86,20 +86,10 @@ public enum CoinoneDecoding {
 
     /// An order book: `bids` highest first and `asks` lowest first, each level `{price, qty}`.
     public static func orderBook(_ json: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
-        func levels(_ side: JSONCursor) throws(JSONDecodingError) -> [BookLevel] {
-            var levels: [BookLevel] = []
-            for level in try side.elements() {
-                levels.append(BookLevel(price: try level["price"].decimal(), amount: try level["qty"].decimal()))
-            }
-            return levels
-        }
-        return OrderBook(
-            exchange: CoinoneAdapter.descriptor.id,
-            market: market,
+        try OrderBook(
+            exchange: CoinoneAdapter.descriptor.id, market: market,
             timestamp: try json["timestamp"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) },
-            bids: try levels(json["bids"]).sorted { $0.price > $1.price },
-            asks: try levels(json["asks"]).sorted { $0.price < $1.price }
-        )
+            bids: json["bids"], asks: json["asks"], layout: .keyed(price: "price", amount: "qty"))
     }
 
     /// The trades of a `/trades` answer, newest first. Coinone documents `is_seller_maker`

@@ -79,20 +79,10 @@ public enum KorbitDecoding {
     /// The order book in the `data` of a `/v2/orderbook` answer: `bids` highest first and `asks`
     /// lowest first, each level `{price, qty}`.
     public static func orderBook(_ book: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
-        func levels(_ side: JSONCursor) throws(JSONDecodingError) -> [BookLevel] {
-            var levels: [BookLevel] = []
-            for level in try side.elements() {
-                levels.append(BookLevel(price: try level["price"].decimal(), amount: try level["qty"].decimal()))
-            }
-            return levels
-        }
-        return OrderBook(
-            exchange: KorbitAdapter.descriptor.id,
-            market: market,
+        try OrderBook(
+            exchange: KorbitAdapter.descriptor.id, market: market,
             timestamp: try book["timestamp"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) },
-            bids: try levels(book["bids"]).sorted { $0.price > $1.price },
-            asks: try levels(book["asks"]).sorted { $0.price < $1.price }
-        )
+            bids: book["bids"], asks: book["asks"], layout: .keyed(price: "price", amount: "qty"))
     }
 
     /// The trades in the `data` of a `/v2/trades` answer, newest first: `isBuyerTaker` `true` is a

@@ -120,20 +120,9 @@ public enum KrakenDecoding {
     /// first and asks lowest first.
     public static func orderBook(_ result: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
         let book = try entry(result, market: market)
-        func levels(_ side: JSONCursor) throws(JSONDecodingError) -> [BookLevel] {
-            var levels: [BookLevel] = []
-            for level in try side.elements() {
-                levels.append(BookLevel(price: try level[0].decimal(), amount: try level[1].decimal()))
-            }
-            return levels
-        }
-        return OrderBook(
-            exchange: KrakenAdapter.descriptor.id,
-            market: market,
-            timestamp: nil,
-            bids: try levels(book["bids"]).sorted { $0.price > $1.price },
-            asks: try levels(book["asks"]).sorted { $0.price < $1.price }
-        )
+        return try OrderBook(
+            exchange: KrakenAdapter.descriptor.id, market: market, timestamp: nil, bids: book["bids"],
+            asks: book["asks"], layout: .pair)
     }
 
     /// The trades of `market` in a `Trades` answer, newest first. Rows are

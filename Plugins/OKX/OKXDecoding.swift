@@ -83,20 +83,10 @@ public enum OKXDecoding {
     /// asks lowest first.
     public static func orderBook(_ data: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
         guard let book = try data.elements().first else { throw data.failure("expected one book, found none") }
-        func levels(_ side: JSONCursor) throws(JSONDecodingError) -> [BookLevel] {
-            var levels: [BookLevel] = []
-            for level in try side.elements() {
-                levels.append(BookLevel(price: try level[0].decimal(), amount: try level[1].decimal()))
-            }
-            return levels
-        }
-        return OrderBook(
-            exchange: OKXAdapter.descriptor.id,
-            market: market,
+        return try OrderBook(
+            exchange: OKXAdapter.descriptor.id, market: market,
             timestamp: try book["ts"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) },
-            bids: try levels(book["bids"]).sorted { $0.price > $1.price },
-            asks: try levels(book["asks"]).sorted { $0.price < $1.price }
-        )
+            bids: book["bids"], asks: book["asks"], layout: .pair)
     }
 
     /// The trades of a `trades` answer, newest first: `side` is the taker's. The cost is
