@@ -21,6 +21,9 @@ public enum APIRouter: VenueRoute, Equatable {
     /// `GET /public/v2/chart/{QUOTE}/{TARGET}?interval=&size=`: up to 500 bars. The adapter
     /// builds it only for `candleIntervals`.
     case chart(Market, interval: CandleInterval, size: Int)
+    /// `GET /public/v2/currencies`: every currency with its deposit and withdrawal status and
+    /// withdrawal fee.
+    case currencies
 
     /// The quote currencies of Coinone's markets.
     public static let quoteCurrencies = ["KRW"]
@@ -44,6 +47,7 @@ public enum APIRouter: VenueRoute, Equatable {
         case .trades(let market, let size): "/public/v2/trades/\(Self.pair(market))?size=\(size)"
         case .chart(let market, let interval, let size):
             "/public/v2/chart/\(Self.pair(market))?interval=\(Self.intervalCode(interval) ?? "1m")&size=\(size)"
+        case .currencies: "/public/v2/currencies"
         }
     }
 

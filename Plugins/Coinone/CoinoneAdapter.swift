@@ -2,7 +2,7 @@ import AggCore
 import AggJSON
 
 /// Coinone (Korea), public API v2: tickers one at a time or all at once, the market list, order
-/// book, recent trades and candles, quoted in KRW.
+/// book, recent trades, candles and transfer status, quoted in KRW.
 ///
 /// Several markets share one all-tickers request (`/ticker_new/KRW`): one request instead of one
 /// a market, against a limit of 300 requests a minute per address, past which Coinone blocks the
@@ -15,7 +15,7 @@ public struct CoinoneAdapter: CompiledAdapter {
         country: "KR",
         homeCurrency: "KRW",
         quoteCurrencies: APIRouter.quoteCurrencies,
-        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook],
+        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus],
         // 300 requests a minute per address.
         requestsPerSecond: 5,
         defaultBaseURL: "https://api.coinone.co.kr",
@@ -31,6 +31,14 @@ public struct CoinoneAdapter: CompiledAdapter {
 
     public init(environment: AdapterEnvironment) {
         client = VenueClient(Self.descriptor, environment: environment, envelope: CoinoneDecoding.envelope)
+    }
+
+    /// One `/public/v2/currencies` request for every coin.
+    public func transferStatus(coins: [String]) async throws(AggError) -> [TransferStatus] {
+        let wanted = Set(coins)
+        return try await client.get(APIRouter.currencies) { json throws(JSONDecodingError) in
+            try CoinoneTransferDecoding.statuses(json).filter { wanted.isEmpty || wanted.contains($0.coin) }
+        }
     }
 
     public func quote(for market: Market) async throws(AggError) -> Quote {

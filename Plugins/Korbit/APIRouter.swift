@@ -21,6 +21,9 @@ public enum APIRouter: VenueRoute, Equatable {
     /// `GET /v2/candles?symbol=&interval=&limit=`: up to 200 bars. The adapter builds it only
     /// for `candleIntervals`.
     case candles(Market, interval: CandleInterval, limit: Int)
+    /// `GET /v2/currencies`: every currency with its networks, each with its deposit and
+    /// withdrawal status and withdrawal fee.
+    case currencies
 
     /// The quote currencies of Korbit's markets.
     public static let quoteCurrencies = ["KRW"]
@@ -40,6 +43,7 @@ public enum APIRouter: VenueRoute, Equatable {
         case .currencyPairs: "/v2/currencyPairs"
         case .orderBook(let market): "/v2/orderbook?symbol=\(Self.symbol(market))"
         case .trades(let market, let limit): "/v2/trades?symbol=\(Self.symbol(market))&limit=\(limit)"
+        case .currencies: "/v2/currencies"
         case .candles(let market, let interval, let limit):
             "/v2/candles?symbol=\(Self.symbol(market))&interval=\(Self.intervalCode(interval) ?? "1")&limit=\(limit)"
         }

@@ -2,7 +2,7 @@ import AggCore
 import AggJSON
 
 /// Korbit (Korea), Open API v2: tickers of several markets in one request or all at once, the
-/// pair list, order book, recent trades and candles, quoted in KRW.
+/// pair list, order book, recent trades, candles and transfer status, quoted in KRW.
 ///
 /// `/v2/tickers` leaves a symbol it does not know out of its answer (HTTP 200 with the others),
 /// so a missing ticker means the market is not listed; the other endpoints answer an unknown
@@ -18,7 +18,7 @@ public struct KorbitAdapter: CompiledAdapter {
         country: "KR",
         homeCurrency: "KRW",
         quoteCurrencies: APIRouter.quoteCurrencies,
-        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook],
+        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus],
         requestsPerSecond: 50,
         defaultBaseURL: "https://api.korbit.co.kr",
         limits: FetchLimits(
@@ -32,6 +32,14 @@ public struct KorbitAdapter: CompiledAdapter {
 
     public init(environment: AdapterEnvironment) {
         client = VenueClient(Self.descriptor, environment: environment, envelope: KorbitDecoding.envelope)
+    }
+
+    /// One `/v2/currencies` request for every coin and network.
+    public func transferStatus(coins: [String]) async throws(AggError) -> [TransferStatus] {
+        let wanted = Set(coins)
+        return try await client.get(APIRouter.currencies) { data throws(JSONDecodingError) in
+            try KorbitTransferDecoding.statuses(data).filter { wanted.isEmpty || wanted.contains($0.coin) }
+        }
     }
 
     public func quote(for market: Market) async throws(AggError) -> Quote {

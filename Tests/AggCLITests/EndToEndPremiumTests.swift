@@ -52,13 +52,13 @@ struct EndToEndPremiumTests {
                 "local":true,"outlier":false,"transfer":"open"},\
                 {"exchange":"coinone","symbol":"BTC/KRW","last":"80640000","lastKRW":"80640000",\
                 "premiumPercent":"3.67","usdtPremiumPercent":"0.54","volumeKRW":"21034512874.2615",\
-                "local":true,"outlier":false,"transfer":"unknown"},\
+                "local":true,"outlier":false,"transfer":"open"},\
                 {"exchange":"gopax","symbol":"BTC/KRW","last":"80640000","lastKRW":"80640000",\
                 "premiumPercent":"3.67","usdtPremiumPercent":null,"volumeKRW":"2829795970.9824",\
                 "local":true,"outlier":false,"transfer":"unknown"},\
                 {"exchange":"korbit","symbol":"BTC/KRW","last":"80645000","lastKRW":"80645000",\
                 "premiumPercent":"3.68","usdtPremiumPercent":"0.55","volumeKRW":"14721590432.51286",\
-                "local":true,"outlier":false,"transfer":"unknown"},\
+                "local":true,"outlier":false,"transfer":"open"},\
                 {"exchange":"upbit","symbol":"BTC/KRW","last":"80651000","lastKRW":"80651000",\
                 "premiumPercent":"3.69","usdtPremiumPercent":"0.56","volumeKRW":"311604512879.45103",\
                 "local":true,"outlier":false,"transfer":"unknown"},\

@@ -46,9 +46,10 @@ struct NewVenuesCommandTests {
         #expect(try entry["country"].string() == country)
         #expect(try entry["homeCurrency"].string() == home)
         #expect(try entry["quoteCurrencies"].elements().map { try $0.string() } == quotes)
+        let transfers = ["coinone", "korbit"].contains(id) ? ["transferStatus"] : []
         #expect(
             try entry["capabilities"].elements().map { try $0.string() }
-                == ["ticker", "allTickers", "markets", "candles", "trades", "orderBook"])
+                == ["ticker", "allTickers", "markets", "candles", "trades", "orderBook"] + transfers)
         #expect(try entry["baseURL"].string() == baseURL)
     }
 

@@ -8,6 +8,10 @@ struct SampleAdapter: ExchangeAdapter {
     enum Flaw: String, Sendable, CaseIterable {
         case none, missingCapability, undeclaredAnswer, otherMarket, unlistedAsVenueError, errorNamesNoVenue
         case unservedCostsRequest, candlesNewestFirst, tooManyRows, multiLineError
+        case transfersOfUnlisted, negativeFee
+
+        /// The flaws of a venue that publishes transfer status.
+        static let transferFlaws: [Flaw] = [.transfersOfUnlisted, .negativeFee]
     }
 
     static let base = AdapterDescriptor(
@@ -25,9 +29,7 @@ struct SampleAdapter: ExchangeAdapter {
     let http: any HTTPClient
 
     init(flaw: Flaw, environment: AdapterEnvironment) {
-        var descriptor = Self.base
-        if flaw == .missingCapability { descriptor.capabilities.insert(.orderBook) }
-        self.descriptor = descriptor
+        self.descriptor = Self.descriptor(flaw)
         self.flaw = flaw
         http = environment.http
         client = VenueClient(
@@ -37,10 +39,31 @@ struct SampleAdapter: ExchangeAdapter {
             }))
     }
 
-    static func registration(_ flaw: Flaw) -> AdapterRegistration {
+    static func descriptor(_ flaw: Flaw) -> AdapterDescriptor {
         var descriptor = base
         if flaw == .missingCapability { descriptor.capabilities.insert(.orderBook) }
-        return AdapterRegistration(descriptor: descriptor) { SampleAdapter(flaw: flaw, environment: $0) }
+        if Flaw.transferFlaws.contains(flaw) { descriptor.capabilities.insert(.transferStatus) }
+        return descriptor
+    }
+
+    static func registration(_ flaw: Flaw) -> AdapterRegistration {
+        AdapterRegistration(descriptor: descriptor(flaw)) { SampleAdapter(flaw: flaw, environment: $0) }
+    }
+
+    /// Declared only by the transfer flaws: the status list, all coins whatever is asked for
+    /// (`transfersOfUnlisted`) or with a negative fee (`negativeFee`).
+    func transferStatus(coins: [String]) async throws(AggError) -> [TransferStatus] {
+        guard Flaw.transferFlaws.contains(flaw) else {
+            throw .unsupported(venue: "sample", capability: .transferStatus)
+        }
+        let rows = try await client.get(Route(path: "/transfers")) { json throws(JSONDecodingError) in
+            try json.elements().map { row throws(JSONDecodingError) in
+                TransferStatus(
+                    exchange: "sample", coin: try row["coin"].string(), network: "BTC", deposit: .open, withdraw: .open,
+                    withdrawFee: flaw == .negativeFee ? -1 : try row["fee"].decimal())
+            }
+        }
+        return flaw == .transfersOfUnlisted ? rows : rows.filter { coins.contains($0.coin) }
     }
 
     func quote(for market: Market) async throws(AggError) -> Quote {
@@ -94,6 +117,7 @@ private let sampleHTTP = ScriptedHTTPClient { request in
     let status: Int
     switch request.url {
     case "https://sample.test/ticker/BTC_KRW": (status, body) = (200, #"{"price":"100"}"#)
+    case "https://sample.test/transfers": (status, body) = (200, #"[{"coin":"BTC","fee":"0.0005"}]"#)
     case "https://sample.test/candles/BTC_KRW":
         (status, body) = (200, "[[1000,\"1\"],[2000,\"2\"],[3000,\"3\"],[4000,\"4\"]]")
     default: (status, body) = (404, #"{"code":"not_found"}"#)
@@ -157,6 +181,8 @@ struct ContractCheckerTests {
             (.unservedCostsRequest, ["ticker in an unserved currency: BTC/ZZZ costs a request"]),
             (.candlesNewestFirst, ["candles: not oldest first"]),
             (.tooManyRows, ["candles: 4 rows, asked for 3"]),
+            (.transfersOfUnlisted, ["transferStatus: a row for NOPE, the unlisted sample"]),
+            (.negativeFee, ["transferStatus: a negative withdrawal fee for BTC on BTC"]),
         ])
     func reports(flaw: SampleAdapter.Flaw, expected: [String]) async {
         let found = await problems(flaw)

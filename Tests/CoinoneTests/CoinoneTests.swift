@@ -6,22 +6,11 @@ import Coinone
 import Foundation
 import Testing
 
-private let base = "https://api.coinone.co.kr"
-private let btc = Market(base: "BTC", quote: "KRW")
-private let eth = Market(base: "ETH", quote: "KRW")
-private let nope = Market(base: "NOPE", quote: "KRW")
-
-private func adapter(_ client: any HTTPClient) -> CoinoneAdapter {
-    CoinoneAdapter(environment: AdapterEnvironment(baseURL: base, http: client))
-}
-
-private func recorded() throws -> ScriptedHTTPClient {
-    try Fixtures.recordingClient("coinone", baseURL: base)
-}
-
-private func decimal(_ text: String) -> Decimal {
-    Decimal(string: text) ?? .nan
-}
+private let bed = AdapterTestBed(CoinoneAdapter.self)
+private let base = bed.baseURL
+private let btc = bed.market("BTC")
+private let eth = bed.market("ETH")
+private let nope = bed.market("NOPE")
 
 /// The BTC/KRW ticker of the sample data, every field.
 private let btcQuote = Quote(
@@ -65,7 +54,8 @@ struct CoinoneRouterTests {
         #expect(descriptor.country == "KR")
         #expect(descriptor.homeCurrency == "KRW")
         #expect(descriptor.quoteCurrencies == ["KRW"])
-        #expect(descriptor.capabilities == [.ticker, .allTickers, .markets, .candles, .trades, .orderBook])
+        #expect(
+            descriptor.capabilities == [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus])
         #expect(descriptor.requestsPerSecond == 5)
         #expect(descriptor.changeBasis == .rolling24h)
         #expect(descriptor.notListedCodes == ["108"])
@@ -86,8 +76,8 @@ struct CoinoneRouterTests {
 struct CoinoneTickerTests {
     @Test("one ticker: every field exact, the change derived from the 24-hour first price")
     func ticker() async throws {
-        let client = try recorded()
-        let quote = try await adapter(client).quote(for: btc)
+        let client = try bed.recorded()
+        let quote = try await bed.adapter(client).quote(for: btc)
         #expect(quote == btcQuote)
         #expect(quote.last.description == "80640000")
         #expect(quote.changePercent?.description == "0.8252")
@@ -96,7 +86,7 @@ struct CoinoneTickerTests {
 
     @Test("ETH: a second market, its own numbers")
     func ether() async throws {
-        let quote = try await adapter(try recorded()).quote(for: eth)
+        let quote = try await bed.adapter(try bed.recorded()).quote(for: eth)
         #expect(quote.last == 3_406_000)
         #expect(quote.open == 3_389_000)
         #expect(quote.change == 17000)
@@ -106,8 +96,8 @@ struct CoinoneTickerTests {
 
     @Test("all tickers: one request, every coin, BTC the same as on its own")
     func allTickers() async throws {
-        let client = try recorded()
-        let quotes = try await adapter(client).allQuotes(quotedIn: "KRW")
+        let client = try bed.recorded()
+        let quotes = try await bed.adapter(client).allQuotes(quotedIn: "KRW")
         #expect(client.requests.map(\.url) == [base + "/public/v2/ticker_new/KRW"])
         #expect(quotes.count == 220)
         #expect(Set(quotes.map(\.market)).count == 220)
@@ -118,8 +108,8 @@ struct CoinoneTickerTests {
 
     @Test("several markets share the all-tickers request; a coin missing from it is not listed")
     func batch() async throws {
-        let client = try recorded()
-        let results = await adapter(client).quotes(for: [btc, eth, nope, btc, Market(base: "BTC", quote: "USDT")])
+        let client = try bed.recorded()
+        let results = await bed.adapter(client).quotes(for: [btc, eth, nope, btc, Market(base: "BTC", quote: "USDT")])
         #expect(client.requests.map(\.url) == [base + "/public/v2/ticker_new/KRW"])
         #expect(try results[btc]?.get() == btcQuote)
         #expect(try results[eth]?.get().last == 3_406_000)
@@ -138,16 +128,16 @@ struct CoinoneTickerTests {
 
     @Test("one market in a batch uses the single-ticker endpoint")
     func batchOfOne() async throws {
-        let client = try recorded()
-        let results = await adapter(client).quotes(for: [btc, btc])
+        let client = try bed.recorded()
+        let results = await bed.adapter(client).quotes(for: [btc, btc])
         #expect(client.requests.map(\.url) == [base + "/public/v2/ticker_new/KRW/BTC"])
         #expect(try results[btc]?.get() == btcQuote)
     }
 
     @Test("the market list: upper-case codes, suspended markets left out")
     func markets() async throws {
-        let client = try recorded()
-        let listings = try await adapter(client).markets()
+        let client = try bed.recorded()
+        let listings = try await bed.adapter(client).markets()
         #expect(client.requests.map(\.url) == [base + "/public/v2/markets/KRW"])
         #expect(listings.count == 219)
         #expect(listings.first == MarketListing(exchange: "coinone", market: btc, venueSymbol: "KRW/BTC"))
@@ -159,8 +149,8 @@ struct CoinoneTickerTests {
 struct CoinoneMarketDataTests {
     @Test("candles: oldest first, first and last bars exact, one minute apart")
     func candles() async throws {
-        let client = try recorded()
-        let candles = try await adapter(client).candles(for: btc, interval: .oneMinute, limit: 200)
+        let client = try bed.recorded()
+        let candles = try await bed.adapter(client).candles(for: btc, interval: .oneMinute, limit: 200)
         #expect(client.requests.map(\.url) == [base + "/public/v2/chart/KRW/BTC?interval=1m&size=200"])
         #expect(candles.count == 200)
         #expect(
@@ -181,28 +171,28 @@ struct CoinoneMarketDataTests {
 
     @Test("a limit asks for that many bars and keeps the newest")
     func candleLimit() async throws {
-        let client = try recorded()
-        let candles = try await adapter(client).candles(for: btc, interval: .oneMinute, limit: 3)
+        let client = try bed.recorded()
+        let candles = try await bed.adapter(client).candles(for: btc, interval: .oneMinute, limit: 3)
         #expect(client.requests.map(\.url) == [base + "/public/v2/chart/KRW/BTC?interval=1m&size=3"])
         #expect(candles.map(\.time.millisecondsSince1970) == [1_723_104_600_000, 1_723_104_660_000, 1_723_104_720_000])
     }
 
     @Test("12-hour bars, which Coinone lacks, are refused without a request")
     func missingInterval() async throws {
-        let client = try recorded()
+        let client = try bed.recorded()
         await #expect(
             throws: AggError.usage(
                 "coinone does not offer 12h candles; its intervals: 1m, 3m, 5m, 10m, 30m, 1h, 6h, 24h")
         ) {
-            try await adapter(client).candles(for: btc, interval: .twelveHours, limit: 10)
+            try await bed.adapter(client).candles(for: btc, interval: .twelveHours, limit: 10)
         }
         #expect(client.requests.isEmpty)
     }
 
     @Test("trades: newest first, is_seller_maker false a buy, cost exact")
     func trades() async throws {
-        let client = try recorded()
-        let trades = try await adapter(client).trades(for: btc, limit: 200)
+        let client = try bed.recorded()
+        let trades = try await bed.adapter(client).trades(for: btc, limit: 200)
         #expect(client.requests.map(\.url) == [base + "/public/v2/trades/KRW/BTC?size=200"])
         #expect(trades.count == 200)
         #expect(
@@ -219,8 +209,8 @@ struct CoinoneMarketDataTests {
         "trade counts round up to one Coinone accepts, and the answer is cut to the limit",
         arguments: [(1, 10), (10, 10), (11, 50), (120, 150), (500, 200)])
     func tradeSizes(limit: Int, size: Int) async throws {
-        let client = try recorded()
-        let trades = try await adapter(client).trades(for: btc, limit: limit)
+        let client = try bed.recorded()
+        let trades = try await bed.adapter(client).trades(for: btc, limit: limit)
         #expect(client.requests.map(\.url) == [base + "/public/v2/trades/KRW/BTC?size=\(size)"])
         #expect(trades.count == min(limit, 200))
     }
@@ -229,8 +219,8 @@ struct CoinoneMarketDataTests {
         "the order book: best bid and ask first, cut to the depth, the size rounded up to one Coinone accepts",
         arguments: [(1, 5), (5, 5), (6, 10), (15, 15), (16, 16), (30, 16)])
     func orderBook(depth: Int, size: Int) async throws {
-        let client = try recorded()
-        let book = try await adapter(client).orderBook(for: btc, depth: depth)
+        let client = try bed.recorded()
+        let book = try await bed.adapter(client).orderBook(for: btc, depth: depth)
         #expect(client.requests.map(\.url) == [base + "/public/v2/orderbook/KRW/BTC?size=\(size)"])
         #expect(book.bids.count == min(depth, 16))
         #expect(book.asks.count == min(depth, 16))
@@ -246,16 +236,16 @@ struct CoinoneMarketDataTests {
 struct CoinoneErrorTests {
     @Test("an unknown coin is not listed, from error 108 sent with HTTP 200, code and message verbatim")
     func unknownCoin() async throws {
-        let client = try recorded()
+        let client = try bed.recorded()
         await #expect(
             throws: AggError.notListed(venue: "coinone", market: nope, code: "108", message: "Unknown CryptoCurrency")
         ) {
-            try await adapter(client).quote(for: nope)
+            try await bed.adapter(client).quote(for: nope)
         }
         await #expect(
             throws: AggError.notListed(venue: "coinone", market: nope, code: "108", message: "Unknown CryptoCurrency")
         ) {
-            try await adapter(client).orderBook(for: nope, depth: 5)
+            try await bed.adapter(client).orderBook(for: nope, depth: 5)
         }
     }
 
@@ -278,7 +268,7 @@ struct CoinoneErrorTests {
             HTTPResponse(status: 200, headers: [], body: body, url: request.url)
         }
         await #expect(throws: expected) {
-            try await adapter(client).quote(for: btc)
+            try await bed.adapter(client).quote(for: btc)
         }
     }
 
@@ -289,7 +279,7 @@ struct CoinoneErrorTests {
             HTTPResponse(status: 200, headers: [], body: body, url: request.url)
         }
         do {
-            _ = try await adapter(client).allQuotes(quotedIn: "KRW")
+            _ = try await bed.adapter(client).allQuotes(quotedIn: "KRW")
             Issue.record("expected an error")
         } catch {
             #expect(error.description == "coinone: rate limited by coinone")
@@ -308,10 +298,10 @@ struct CoinoneErrorTests {
     func unservedQuote() async {
         let client = ScriptedHTTPClient(body: "{}")
         await #expect(throws: AggError.self) {
-            try await adapter(client).quote(for: Market(base: "BTC", quote: "USDT"))
+            try await bed.adapter(client).quote(for: Market(base: "BTC", quote: "USDT"))
         }
         await #expect(throws: AggError.self) {
-            try await adapter(client).allQuotes(quotedIn: "USDT")
+            try await bed.adapter(client).allQuotes(quotedIn: "USDT")
         }
         #expect(client.requests.isEmpty)
     }
@@ -342,7 +332,7 @@ struct CoinoneErrorTests {
     func brokenAnswers(status: Int, body: String, kind: String) async {
         let client = ScriptedHTTPClient(status: status, body: body)
         do {
-            _ = try await adapter(client).quote(for: btc)
+            _ = try await bed.adapter(client).quote(for: btc)
             Issue.record("expected an error")
         } catch {
             #expect(error.kind == kind)

@@ -6,22 +6,11 @@ import Foundation
 import Korbit
 import Testing
 
-private let base = "https://api.korbit.co.kr"
-private let btc = Market(base: "BTC", quote: "KRW")
-private let eth = Market(base: "ETH", quote: "KRW")
-private let nope = Market(base: "NOPE", quote: "KRW")
-
-private func adapter(_ client: any HTTPClient) -> KorbitAdapter {
-    KorbitAdapter(environment: AdapterEnvironment(baseURL: base, http: client))
-}
-
-private func recorded() throws -> ScriptedHTTPClient {
-    try Fixtures.recordingClient("korbit", baseURL: base)
-}
-
-private func decimal(_ text: String) -> Decimal {
-    Decimal(string: text) ?? .nan
-}
+private let bed = AdapterTestBed(KorbitAdapter.self)
+private let base = bed.baseURL
+private let btc = bed.market("BTC")
+private let eth = bed.market("ETH")
+private let nope = bed.market("NOPE")
 
 /// The BTC/KRW ticker of the sample data, every field.
 private let btcQuote = Quote(
@@ -70,7 +59,8 @@ struct KorbitRouterTests {
         #expect(descriptor.id == "korbit")
         #expect(descriptor.country == "KR")
         #expect(descriptor.homeCurrency == "KRW")
-        #expect(descriptor.capabilities == [.ticker, .allTickers, .markets, .candles, .trades, .orderBook])
+        #expect(
+            descriptor.capabilities == [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus])
         #expect(descriptor.requestsPerSecond == 50)
         #expect(descriptor.changeBasis == nil)
         #expect(descriptor.notListedCodes == ["INVALID_CURRENCY_PAIR"])
@@ -107,8 +97,8 @@ struct KorbitRateLimitTests {
 struct KorbitTickerTests {
     @Test("one ticker: every field exact, Korbit's own change against the previous close")
     func ticker() async throws {
-        let client = try recorded()
-        let quote = try await adapter(client).quote(for: btc)
+        let client = try bed.recorded()
+        let quote = try await bed.adapter(client).quote(for: btc)
         #expect(quote == btcQuote)
         #expect(quote.changeBasis == nil)
         #expect(quote.quoteVolume?.description == "14721590432.51286")
@@ -117,17 +107,17 @@ struct KorbitTickerTests {
 
     @Test("a symbol Korbit does not know is left out of its answer: not listed")
     func unknown() async throws {
-        let client = try recorded()
+        let client = try bed.recorded()
         await #expect(throws: AggError.notListed(venue: "korbit", market: nope, code: "", message: "")) {
-            try await adapter(client).quote(for: nope)
+            try await bed.adapter(client).quote(for: nope)
         }
         #expect(client.requests.map(\.url) == [base + "/v2/tickers?symbol=nope_krw"])
     }
 
     @Test("several markets go in one request; the one Korbit leaves out is not listed")
     func batch() async throws {
-        let client = try recorded()
-        let results = await adapter(client).quotes(for: [btc, eth, nope, eth])
+        let client = try bed.recorded()
+        let results = await bed.adapter(client).quotes(for: [btc, eth, nope, eth])
         #expect(client.requests.map(\.url) == [base + "/v2/tickers?symbol=btc_krw,eth_krw,nope_krw"])
         #expect(try results[btc]?.get() == btcQuote)
         #expect(try results[eth]?.get().last == 3_407_000)
@@ -141,8 +131,8 @@ struct KorbitTickerTests {
 
     @Test("all tickers: one request, stopped pairs included, BTC the same as on its own")
     func allTickers() async throws {
-        let client = try recorded()
-        let quotes = try await adapter(client).allQuotes(quotedIn: "KRW")
+        let client = try bed.recorded()
+        let quotes = try await bed.adapter(client).allQuotes(quotedIn: "KRW")
         #expect(client.requests.map(\.url) == [base + "/v2/tickers"])
         #expect(quotes.count == 224)
         #expect(quotes.first == btcQuote)
@@ -152,8 +142,8 @@ struct KorbitTickerTests {
 
     @Test("the pair list keeps launched pairs only")
     func markets() async throws {
-        let client = try recorded()
-        let listings = try await adapter(client).markets()
+        let client = try bed.recorded()
+        let listings = try await bed.adapter(client).markets()
         #expect(client.requests.map(\.url) == [base + "/v2/currencyPairs"])
         #expect(listings.count == 200)
         #expect(listings.first == MarketListing(exchange: "korbit", market: btc, venueSymbol: "btc_krw"))
@@ -164,8 +154,8 @@ struct KorbitTickerTests {
 struct KorbitMarketDataTests {
     @Test("candles: oldest first, first and last bars exact")
     func candles() async throws {
-        let client = try recorded()
-        let candles = try await adapter(client).candles(for: btc, interval: .oneMinute, limit: 200)
+        let client = try bed.recorded()
+        let candles = try await bed.adapter(client).candles(for: btc, interval: .oneMinute, limit: 200)
         #expect(client.requests.map(\.url) == [base + "/v2/candles?symbol=btc_krw&interval=1&limit=200"])
         #expect(candles.count == 200)
         #expect(
@@ -185,20 +175,20 @@ struct KorbitMarketDataTests {
         "bar lengths Korbit lacks are refused without a request",
         arguments: [CandleInterval.threeMinutes, .tenMinutes, .sixHours, .twelveHours])
     func missingInterval(interval: CandleInterval) async throws {
-        let client = try recorded()
+        let client = try bed.recorded()
         await #expect(
             throws: AggError.usage(
                 "korbit does not offer \(interval.rawValue) candles; its intervals: 1m, 5m, 30m, 1h, 24h")
         ) {
-            try await adapter(client).candles(for: btc, interval: interval, limit: 10)
+            try await bed.adapter(client).candles(for: btc, interval: interval, limit: 10)
         }
         #expect(client.requests.isEmpty)
     }
 
     @Test("trades: newest first, isBuyerTaker a buy, cost exact, cut to the limit")
     func trades() async throws {
-        let client = try recorded()
-        let trades = try await adapter(client).trades(for: btc, limit: 20)
+        let client = try bed.recorded()
+        let trades = try await bed.adapter(client).trades(for: btc, limit: 20)
         #expect(client.requests.map(\.url) == [base + "/v2/trades?symbol=btc_krw&limit=20"])
         #expect(trades.count == 20)
         #expect(
@@ -207,15 +197,15 @@ struct KorbitMarketDataTests {
                     time: Timestamp(millisecondsSince1970: 1_723_104_733_875), side: .buy, price: 80_645_000,
                     amount: decimal("0.0067"), cost: decimal("540321.5")))
         #expect(zip(trades, trades.dropFirst()).allSatisfy { $0.time >= $1.time })
-        let all = try await adapter(try recorded()).trades(for: btc, limit: 1000)
+        let all = try await bed.adapter(try bed.recorded()).trades(for: btc, limit: 1000)
         #expect(all.count == 500)
         #expect(Set(all.map(\.side)) == [.buy, .sell])
     }
 
     @Test("the order book: best first, cut to the depth", arguments: [1, 5, 30, 50])
     func orderBook(depth: Int) async throws {
-        let client = try recorded()
-        let book = try await adapter(client).orderBook(for: btc, depth: depth)
+        let client = try bed.recorded()
+        let book = try await bed.adapter(client).orderBook(for: btc, depth: depth)
         #expect(client.requests.map(\.url) == [base + "/v2/orderbook?symbol=btc_krw"])
         #expect(book.bids.count == min(depth, 30))
         #expect(book.asks.count == min(depth, 30))
@@ -231,10 +221,10 @@ struct KorbitErrorTests {
     func unknownPair() async throws {
         let expected = AggError.notListed(
             venue: "korbit", market: nope, code: "INVALID_CURRENCY_PAIR", message: "HTTP 400")
-        await #expect(throws: expected) { try await adapter(try recorded()).orderBook(for: nope, depth: 5) }
-        await #expect(throws: expected) { try await adapter(try recorded()).trades(for: nope, limit: 5) }
+        await #expect(throws: expected) { try await bed.adapter(try bed.recorded()).orderBook(for: nope, depth: 5) }
+        await #expect(throws: expected) { try await bed.adapter(try bed.recorded()).trades(for: nope, limit: 5) }
         await #expect(throws: expected) {
-            try await adapter(try recorded()).candles(for: nope, interval: .oneMinute, limit: 5)
+            try await bed.adapter(try bed.recorded()).candles(for: nope, interval: .oneMinute, limit: 5)
         }
     }
 
@@ -260,7 +250,7 @@ struct KorbitErrorTests {
             HTTPResponse(status: status, headers: headers, body: body, url: request.url)
         }
         await #expect(throws: expected) {
-            try await adapter(client).orderBook(for: btc, depth: 5)
+            try await bed.adapter(client).orderBook(for: btc, depth: 5)
         }
     }
 
@@ -271,7 +261,7 @@ struct KorbitErrorTests {
             body: #"{"success":false,"error":{"message":"INVALID_REQUEST","description":"limit must be 1..500"}}"#)
         await #expect(throws: AggError.venue(venue: "korbit", code: "INVALID_REQUEST", message: "limit must be 1..500"))
         {
-            try await adapter(client).trades(for: btc, limit: 5)
+            try await bed.adapter(client).trades(for: btc, limit: 5)
         }
     }
 
@@ -279,9 +269,9 @@ struct KorbitErrorTests {
     func unservedQuote() async {
         let client = ScriptedHTTPClient(body: "{}")
         await #expect(throws: AggError.self) {
-            try await adapter(client).quote(for: Market(base: "BTC", quote: "USDT"))
+            try await bed.adapter(client).quote(for: Market(base: "BTC", quote: "USDT"))
         }
-        let results = await adapter(client).quotes(for: [
+        let results = await bed.adapter(client).quotes(for: [
             Market(base: "BTC", quote: "USDT"), Market(base: "ETH", quote: "BTC"),
         ])
         #expect(results.count == 2)
@@ -303,7 +293,7 @@ struct KorbitErrorTests {
     func brokenAnswers(status: Int, body: String, kind: String) async {
         let client = ScriptedHTTPClient(status: status, body: body)
         do {
-            _ = try await adapter(client).quote(for: btc)
+            _ = try await bed.adapter(client).quote(for: btc)
             Issue.record("expected an error")
         } catch {
             #expect(error.kind == kind)

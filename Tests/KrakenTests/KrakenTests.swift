@@ -6,22 +6,11 @@ import Foundation
 import Kraken
 import Testing
 
-private let base = "https://api.kraken.com"
-private let btc = Market(base: "BTC", quote: "USD")
-private let eth = Market(base: "ETH", quote: "USD")
-private let nope = Market(base: "NOPE", quote: "USD")
-
-private func adapter(_ client: any HTTPClient) -> KrakenAdapter {
-    KrakenAdapter(environment: AdapterEnvironment(baseURL: base, http: client))
-}
-
-private func recorded() throws -> ScriptedHTTPClient {
-    try Fixtures.recordingClient("kraken", baseURL: base)
-}
-
-private func decimal(_ text: String) -> Decimal {
-    Decimal(string: text) ?? .nan
-}
+private let bed = AdapterTestBed(KrakenAdapter.self)
+private let base = bed.baseURL
+private let btc = bed.market("BTC")
+private let eth = bed.market("ETH")
+private let nope = bed.market("NOPE")
 
 /// The BTC/USD ticker of the sample data: the change from today's open, 58419.9 − 57210.4.
 private let btcQuote = Quote(
@@ -103,8 +92,8 @@ struct KrakenRouterTests {
 struct KrakenTickerTests {
     @Test("one ticker, answered under XXBTZUSD: every field exact, the change from today's open")
     func ticker() async throws {
-        let client = try recorded()
-        let quote = try await adapter(client).quote(for: btc)
+        let client = try bed.recorded()
+        let quote = try await bed.adapter(client).quote(for: btc)
         #expect(quote == btcQuote)
         #expect(quote.last.description == "58419.9")
         #expect(quote.changePercent?.description == "2.1141")
@@ -114,7 +103,7 @@ struct KrakenTickerTests {
 
     @Test("ETH/USD, answered under XETHZUSD")
     func ether() async throws {
-        let quote = try await adapter(try recorded()).quote(for: eth)
+        let quote = try await bed.adapter(try bed.recorded()).quote(for: eth)
         #expect(quote.last == decimal("2478.69"))
         #expect(quote.change == decimal("42.58"))
         #expect(quote.changePercent == decimal("1.7479"))
@@ -130,7 +119,7 @@ struct KrakenTickerTests {
             throws: AggError.decoding(
                 venue: "kraken", path: "$.result.XETHZUSD", detail: "asked for BTC/USD, got ETH/USD")
         ) {
-            try await adapter(client).quote(for: btc)
+            try await bed.adapter(client).quote(for: btc)
         }
     }
 
@@ -140,8 +129,8 @@ struct KrakenTickerTests {
             ("USD", 150), ("EUR", 12), ("USDT", 12),
         ])
     func allTickers(currency: String, count: Int) async throws {
-        let client = try recorded()
-        let quotes = try await adapter(client).allQuotes(quotedIn: currency)
+        let client = try bed.recorded()
+        let quotes = try await bed.adapter(client).allQuotes(quotedIn: currency)
         #expect(client.requests.map(\.url) == [base + "/0/public/Ticker"])
         #expect(quotes.count == count)
         #expect(Set(quotes.map(\.market)).count == count)
@@ -150,7 +139,7 @@ struct KrakenTickerTests {
 
     @Test("in the all-tickers answer BTC/USD is the same as on its own, and Tezos is XTZ")
     func allTickersDetail() async throws {
-        let quotes = try await adapter(try recorded()).allQuotes(quotedIn: "USD")
+        let quotes = try await bed.adapter(try bed.recorded()).allQuotes(quotedIn: "USD")
         #expect(quotes.first == btcQuote)
         #expect(quotes.contains { $0.market == Market(base: "XTZ", quote: "USD") })
         #expect(quotes.contains { $0.market == Market(base: "DOGE", quote: "USD") })
@@ -159,8 +148,8 @@ struct KrakenTickerTests {
 
     @Test("several markets share the all-tickers request; a missing one is not listed")
     func batch() async throws {
-        let client = try recorded()
-        let results = await adapter(client).quotes(for: [btc, eth, nope])
+        let client = try bed.recorded()
+        let results = await bed.adapter(client).quotes(for: [btc, eth, nope])
         #expect(client.requests.map(\.url) == [base + "/0/public/Ticker"])
         #expect(try results[btc]?.get() == btcQuote)
         #expect(try results[eth]?.get().last == decimal("2478.69"))
@@ -173,8 +162,8 @@ struct KrakenTickerTests {
 
     @Test("the pair list: online pairs in the quotes agg asks for, named from wsname")
     func markets() async throws {
-        let client = try recorded()
-        let listings = try await adapter(client).markets()
+        let client = try bed.recorded()
+        let listings = try await bed.adapter(client).markets()
         #expect(client.requests.map(\.url) == [base + "/0/public/AssetPairs"])
         #expect(listings.count == 173)
         #expect(listings.first == MarketListing(exchange: "kraken", market: btc, venueSymbol: "XBTUSD"))
@@ -188,8 +177,8 @@ struct KrakenTickerTests {
 struct KrakenMarketDataTests {
     @Test("candles: the last 720 one-minute bars, oldest first, times in seconds; the limit keeps the newest")
     func candles() async throws {
-        let client = try recorded()
-        let candles = try await adapter(client).candles(for: btc, interval: .oneMinute, limit: 720)
+        let client = try bed.recorded()
+        let candles = try await bed.adapter(client).candles(for: btc, interval: .oneMinute, limit: 720)
         #expect(client.requests.map(\.url) == [base + "/0/public/OHLC?pair=XBTUSD&interval=1"])
         #expect(candles.count == 720)
         #expect(
@@ -199,15 +188,15 @@ struct KrakenMarketDataTests {
                     high: decimal("58421.9"),
                     low: decimal("58410.9"), close: decimal("58419.9"), volume: decimal("10.07936895")))
         #expect(candles.first?.time == Timestamp(secondsSince1970: 1_723_061_580))
-        let three = try await adapter(try recorded()).candles(for: btc, interval: .oneMinute, limit: 3)
+        let three = try await bed.adapter(try bed.recorded()).candles(for: btc, interval: .oneMinute, limit: 3)
         #expect(three.map(\.time.millisecondsSince1970) == [1_723_104_600_000, 1_723_104_660_000, 1_723_104_720_000])
         #expect(three.first?.close == decimal("58435.9"))
     }
 
     @Test("trades: newest first, b a buy, the time in seconds read exactly to the millisecond")
     func trades() async throws {
-        let client = try recorded()
-        let trades = try await adapter(client).trades(for: btc, limit: 2)
+        let client = try bed.recorded()
+        let trades = try await bed.adapter(client).trades(for: btc, limit: 2)
         #expect(client.requests.map(\.url) == [base + "/0/public/Trades?pair=XBTUSD&count=2"])
         #expect(
             trades == [
@@ -218,7 +207,7 @@ struct KrakenMarketDataTests {
                     time: Timestamp(millisecondsSince1970: 1_723_104_731_209), side: .buy, price: 58420,
                     amount: decimal("0.33693223"), cost: decimal("19683.5808766")),
             ])
-        let all = try await adapter(try recorded()).trades(for: btc, limit: 5000)
+        let all = try await bed.adapter(try bed.recorded()).trades(for: btc, limit: 5000)
         #expect(all.count == 1000)
         #expect(Set(all.map(\.side)) == [.buy, .sell])
         #expect(zip(all, all.dropFirst()).allSatisfy { $0.time >= $1.time })
@@ -226,8 +215,8 @@ struct KrakenMarketDataTests {
 
     @Test("the order book: [price, volume, time] levels, best first, cut to the depth", arguments: [1, 10, 100])
     func orderBook(depth: Int) async throws {
-        let client = try recorded()
-        let book = try await adapter(client).orderBook(for: btc, depth: depth)
+        let client = try bed.recorded()
+        let book = try await bed.adapter(client).orderBook(for: btc, depth: depth)
         #expect(client.requests.map(\.url) == [base + "/0/public/Depth?pair=XBTUSD&count=\(depth)"])
         #expect(book.bids.count == depth)
         #expect(book.asks.count == depth)
@@ -239,12 +228,12 @@ struct KrakenMarketDataTests {
         "bar lengths Kraken lacks are refused without a request",
         arguments: [CandleInterval.threeMinutes, .twelveHours])
     func missingInterval(interval: CandleInterval) async throws {
-        let client = try recorded()
+        let client = try bed.recorded()
         await #expect(
             throws: AggError.usage(
                 "kraken does not offer \(interval.rawValue) candles; its intervals: 1m, 5m, 30m, 1h, 24h")
         ) {
-            try await adapter(client).candles(for: btc, interval: interval, limit: 10)
+            try await bed.adapter(client).candles(for: btc, interval: interval, limit: 10)
         }
         #expect(client.requests.isEmpty)
     }
@@ -261,7 +250,7 @@ struct KrakenMarketDataTests {
         let body = #"{"error":[],"result":{"XXBTZUSD":[["1","1","\#(text)","b","l",""]]}}"#
         let client = ScriptedHTTPClient(body: body)
         do {
-            let trades = try await adapter(client).trades(for: btc, limit: 1)
+            let trades = try await bed.adapter(client).trades(for: btc, limit: 1)
             #expect(trades.first?.time.millisecondsSince1970 == milliseconds)
         } catch {
             #expect(milliseconds == nil)
@@ -276,9 +265,9 @@ struct KrakenErrorTests {
     func unknownPair() async throws {
         let expected = AggError.notListed(
             venue: "kraken", market: nope, code: "EQuery:Unknown asset pair", message: "Unknown asset pair")
-        await #expect(throws: expected) { try await adapter(try recorded()).quote(for: nope) }
-        await #expect(throws: expected) { try await adapter(try recorded()).orderBook(for: nope, depth: 5) }
-        let kraken = adapter(try recorded())
+        await #expect(throws: expected) { try await bed.adapter(try bed.recorded()).quote(for: nope) }
+        await #expect(throws: expected) { try await bed.adapter(try bed.recorded()).orderBook(for: nope, depth: 5) }
+        let kraken = bed.adapter(try bed.recorded())
         do throws(AggError) {
             _ = try await kraken.quote(for: nope)
         } catch {
@@ -310,7 +299,7 @@ struct KrakenErrorTests {
     func envelopes(body: String, expected: AggError) async throws {
         let client = ScriptedHTTPClient(body: body)
         await #expect(throws: expected) {
-            try await adapter(client).quote(for: btc)
+            try await bed.adapter(client).quote(for: btc)
         }
     }
 
@@ -319,7 +308,7 @@ struct KrakenErrorTests {
         let ticker = try String(decoding: Fixtures.bytes("kraken/Ticker_XBTUSD.json"), as: UTF8.self)
         let client = ScriptedHTTPClient(
             body: ticker.replacing(#""error":[]"#, with: #""error":["WGeneral:Deprecated"]"#))
-        #expect(try await adapter(client).quote(for: btc) == btcQuote)
+        #expect(try await bed.adapter(client).quote(for: btc) == btcQuote)
     }
 
     @Test("the rate-limit error fixture reads as a rate limit")
@@ -329,7 +318,7 @@ struct KrakenErrorTests {
             HTTPResponse(status: 200, headers: [], body: body, url: request.url)
         }
         await #expect(throws: AggError.rateLimited(venue: "kraken", retryAfterSeconds: nil)) {
-            try await adapter(client).allQuotes(quotedIn: "USD")
+            try await bed.adapter(client).allQuotes(quotedIn: "USD")
         }
     }
 
@@ -349,8 +338,10 @@ struct KrakenErrorTests {
     @Test("a quote agg does not ask Kraken for fails without a request")
     func unservedQuote() async {
         let client = ScriptedHTTPClient(body: "{}")
-        await #expect(throws: AggError.self) { try await adapter(client).quote(for: Market(base: "BTC", quote: "KRW")) }
-        await #expect(throws: AggError.self) { try await adapter(client).allQuotes(quotedIn: "KRW") }
+        await #expect(throws: AggError.self) {
+            try await bed.adapter(client).quote(for: Market(base: "BTC", quote: "KRW"))
+        }
+        await #expect(throws: AggError.self) { try await bed.adapter(client).allQuotes(quotedIn: "KRW") }
         #expect(client.requests.isEmpty)
     }
 
@@ -369,7 +360,7 @@ struct KrakenErrorTests {
     func brokenAnswers(status: Int, body: String, kind: String) async {
         let client = ScriptedHTTPClient(status: status, body: body)
         do {
-            _ = try await adapter(client).quote(for: btc)
+            _ = try await bed.adapter(client).quote(for: btc)
             Issue.record("expected an error")
         } catch {
             #expect(error.kind == kind)

@@ -6,22 +6,11 @@ import Foundation
 import OKX
 import Testing
 
-private let base = "https://www.okx.com"
-private let btc = Market(base: "BTC", quote: "USDT")
-private let eth = Market(base: "ETH", quote: "USDT")
-private let nope = Market(base: "NOPE", quote: "USDT")
-
-private func adapter(_ client: any HTTPClient) -> OKXAdapter {
-    OKXAdapter(environment: AdapterEnvironment(baseURL: base, http: client))
-}
-
-private func recorded() throws -> ScriptedHTTPClient {
-    try Fixtures.recordingClient("okx", baseURL: base)
-}
-
-private func decimal(_ text: String) -> Decimal {
-    Decimal(string: text) ?? .nan
-}
+private let bed = AdapterTestBed(OKXAdapter.self)
+private let base = bed.baseURL
+private let btc = bed.market("BTC")
+private let eth = bed.market("ETH")
+private let nope = bed.market("NOPE")
 
 /// The BTC-USDT ticker of the sample data: the change from the price 24 hours ago.
 private let btcQuote = Quote(
@@ -95,8 +84,8 @@ struct OKXRouterTests {
 struct OKXTickerTests {
     @Test("one ticker: every field exact, the change from the price 24 hours ago")
     func ticker() async throws {
-        let client = try recorded()
-        let quote = try await adapter(client).quote(for: btc)
+        let client = try bed.recorded()
+        let quote = try await bed.adapter(client).quote(for: btc)
         #expect(quote == btcQuote)
         #expect(quote.changePercent?.description == "-0.6563")
         #expect(client.requests.map(\.url) == [base + "/api/v5/market/ticker?instId=BTC-USDT"])
@@ -104,7 +93,7 @@ struct OKXTickerTests {
 
     @Test("ETH-USDT")
     func ether() async throws {
-        let quote = try await adapter(try recorded()).quote(for: eth)
+        let quote = try await bed.adapter(try bed.recorded()).quote(for: eth)
         #expect(quote.last == decimal("2478.52"))
         #expect(quote.change == decimal("11.75"))
         #expect(quote.changePercent == decimal("0.4763"))
@@ -116,8 +105,8 @@ struct OKXTickerTests {
             ("USDT", 199), ("USDC", 25), ("BTC", 16),
         ])
     func allTickers(currency: String, count: Int) async throws {
-        let client = try recorded()
-        let quotes = try await adapter(client).allQuotes(quotedIn: currency)
+        let client = try bed.recorded()
+        let quotes = try await bed.adapter(client).allQuotes(quotedIn: currency)
         #expect(client.requests.map(\.url) == [base + "/api/v5/market/tickers?instType=SPOT"])
         #expect(quotes.count == count)
         #expect(Set(quotes.map(\.market)).count == count)
@@ -126,14 +115,14 @@ struct OKXTickerTests {
 
     @Test("in the all-tickers answer BTC-USDT is the same as on its own")
     func allTickersDetail() async throws {
-        let quotes = try await adapter(try recorded()).allQuotes(quotedIn: "USDT")
+        let quotes = try await bed.adapter(try bed.recorded()).allQuotes(quotedIn: "USDT")
         #expect(quotes.first == btcQuote)
     }
 
     @Test("several markets share the all-tickers request; a missing one is not listed")
     func batch() async throws {
-        let client = try recorded()
-        let results = await adapter(client).quotes(for: [btc, eth, nope])
+        let client = try bed.recorded()
+        let results = await bed.adapter(client).quotes(for: [btc, eth, nope])
         #expect(client.requests.map(\.url) == [base + "/api/v5/market/tickers?instType=SPOT"])
         #expect(try results[btc]?.get() == btcQuote)
         #expect(try results[eth]?.get().last == decimal("2478.52"))
@@ -146,8 +135,8 @@ struct OKXTickerTests {
 
     @Test("the instrument list: live spot instruments in the quotes agg asks for")
     func markets() async throws {
-        let client = try recorded()
-        let listings = try await adapter(client).markets()
+        let client = try bed.recorded()
+        let listings = try await bed.adapter(client).markets()
         #expect(client.requests.map(\.url) == [base + "/api/v5/public/instruments?instType=SPOT"])
         #expect(listings.count == 239)
         #expect(listings.first == MarketListing(exchange: "okx", market: btc, venueSymbol: "BTC-USDT"))
@@ -159,8 +148,8 @@ struct OKXTickerTests {
 struct OKXMarketDataTests {
     @Test("candles: oldest first (OKX sends the newest first), the newest still open at the last price")
     func candles() async throws {
-        let client = try recorded()
-        let candles = try await adapter(client).candles(for: btc, interval: .oneMinute, limit: 300)
+        let client = try bed.recorded()
+        let candles = try await bed.adapter(client).candles(for: btc, interval: .oneMinute, limit: 300)
         #expect(client.requests.map(\.url) == [base + "/api/v5/market/candles?instId=BTC-USDT&bar=1m&limit=300"])
         #expect(candles.count == 300)
         #expect(
@@ -182,19 +171,19 @@ struct OKXMarketDataTests {
 
     @Test("10-minute bars, which OKX lacks, are refused without a request")
     func missingInterval() async throws {
-        let client = try recorded()
+        let client = try bed.recorded()
         await #expect(
             throws: AggError.usage("okx does not offer 10m candles; its intervals: 1m, 3m, 5m, 30m, 1h, 6h, 12h, 24h")
         ) {
-            try await adapter(client).candles(for: btc, interval: .tenMinutes, limit: 10)
+            try await bed.adapter(client).candles(for: btc, interval: .tenMinutes, limit: 10)
         }
         #expect(client.requests.isEmpty)
     }
 
     @Test("trades: newest first, the taker's side, cost exact")
     func trades() async throws {
-        let client = try recorded()
-        let trades = try await adapter(client).trades(for: btc, limit: 2)
+        let client = try bed.recorded()
+        let trades = try await bed.adapter(client).trades(for: btc, limit: 2)
         #expect(client.requests.map(\.url) == [base + "/api/v5/market/trades?instId=BTC-USDT&limit=2"])
         #expect(
             trades == [
@@ -205,15 +194,15 @@ struct OKXMarketDataTests {
                     time: Timestamp(millisecondsSince1970: 1_723_104_734_790), side: .buy, price: decimal("58415.2"),
                     amount: decimal("0.41931523"), cost: decimal("24494.383023496")),
             ])
-        let all = try await adapter(try recorded()).trades(for: btc, limit: 1000)
+        let all = try await bed.adapter(try bed.recorded()).trades(for: btc, limit: 1000)
         #expect(all.count == 500)
         #expect(Set(all.map(\.side)) == [.buy, .sell])
     }
 
     @Test("the order book: [price, size, \"0\", orders] levels, best first, cut to the depth", arguments: [1, 20, 400])
     func orderBook(depth: Int) async throws {
-        let client = try recorded()
-        let book = try await adapter(client).orderBook(for: btc, depth: depth)
+        let client = try bed.recorded()
+        let book = try await bed.adapter(client).orderBook(for: btc, depth: depth)
         #expect(client.requests.map(\.url) == [base + "/api/v5/market/books?instId=BTC-USDT&sz=\(depth)"])
         #expect(book.bids.count == depth)
         #expect(book.asks.count == depth)
@@ -229,8 +218,8 @@ struct OKXErrorTests {
     func unknownInstrument() async throws {
         let expected = AggError.notListed(
             venue: "okx", market: nope, code: "51001", message: "Instrument ID does not exist")
-        await #expect(throws: expected) { try await adapter(try recorded()).quote(for: nope) }
-        await #expect(throws: expected) { try await adapter(try recorded()).trades(for: nope, limit: 5) }
+        await #expect(throws: expected) { try await bed.adapter(try bed.recorded()).quote(for: nope) }
+        await #expect(throws: expected) { try await bed.adapter(try bed.recorded()).trades(for: nope, limit: 5) }
     }
 
     @Test(
@@ -253,7 +242,7 @@ struct OKXErrorTests {
             HTTPResponse(status: status, headers: [], body: body, url: request.url)
         }
         await #expect(throws: expected) {
-            try await adapter(client).quote(for: btc)
+            try await bed.adapter(client).quote(for: btc)
         }
     }
 
@@ -269,8 +258,10 @@ struct OKXErrorTests {
     @Test("a quote agg does not ask OKX for fails without a request")
     func unservedQuote() async {
         let client = ScriptedHTTPClient(body: "{}")
-        await #expect(throws: AggError.self) { try await adapter(client).quote(for: Market(base: "BTC", quote: "KRW")) }
-        await #expect(throws: AggError.self) { try await adapter(client).allQuotes(quotedIn: "EUR") }
+        await #expect(throws: AggError.self) {
+            try await bed.adapter(client).quote(for: Market(base: "BTC", quote: "KRW"))
+        }
+        await #expect(throws: AggError.self) { try await bed.adapter(client).allQuotes(quotedIn: "EUR") }
         #expect(client.requests.isEmpty)
     }
 
@@ -289,7 +280,7 @@ struct OKXErrorTests {
     func brokenAnswers(status: Int, body: String, kind: String) async {
         let client = ScriptedHTTPClient(status: status, body: body)
         do {
-            _ = try await adapter(client).quote(for: btc)
+            _ = try await bed.adapter(client).quote(for: btc)
             Issue.record("expected an error")
         } catch {
             #expect(error.kind == kind)

@@ -11,7 +11,8 @@ import Synchronization
 ///   beside the listings of those that answered.
 /// - Each undeclared capability throws `AggError.unsupported` for this venue.
 /// - The venue's not-found answer (the `unlisted` sample) is `notListed`, naming the market asked,
-///   for every market capability and in a batch beside a listed market.
+///   for every market capability and in a batch beside a listed market; transfer status has no
+///   rows for the unlisted coin.
 /// - A market in a currency the venue does not serve is `notListed` without a request.
 /// - Every error, including those of broken answers (no connection, an HTML error page, a body
 ///   that is not JSON, empty JSON), is one line naming the venue first.
@@ -229,6 +230,9 @@ private final class Checker: Sendable {
             if let row = rows.first(where: { $0.exchange != id || $0.coin != listed.base }) {
                 problem("\(name): a row of \(row.exchange) \(row.coin), asked for \(listed.base)")
             }
+            if let row = rows.first(where: { ($0.withdrawFee ?? 0) < 0 }) {
+                problem("\(name): a negative withdrawal fee for \(row.coin)\(row.network.map { " on \($0)" } ?? "")")
+            }
         }
     }
 
@@ -260,6 +264,9 @@ private final class Checker: Sendable {
                 checkNotListed(error, market: unlisted, context: capability.rawValue)
             }
         }
+        if descriptor.supports(.transferStatus) {
+            await checkUnlistedTransfers(adapter, coin: unlisted.base)
+        }
         guard descriptor.supports(.ticker) else { return }
         let results = await adapter.quotes(for: [listed, unlisted])
         if Set(results.keys) != [listed, unlisted] {
@@ -274,6 +281,20 @@ private final class Checker: Sendable {
             checkNotListed(error, market: unlisted, context: "quotes")
         } else if results[unlisted] != nil {
             problem("quotes: \(unlisted) answers, but is the unlisted sample")
+        }
+    }
+
+    /// A coin the venue does not list has no transfer status rows (the caller reports it as not
+    /// listed), rather than an error of the whole list or rows of another coin.
+    func checkUnlistedTransfers(_ adapter: any ExchangeAdapter, coin: String) async {
+        let name = Capability.transferStatus.rawValue
+        do throws(AggError) {
+            let rows = try await adapter.transferStatus(coins: [coin])
+            if !rows.isEmpty {
+                problem("\(name): \(rows.count == 1 ? "a row" : "\(rows.count) rows") for \(coin), the unlisted sample")
+            }
+        } catch {
+            problem("\(name): the unlisted sample \(coin) fails the whole list: \(error.description)")
         }
     }
 

@@ -1,0 +1,65 @@
+import AggCore
+import AggJSON
+import AggTestKit
+import Foundation
+import Korbit
+import Testing
+
+private let bed = AdapterTestBed(KorbitAdapter.self)
+
+@Suite("Korbit transfer status")
+struct KorbitTransferTests {
+    @Test("one /v2/currencies request: one row a network, with its fee, exact")
+    func recordedStatus() async throws {
+        let client = try bed.recorded()
+        let rows = try await bed.adapter(client).transferStatus(coins: ["BTC", "USDT", "XRP", "KRW", "NOPE"])
+        #expect(client.requests.map(\.url) == [bed.baseURL + "/v2/currencies"])
+        #expect(
+            rows == [
+                TransferStatus(
+                    exchange: "korbit", coin: "BTC", network: "BTC", deposit: .open, withdraw: .open,
+                    withdrawFee: decimal("0.0008")),
+                TransferStatus(
+                    exchange: "korbit", coin: "USDT", network: "ETH", deposit: .open, withdraw: .open, withdrawFee: 5),
+                TransferStatus(
+                    exchange: "korbit", coin: "USDT", network: "TRX", deposit: .open, withdraw: .closed, withdrawFee: 1),
+                TransferStatus(
+                    exchange: "korbit", coin: "XRP", network: "XRP", deposit: .closed, withdraw: .closed, withdrawFee: 1
+                ),
+            ])
+    }
+
+    @Test("the per-currency copies are read only without networks; an unknown word is unknown and noted")
+    func deprecatedFields() throws {
+        let json = try JSONParser.parse(
+            #"[{"name":"eth","depositStatus":"stopped","withdrawalStatus":"stopped","withdrawalTxFee":"9","#
+                + #""networkList":[{"name":"ETH","depositStatus":"launched","withdrawalStatus":"launched","#
+                + #""withdrawalTxFee":"0.006"}]},"#
+                + #"{"name":"old","depositStatus":"launched","withdrawalStatus":"paused","withdrawalTxFee":"2"},"#
+                + #"{"name":"dis","networkList":[{"name":"DIS","depositStatus":"disabled"}]},"#
+                + #"{"name":"krw","fullName":"Korean Won"},{"name":"b-tc","depositStatus":"launched"}]"#)
+        let rows = try KorbitTransferDecoding.statuses(JSONCursor(json, path: "$.data"))
+        #expect(
+            rows == [
+                TransferStatus(
+                    exchange: "korbit", coin: "ETH", network: "ETH", deposit: .open, withdraw: .open,
+                    withdrawFee: decimal("0.006")),
+                TransferStatus(
+                    exchange: "korbit", coin: "OLD", deposit: .open, withdraw: .unknown, withdrawFee: 2,
+                    note: "withdrawal: paused"),
+                TransferStatus(
+                    exchange: "korbit", coin: "DIS", network: "DIS", deposit: .closed, withdraw: .unknown,
+                    note: "deposit: disabled"),
+            ])
+    }
+
+    @Test("a network without a name names its path")
+    func badNetwork() throws {
+        let json = try JSONParser.parse(#"[{"name":"btc","networkList":[{"depositStatus":"launched"}]}]"#)
+        #expect(
+            throws: JSONDecodingError(path: "$.data[0].networkList[0].name", reason: "expected a string, found nothing")
+        ) {
+            _ = try KorbitTransferDecoding.statuses(JSONCursor(json, path: "$.data"))
+        }
+    }
+}
