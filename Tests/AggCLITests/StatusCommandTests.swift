@@ -51,6 +51,28 @@ struct StatusCommandTests {
                 + "bithumb,SOL,SOL,closed,open,,2024-08-08T08:12:15.000Z,\n")
     }
 
+    @Test("the four Korean venues, each asked once: networks, fees and times as each publishes them")
+    func fourKoreanVenues() async throws {
+        let run = await runCLI(
+            ["status", "BTC", "USDT", "--offline", "-f", "csv"],
+            registry: fixedRegistry(["bithumb", "upbit", "coinone", "korbit", "binance"]), now: Self.now)
+        #expect(run.status == 1)
+        #expect(
+            run.output
+                == "exchange,symbol,network,deposit,withdraw,withdrawFee,asOf,note\n"
+                + "bithumb,BTC,BTC,open,open,,2024-08-08T08:12:15.000Z,\n"
+                + "bithumb,USDT,ETH,open,open,,2024-08-08T08:12:15.000Z,\n"
+                + "bithumb,USDT,TRX,open,closed,,2024-08-08T08:12:15.000Z,\n"
+                + "coinone,BTC,,open,open,0.0008,2024-08-08T08:12:15.030Z,\n"
+                + "coinone,USDT,,open,closed,7,2024-08-08T08:12:15.030Z,withdraw: suspended\n"
+                + "korbit,BTC,BTC,open,open,0.0008,2024-08-08T08:12:15.000Z,\n"
+                + "korbit,USDT,ETH,open,open,5,2024-08-08T08:12:15.000Z,\n"
+                + "korbit,USDT,TRX,open,closed,1,2024-08-08T08:12:15.000Z,\n"
+                + "upbit,BTC,,unknown,unknown,,2024-08-08T08:12:15.000Z,Upbit publishes no wallet status without an API key\n"
+        )
+        #expect(run.errorLines.contains("agg: upbit: USDT/KRW is not listed (USDT is not on its transfer status list)"))
+    }
+
     @Test("a venue without transfer status is a usage error")
     func unsupported() async {
         let run = await runCLI(["status", "BTC", "-e", "binance"])
