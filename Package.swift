@@ -30,8 +30,15 @@ let adapterNames = [
     "OKX",
 ]
 
+/// Adapters that share code beyond AggCore: Upbit and Bithumb (its v1 API) decode the same
+/// Upbit-shaped answers with AggUpbitShape.
+let adapterExtraDependencies: [String: [Target.Dependency]] = [
+    "Upbit": ["AggUpbitShape"],
+    "Bithumb": ["AggUpbitShape"],
+]
+
 let adapterTargets: [Target] = adapterNames.map { name in
-    .target(name: name, dependencies: ["AggCore"], path: "Plugins/\(name)")
+    .target(name: name, dependencies: ["AggCore"] + (adapterExtraDependencies[name] ?? []), path: "Plugins/\(name)")
 }
 
 let adapterTestTargets: [Target] = adapterNames.map { name in
@@ -78,6 +85,8 @@ let package = Package(
         .target(name: "AggFixtures", dependencies: ["AggCore", "AggJSON"]),
         // Venues described by data files (Plugins/DataVenues/*.json and the user's venues/).
         .target(name: "AggDataVenues", dependencies: ["AggCore", "AggJSON"]),
+        // The decoding of the Upbit-shaped quotation APIs (Upbit, and Bithumb's v1).
+        .target(name: "AggUpbitShape", dependencies: ["AggCore", "AggJSON"]),
         .target(
             name: "AggCLI",
             dependencies: ["AggCore", "AggJSON", "AggStore", "AggFixtures", "AggDataVenues", "AggPostgres"]

@@ -1,8 +1,13 @@
 import AggCore
 import AggJSON
 
-/// Bithumb (Korea), public API: tickers one at a time or all at once, order book, trades and
-/// candles, quoted in KRW or BTC.
+/// Bithumb (Korea), public API: tickers one at a time or all at once, order book, trades,
+/// candles and transfer status, quoted in KRW or BTC.
+///
+/// Bithumb has two public APIs: the classic `/public/*` one and the Upbit-shaped `/v1/*` one.
+/// The adapter asks the one set in the config file (`venueSettings.bithumb.api`, classic by
+/// default: see `BithumbAPI` for why) and falls back to the other when an endpoint is missing.
+/// Transfer status exists only in the classic API.
 public struct BithumbAdapter: CompiledAdapter {
     public static let descriptor = AdapterDescriptor(
         id: "bithumb",
@@ -15,13 +20,49 @@ public struct BithumbAdapter: CompiledAdapter {
         defaultBaseURL: "https://api.bithumb.com",
         limits: FetchLimits(candles: 1500, trades: 100, bookDepth: 30),
         changeBasis: .rolling24h,
-        notListedCodes: [BithumbDecoding.notListedCode]
+        notListedCodes: [BithumbDecoding.notListedCode, BithumbV1.notListedCode],
+        settings: [BithumbAPI.setting]
     )
 
+    /// The classic API.
     private let client: VenueClient
+    private let v1: BithumbV1
+    private let preference: BithumbAPIPreference
 
     public init(environment: AdapterEnvironment) {
         client = VenueClient(Self.descriptor, environment: environment, envelope: BithumbDecoding.envelope)
+        v1 = BithumbV1(environment: environment)
+        preference = BithumbAPIPreference(BithumbAPI(rawValue: environment.value(of: BithumbAPI.setting)) ?? .classic)
+    }
+
+    /// The API asked first for `endpoint` (`ticker`, `allTickers/KRW`, `candles`, `trades`,
+    /// `orderBook`): the configured one, or the other once it answered where the configured one
+    /// had no endpoint.
+    public func firstAPI(for endpoint: String) -> BithumbAPI {
+        preference.first(for: endpoint)
+    }
+
+    /// The value of the API asked first for `endpoint`; when it has no such endpoint, the other
+    /// API's, which is then asked first for that endpoint from now on. When neither has it, the
+    /// first one's error.
+    private func either<T>(
+        _ endpoint: String, classic: () async throws(AggError) -> EndpointAnswer<T>,
+        v1: () async throws(AggError) -> EndpointAnswer<T>
+    ) async throws(AggError) -> T {
+        let first = preference.first(for: endpoint)
+        let answer = try await first == .classic ? classic() : v1()
+        let missing: AggError
+        switch answer {
+        case .answered(let value): return value
+        case .missing(let error): missing = error
+        }
+        switch try await first == .classic ? v1() : classic() {
+        case .answered(let value):
+            preference.prefer(first.other, for: endpoint)
+            return value
+        case .missing:
+            throw missing
+        }
     }
 
     /// One `/public/assetsstatus/multichain/ALL` request for every coin and network.
@@ -33,12 +74,17 @@ public struct BithumbAdapter: CompiledAdapter {
     }
 
     public func quote(for market: Market) async throws(AggError) -> Quote {
-        try await client.get(APIRouter.ticker(market), for: market) { data throws(JSONDecodingError) in
-            guard let quote = try BithumbDecoding.quotes(data: data, shape: .single(market)).first else {
-                throw data.failure("no ticker in the answer")
-            }
-            return quote
-        }
+        try await either(
+            "ticker",
+            classic: { () async throws(AggError) in
+                try await client.getUnlessMissing(APIRouter.ticker(market), for: market) {
+                    data throws(JSONDecodingError) in
+                    guard let quote = try BithumbDecoding.quotes(data: data, shape: .single(market)).first else {
+                        throw data.failure("no ticker in the answer")
+                    }
+                    return quote
+                }
+            }, v1: { () async throws(AggError) in try await v1.quote(market) })
     }
 
     /// One market uses the single-ticker endpoint; several markets of one payment currency share
@@ -80,9 +126,14 @@ public struct BithumbAdapter: CompiledAdapter {
 
     public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
         try client.requireServed(Market(base: "ALL", quote: currency))
-        return try await client.get(APIRouter.allTickers(payment: currency)) { data throws(JSONDecodingError) in
-            try BithumbDecoding.quotes(data: data, shape: .all(payment: currency))
-        }
+        return try await either(
+            "allTickers/\(currency)",
+            classic: { () async throws(AggError) in
+                try await client.getUnlessMissing(APIRouter.allTickers(payment: currency), for: nil) {
+                    data throws(JSONDecodingError) in
+                    try BithumbDecoding.quotes(data: data, shape: .all(payment: currency))
+                }
+            }, v1: { () async throws(AggError) in try await v1.allQuotes(quotedIn: currency) })
     }
 
     /// Bithumb's public API has no market list; the ALL tickers name every listed coin. Every
@@ -122,25 +173,37 @@ public struct BithumbAdapter: CompiledAdapter {
     public func candles(for market: Market, interval: CandleInterval, limit: Int)
         async throws(AggError) -> [Candle]
     {
-        let candles = try await client.get(APIRouter.candlestick(market, interval: interval), for: market) {
-            data throws(JSONDecodingError) in try BithumbDecoding.candles(data: data)
-        }
+        let candles = try await either(
+            "candles",
+            classic: { () async throws(AggError) in
+                try await client.getUnlessMissing(APIRouter.candlestick(market, interval: interval), for: market) {
+                    data throws(JSONDecodingError) in try BithumbDecoding.candles(data: data)
+                }
+            }, v1: { () async throws(AggError) in try await v1.candles(market, interval: interval, limit: limit) })
         return Array(candles.suffix(max(0, limit)))
     }
 
     public func trades(for market: Market, limit: Int) async throws(AggError) -> [Trade] {
-        let route = APIRouter.transactionHistory(market, count: min(max(limit, 1), Self.descriptor.limits.trades))
-        let trades = try await client.get(route, for: market) { data throws(JSONDecodingError) in
-            try BithumbDecoding.trades(data: data)
-        }
+        let count = min(max(limit, 1), Self.descriptor.limits.trades)
+        let trades = try await either(
+            "trades",
+            classic: { () async throws(AggError) in
+                try await client.getUnlessMissing(APIRouter.transactionHistory(market, count: count), for: market) {
+                    data throws(JSONDecodingError) in try BithumbDecoding.trades(data: data)
+                }
+            }, v1: { () async throws(AggError) in try await v1.trades(market, count: count) })
         return Array(trades.prefix(max(0, limit)))
     }
 
     public func orderBook(for market: Market, depth: Int) async throws(AggError) -> OrderBook {
-        let route = APIRouter.orderBook(market, count: min(max(depth, 1), Self.descriptor.limits.bookDepth))
-        var book = try await client.get(route, for: market) { data throws(JSONDecodingError) in
-            try BithumbDecoding.orderBook(data: data, market: market)
-        }
+        let count = min(max(depth, 1), Self.descriptor.limits.bookDepth)
+        var book = try await either(
+            "orderBook",
+            classic: { () async throws(AggError) in
+                try await client.getUnlessMissing(APIRouter.orderBook(market, count: count), for: market) {
+                    data throws(JSONDecodingError) in try BithumbDecoding.orderBook(data: data, market: market)
+                }
+            }, v1: { () async throws(AggError) in try await v1.orderBook(market) })
         book.bids = Array(book.bids.prefix(depth))
         book.asks = Array(book.asks.prefix(depth))
         return book

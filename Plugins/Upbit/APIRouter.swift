@@ -1,4 +1,5 @@
 import AggCore
+import AggUpbitShape
 
 /// Every Upbit quotation endpoint agg uses; the only place that builds Upbit URLs, and the map
 /// between Upbit's market codes (`KRW-BTC`: quote first) and unified markets (`BTC/KRW`).
@@ -29,56 +30,35 @@ public enum APIRouter: VenueRoute, Equatable {
     /// The quote currencies of Upbit's markets.
     public static let quoteCurrencies = ["KRW", "BTC", "USDT"]
 
-    /// The path and query after the base URL.
+    /// Upbit's market codes, in the quote currencies it serves.
+    public static let markets = UpbitShapeMarkets(quoteCurrencies: quoteCurrencies)
+
+    /// The path and query after the base URL: the shared Upbit-shaped paths, and Upbit's own
+    /// all-tickers endpoint.
     public var path: String {
         switch self {
-        case .ticker(let markets):
-            "/v1/ticker?markets=" + markets.map(Self.code).joined(separator: ",")
+        case .ticker(let markets): UpbitShapePath.ticker(markets)
         case .allTickers(let quote): "/v1/ticker/all?quote_currencies=\(quote)"
-        case .marketAll: "/v1/market/all"
-        case .marketAllDetails: "/v1/market/all?isDetails=true"
+        case .marketAll: UpbitShapePath.marketAll
+        case .marketAllDetails: UpbitShapePath.marketAllDetails
         case .candles(let market, let interval, let count):
-            "/v1/candles/\(Self.candlePath(interval) ?? "minutes/1")?market=\(Self.code(market))&count=\(count)"
-        case .trades(let market, let count): "/v1/trades/ticks?market=\(Self.code(market))&count=\(count)"
-        case .orderBook(let market, let count): "/v1/orderbook?markets=\(Self.code(market))&count=\(count)"
+            UpbitShapePath.candles(market, interval: interval, count: count)
+        case .trades(let market, let count): UpbitShapePath.trades(market, count: count)
+        case .orderBook(let market, let count): UpbitShapePath.orderBook(market, count: count)
         }
     }
 
     /// The bar lengths Upbit offers (it has no 6 h or 12 h bars).
-    public static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter { candlePath($0) != nil }
-
-    /// The path segment of `interval`'s candles (`minutes/60`, `days`), or `nil` when Upbit has
-    /// no such bars.
-    static func candlePath(_ interval: CandleInterval) -> String? {
-        switch interval {
-        case .oneMinute: "minutes/1"
-        case .threeMinutes: "minutes/3"
-        case .fiveMinutes: "minutes/5"
-        case .tenMinutes: "minutes/10"
-        case .thirtyMinutes: "minutes/30"
-        case .oneHour: "minutes/60"
-        case .oneDay: "days"
-        case .sixHours, .twelveHours: nil
-        }
-    }
+    public static let candleIntervals = UpbitShapePath.candleIntervals
 
     /// Upbit's code for `market` (`KRW-BTC`), or `nil` when Upbit has no markets in its quote.
     public static func venueSymbol(for market: Market) -> String? {
-        quoteCurrencies.contains(market.quote) ? code(market) : nil
-    }
-
-    /// `QUOTE-BASE`, whatever the quote.
-    static func code(_ market: Market) -> String {
-        "\(market.quote)-\(market.base)"
+        markets.venueSymbol(for: market)
     }
 
     /// The unified market of an Upbit code (`KRW-BTC` → `BTC/KRW`), or `nil` when the code is
     /// not `QUOTE-BASE` with a quote Upbit serves and valid codes.
     public static func market(fromVenueSymbol symbol: String) -> Market? {
-        let parts = symbol.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, quoteCurrencies.contains(String(parts[0])),
-            let base = try? AssetCode.validate(String(parts[1])), base == parts[1]
-        else { return nil }
-        return Market(base: base, quote: String(parts[0]))
+        markets.market(fromCode: symbol)
     }
 }

@@ -1,5 +1,6 @@
 import AggCore
 import AggJSON
+import AggUpbitShape
 
 /// Upbit (Korea), quotation API: tickers of several markets in one request, the market list
 /// with Korean names, candles, recent trades and the order book, quoted in KRW, BTC or USDT.
@@ -145,7 +146,7 @@ public struct UpbitAdapter: CompiledAdapter {
         }
         let count = min(max(limit, 1), Self.descriptor.limits.candles)
         let candles = try await client.get(APIRouter.candles(market, interval: interval, count: count), for: market) {
-            json throws(JSONDecodingError) in try UpbitDecoding.candles(json)
+            json throws(JSONDecodingError) in try UpbitShapeDecoder.candles(json)
         }
         return Array(candles.suffix(max(0, limit)))
     }
@@ -153,7 +154,7 @@ public struct UpbitAdapter: CompiledAdapter {
     public func trades(for market: Market, limit: Int) async throws(AggError) -> [Trade] {
         let count = min(max(limit, 1), Self.descriptor.limits.trades)
         let trades = try await client.get(APIRouter.trades(market, count: count), for: market) {
-            json throws(JSONDecodingError) in try UpbitDecoding.trades(json)
+            json throws(JSONDecodingError) in try UpbitShapeDecoder.trades(json)
         }
         return Array(trades.prefix(max(0, limit)))
     }
@@ -163,7 +164,7 @@ public struct UpbitAdapter: CompiledAdapter {
     public func orderBook(for market: Market, depth: Int) async throws(AggError) -> OrderBook {
         let count = min(max(depth, 1), Self.descriptor.limits.bookDepth)
         var book = try await client.get(APIRouter.orderBook(market, count: count), for: market) {
-            json throws(JSONDecodingError) in try UpbitDecoding.orderBook(json, market: market)
+            json throws(JSONDecodingError) in try UpbitDecoding.shape.orderBook(json, market: market)
         }
         book.bids = Array(book.bids.prefix(max(0, depth)))
         book.asks = Array(book.asks.prefix(max(0, depth)))

@@ -1,176 +1,30 @@
 import AggCore
 import AggJSON
-import FoundationEssentials
+import AggUpbitShape
 
-/// Decoding of Upbit's quotation answers into the normalized model.
+/// Decoding of Upbit's quotation answers into the normalized model: the shared decoding of the
+/// Upbit-shaped APIs (`UpbitShapeDecoder`, also used by Bithumb's v1), with Upbit's id, markets
+/// and change basis.
 public enum UpbitDecoding {
-    /// Upbit's answers: the data itself (usually a bare array), or an error
-    /// `{"error":{"name":404,"message":"Code not found"}}`.
-    public static let envelope = ResponseEnvelope(error: venueError)
+    /// The shared decoder, set for Upbit.
+    public static let shape = UpbitShapeDecoder(
+        exchange: UpbitAdapter.descriptor.id, markets: APIRouter.markets,
+        changeBasis: UpbitAdapter.descriptor.changeBasis)
 
-    /// The venue error in an Upbit answer, if any: `{"error":{"name":404,"message":"Code not
-    /// found"}}`, where `name` is a number or a string (`too_many_requests`).
-    ///
-    /// The name becomes the code and the message is kept verbatim.
-    public static func venueError(in json: JSONCursor, response: HTTPResponse) -> VenueErrorFields? {
-        let error = json["error"]
-        guard case .object? = error.value else { return nil }
-        return VenueErrorFields(
-            code: (try? error["name"].text()) ?? String(response.status),
-            message: (try? error["message"].text()) ?? "")
-    }
+    /// Upbit's answers: the data itself (usually a bare array), or an error
+    /// `{"error":{"name":404,"message":"Code not found"}}` (see `UpbitShapeDecoder.venueError`).
+    public static let envelope = UpbitShapeDecoder.envelope
 
     /// The code Upbit gives a market it does not list (HTTP 404 "Code not found").
     public static let notFoundCode = "404"
 
-    /// The tickers in a `/v1/ticker` answer (an array), each mapped field by field.
-    ///
-    /// `signed_change_rate` is a fraction (0.0089 is 0.89 %); it becomes a percent by an exact
-    /// multiplication by 100.
+    /// The tickers in a `/v1/ticker` answer.
     public static func quotes(_ json: JSONCursor) throws(JSONDecodingError) -> [Quote] {
-        var quotes: [Quote] = []
-        for ticker in try json.elements() {
-            let marketField = ticker["market"]
-            let code = try marketField.string()
-            guard let market = APIRouter.market(fromVenueSymbol: code) else {
-                throw marketField.failure("unknown market code '\(code.prefix(40))'")
-            }
-            quotes.append(
-                Quote(
-                    exchange: UpbitAdapter.descriptor.id,
-                    market: market,
-                    last: try ticker["trade_price"].decimal(),
-                    open: try ticker["opening_price"].optionalDecimal(),
-                    high: try ticker["high_price"].optionalDecimal(),
-                    low: try ticker["low_price"].optionalDecimal(),
-                    previousClose: try ticker["prev_closing_price"].optionalDecimal(),
-                    change: try ticker["signed_change_price"].optionalDecimal(),
-                    changePercent: try ticker["signed_change_rate"].optionalDecimal().map { $0 * 100 },
-                    changeBasis: UpbitAdapter.descriptor.changeBasis,
-                    baseVolume: try ticker["acc_trade_volume_24h"].optionalDecimal(),
-                    quoteVolume: try ticker["acc_trade_price_24h"].optionalDecimal(),
-                    timestamp: try ticker["timestamp"].optionalInt64().map {
-                        Timestamp(millisecondsSince1970: $0)
-                    }
-                ))
-        }
-        return quotes
+        try shape.quotes(json)
     }
 
-    /// The markets in a `/v1/market/all` answer with their Korean and English names. Codes that
-    /// do not map to a unified market (a quote Upbit did not have when this was written) are
-    /// skipped.
+    /// The markets in a `/v1/market/all` answer with their Korean and English names.
     public static func markets(_ json: JSONCursor) throws(JSONDecodingError) -> [MarketListing] {
-        var listings: [MarketListing] = []
-        for entry in try json.elements() {
-            let code = try entry["market"].string()
-            guard let market = APIRouter.market(fromVenueSymbol: code) else { continue }
-            listings.append(
-                MarketListing(
-                    exchange: UpbitAdapter.descriptor.id, market: market, venueSymbol: code,
-                    koreanName: try entry["korean_name"].optionalString(),
-                    englishName: try entry["english_name"].optionalString()))
-        }
-        return listings
-    }
-
-    /// The bars of a `/v1/candles/...` answer (an array, newest first), oldest first.
-    ///
-    /// A bar's time is its start, `candle_date_time_utc` (UTC, written without a zone); its
-    /// volume is `candle_acc_trade_volume`, in the base currency.
-    public static func candles(_ json: JSONCursor) throws(JSONDecodingError) -> [Candle] {
-        var candles: [Candle] = []
-        for row in try json.elements() {
-            let timeField = row["candle_date_time_utc"]
-            guard let time = parseUTC(try timeField.string()) else {
-                throw timeField.failure("expected 'YYYY-MM-DDTHH:MM:SS' (UTC)")
-            }
-            candles.append(
-                Candle(
-                    time: time,
-                    open: try row["opening_price"].decimal(),
-                    high: try row["high_price"].decimal(),
-                    low: try row["low_price"].decimal(),
-                    close: try row["trade_price"].decimal(),
-                    volume: try row["candle_acc_trade_volume"].decimal()
-                ))
-        }
-        return candles.enumerated().sorted { lhs, rhs in
-            lhs.element.time != rhs.element.time
-                ? lhs.element.time < rhs.element.time : lhs.offset > rhs.offset
-        }.map(\.element)
-    }
-
-    /// `2024-08-08T08:12:00` (UTC, exactly this layout), as an instant.
-    static func parseUTC(_ text: String) -> Timestamp? {
-        let bytes = Array(text.utf8)
-        let layout = Array("0000-00-00T00:00:00".utf8)
-        guard bytes.count == layout.count else { return nil }
-        for (byte, expected) in zip(bytes, layout) {
-            if expected == UInt8(ascii: "0") {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-            } else if byte != expected {
-                return nil
-            }
-        }
-        func number(_ range: Range<Int>) -> Int {
-            bytes[range].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-        }
-        let civil = CivilTime(
-            year: number(0..<4), month: number(5..<7), day: number(8..<10), hour: number(11..<13),
-            minute: number(14..<16), second: number(17..<19))
-        return Timestamp(civil: civil, offsetSeconds: 0)
-    }
-
-    /// The trades of a `/v1/trades/ticks` answer, newest first. `ask_bid` `ASK` is a sell (the
-    /// taker sold into the bids) and `BID` a buy; the cost is `trade_price × trade_volume`,
-    /// exact, as Upbit sends none.
-    public static func trades(_ json: JSONCursor) throws(JSONDecodingError) -> [Trade] {
-        var trades: [Trade] = []
-        for row in try json.elements() {
-            let sideField = row["ask_bid"]
-            let side: TradeSide
-            switch try sideField.string() {
-            case "BID": side = .buy
-            case "ASK": side = .sell
-            case let other: throw sideField.failure("unknown ask_bid '\(other.prefix(40))'")
-            }
-            let price = try row["trade_price"].decimal()
-            let amount = try row["trade_volume"].decimal()
-            trades.append(
-                Trade(
-                    time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()), side: side,
-                    price: price, amount: amount, cost: price * amount))
-        }
-        return trades.enumerated().sorted { lhs, rhs in
-            lhs.element.time != rhs.element.time
-                ? lhs.element.time > rhs.element.time : lhs.offset < rhs.offset
-        }.map(\.element)
-    }
-
-    /// The book of `market` in a `/v1/orderbook` answer (an array of one book per market).
-    /// Each of `orderbook_units` pairs the n-th best ask with the n-th best bid, best first;
-    /// they are split into bids (highest first) and asks (lowest first).
-    public static func orderBook(_ json: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
-        let code = APIRouter.code(market)
-        var found: JSONCursor?
-        for book in try json.elements() where try book["market"].string() == code {
-            found = book
-            break
-        }
-        guard let book = found else { throw json.failure("no order book for \(code) in the answer") }
-        var bids: [BookLevel] = []
-        var asks: [BookLevel] = []
-        for unit in try book["orderbook_units"].elements() {
-            asks.append(BookLevel(price: try unit["ask_price"].decimal(), amount: try unit["ask_size"].decimal()))
-            bids.append(BookLevel(price: try unit["bid_price"].decimal(), amount: try unit["bid_size"].decimal()))
-        }
-        return OrderBook(
-            exchange: UpbitAdapter.descriptor.id,
-            market: market,
-            timestamp: try book["timestamp"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) },
-            bids: bids.sorted { $0.price > $1.price },
-            asks: asks.sorted { $0.price < $1.price }
-        )
+        try shape.listings(json)
     }
 }

@@ -40,7 +40,12 @@ struct ConfigurationTests {
                     "bithumb": "https://api.bithumb.com"
                   },
                   "format": null,
-                  "maxStale": 600
+                  "maxStale": 600,
+                  "venueSettings": {
+                    "bithumb": {
+                      "api": "classic"
+                    }
+                  }
                 }
 
                 """)
@@ -163,6 +168,19 @@ struct ConfigurationTests {
             (#"{"quote": "K-RW"}"#, "$.quote: 'K-RW' is not a currency code"),
             (#"{"baseURLs": {"bithumb": "ftp://x"}}"#, "$.baseURLs.bithumb: expected an http:// or https:// URL"),
             (#"{"baseURLs": ["http://x"]}"#, "$.baseURLs: expected an object, found an array"),
+            (
+                #"{"venueSettings": {"bithumb": {"api": "v2"}}}"#,
+                "$.venueSettings.bithumb.api: 'v2' is not one of: classic, v1"
+            ),
+            (
+                #"{"venueSettings": {"bithumb": {"API": "v1"}}}"#,
+                "$.venueSettings.bithumb.API: bithumb has no setting 'API'; its settings: api"
+            ),
+            (
+                #"{"venueSettings": {"bithumb": {"api": 1}}}"#,
+                "$.venueSettings.bithumb.api: expected a string, found a number"
+            ),
+            (#"{"venueSettings": {"bithumb": "v1"}}"#, "$.venueSettings.bithumb: expected an object, found a string"),
             (#"["bithumb"]"#, "$: expected an object, found an array"),
             ("", "invalid JSON at byte 0"),
         ])
@@ -176,6 +194,23 @@ struct ConfigurationTests {
         #expect(run.error.hasPrefix("agg: config file \(path): \(problem)"))
         #expect(run.output.isEmpty)
         #expect(client.requests.isEmpty)
+    }
+
+    @Test("venueSettings: Bithumb set to its v1 API answers from /v1/*; an unknown venue is a warning")
+    func venueSettings() async throws {
+        let path = try configFile(#"{"venueSettings":{"bithumb":{"api":"v1"},"nowhere":{"api":"x"}}}"#)
+        let show = await runBithumbCLI(["config", "show"], environment: ["AGG_CONFIG": path])
+        #expect(try show.json()["venueSettings"]["bithumb"]["api"].string() == "v1")
+        #expect(
+            show.errorLines == [
+                "agg: warning: config file \(path): ignoring venueSettings for unknown exchange 'nowhere'"
+            ])
+        let client = try Fixtures.recordingClient("bithumb", baseURL: "https://api.bithumb.com")
+        let run = await runBithumbCLI(
+            ["quote", "BTC", "-e", "bithumb", "-f", "json"], environment: ["AGG_CONFIG": path], http: client)
+        #expect(run.status == 0)
+        #expect(try run.json()["quotes"][0]["last"].string() == "80630000")
+        #expect(client.requests.map(\.url) == ["https://api.bithumb.com/v1/ticker?markets=KRW-BTC"])
     }
 
     @Test("a file named by AGG_CONFIG must exist; a missing default file is fine")

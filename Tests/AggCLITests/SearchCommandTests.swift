@@ -29,11 +29,11 @@ struct SearchCommandTests {
                 == "agg: bithumb ALL/BTC: error 5500: 입력값을 확인해 주세요. [English: please check the input]")
     }
 
-    @Test("ALL_BTC answering 404 instead: the KRW listings still answer, exit 1")
+    @Test("ALL_BTC answering an HTML 404 instead, and the v1 API too: the KRW listings still answer, exit 1")
     func allBTCNotFound() async throws {
         let krw = try Fixtures.bytes("bithumb/ticker_ALL_KRW.json")
         let client = ScriptedHTTPClient { request in
-            request.url.hasSuffix("/ALL_BTC")
+            request.url.hasSuffix("/ALL_BTC") || request.url.contains("/v1/")
                 ? HTTPResponse(status: 404, headers: [], body: Array("<html>Not Found</html>".utf8), url: request.url)
                 : HTTPResponse(status: 200, headers: [], body: krw, url: request.url)
         }
@@ -47,6 +47,11 @@ struct SearchCommandTests {
                 """)
         #expect(
             run.errorLines == ["agg: bithumb ALL/BTC: HTTP 404 from https://api.bithumb.com/public/ticker/ALL_BTC"])
+        #expect(
+            client.requests.map(\.url).sorted() == [
+                "https://api.bithumb.com/public/ticker/ALL_BTC", "https://api.bithumb.com/public/ticker/ALL_KRW",
+                "https://api.bithumb.com/v1/market/all",
+            ])
     }
 
     @Test("when every listing request fails: no results, every failure in errors, exit 1")

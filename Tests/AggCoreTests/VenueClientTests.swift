@@ -211,3 +211,52 @@ struct AdapterRegistryTests {
         }
     }
 }
+
+@Suite("Venue client: missing endpoints")
+struct VenueClientMissingEndpointTests {
+    @Test(
+        "an HTML page (any status) or a 404 that is not JSON is a missing endpoint; the venue's JSON never is",
+        arguments: [
+            (404, "<!DOCTYPE html><html>Not Found</html>", true),
+            (200, "\n  <html><body>maintenance</body></html>", true),
+            (503, "<html>down</html>", true),
+            (404, "", true),
+            (404, "Not Found", true),
+            (404, #"{"error":{"name":404,"message":"Code not found"}}"#, false),
+            (404, "[]", false),
+            (200, "OK", false),
+            (500, "Internal Server Error", false),
+            (200, #"{"status":"0000","data":{}}"#, false),
+        ])
+    func classification(status: Int, body: String, missing: Bool) {
+        let response = HTTPResponse(status: status, headers: [], body: Array(body.utf8), url: "https://venue.test/x")
+        #expect(VenueClient.isMissingEndpoint(response) == missing)
+    }
+
+    @Test("getUnlessMissing: the value, the missing endpoint with the error get would throw, or that error")
+    func answers() async throws {
+        let answered = try await client(FixedClient(body: #"{"status":"0000","data":{"price":"5"}}"#))
+            .getUnlessMissing(Route(path: "/ticker"), for: btc, decode: price)
+        guard case .answered("5") = answered else {
+            Issue.record("expected the price, got \(answered)")
+            return
+        }
+        let missing = try await client(FixedClient(status: 404, body: "<html>no</html>"))
+            .getUnlessMissing(Route(path: "/ticker"), for: btc, decode: price)
+        guard case .missing(.http(venue: "testvenue", status: 404, url: "https://venue.test/prefix/ticker")) = missing
+        else {
+            Issue.record("expected a missing endpoint, got \(missing)")
+            return
+        }
+        await #expect(throws: AggError.notListed(venue: "testvenue", market: btc, code: "5500", message: "bad coin")) {
+            _ = try await client(FixedClient(status: 404, body: #"{"status":"5500","message":"bad coin"}"#))
+                .getUnlessMissing(Route(path: "/ticker"), for: btc, decode: price)
+        }
+        let unserved = FixedClient(body: "{}")
+        await #expect(throws: AggError.self) {
+            _ = try await client(unserved).getUnlessMissing(
+                Route(path: "/ticker"), for: Market(base: "BTC", quote: "ZZZ"), decode: price)
+        }
+        #expect(unserved.requested.isEmpty)
+    }
+}

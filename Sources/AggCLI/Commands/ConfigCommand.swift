@@ -16,7 +16,9 @@ public enum ConfigCommand: Command {
             ~/.config/agg/config.json. Every key is optional:
               {"exchanges":["bithumb"],"quote":"KRW","palette":"kr","timeout":10,
                "baseURLs":{"bithumb":"http://127.0.0.1:8080/bithumb"},"format":"table",
-               "maxStale":"10m"}
+               "maxStale":"10m","venueSettings":{"bithumb":{"api":"v1"}}}
+            venueSettings holds each venue's own choices (see docs/venues.md); a setting or a value
+            the venue does not have is an error.
             Precedence, highest first: command-line flags; the environment (AGG_<ID>_URL over
             baseURLs, AGG_OFFLINE, NO_COLOR); the config file; built-in defaults. A malformed file
             stops every command with exit code 78, naming the file and the problem; unknown keys
@@ -70,6 +72,19 @@ public enum ConfigCommand: Command {
             "baseURLs": .object(JSONObject(baseURLs)),
             "format": JSONOutput.string(configuration.format?.rawValue),
             "maxStale": .number(String(configuration.maxStale ?? QuoteCache.defaultMaxAge)),
+            "venueSettings": .object(JSONObject(venueSettings(context))),
         ]
+    }
+
+    /// Every venue setting in effect, the file's value or the default, for the venues that have
+    /// settings.
+    static func venueSettings(_ context: CLIContext) -> [JSONObject.Member] {
+        context.registry.descriptors.filter { !$0.settings.isEmpty }.map { descriptor in
+            let chosen = context.configuration.venueSettings[descriptor.id] ?? [:]
+            let values = descriptor.settings.map { setting in
+                JSONObject.Member(key: setting.name, value: .string(chosen[setting.name] ?? setting.defaultValue))
+            }
+            return JSONObject.Member(key: descriptor.id, value: .object(JSONObject(values)))
+        }
     }
 }

@@ -166,7 +166,9 @@ public struct AdapterFactory: Sendable {
             client = RetryingHTTPClient(base: limited ?? http, timeouts: options.timeouts)
         }
         return try context.registry.makeAdapter(
-            id: descriptor.id, environment: AdapterEnvironment(baseURL: baseURL, http: client))
+            id: descriptor.id,
+            environment: AdapterEnvironment(
+                baseURL: baseURL, http: client, settings: context.configuration.venueSettings[descriptor.id] ?? [:]))
     }
 
     /// The recorded responses of `descriptor`'s venue.

@@ -10,7 +10,8 @@ import FoundationEssentials
 ///
 /// ```json
 /// {"exchanges":["bithumb"],"quote":"KRW","palette":"kr","timeout":10,
-///  "baseURLs":{"bithumb":"http://127.0.0.1:8080/bithumb"},"format":"table","maxStale":"10m"}
+///  "baseURLs":{"bithumb":"http://127.0.0.1:8080/bithumb"},"format":"table","maxStale":"10m",
+///  "venueSettings":{"bithumb":{"api":"v1"}}}
 /// ```
 public struct Configuration: Sendable, Equatable {
     /// The venues asked when `--exchange` is not given.
@@ -29,6 +30,8 @@ public struct Configuration: Sendable, Equatable {
     public var maxStale: Int64?
     /// Where the history goes when `--store` is not given (a PostgreSQL URL or a SQLite path).
     public var store: HistoryStoreLocation?
+    /// Each venue's own settings (`AdapterDescriptor.settings`) by adapter id, then by name.
+    public var venueSettings: [String: [String: String]]
     /// The file the settings were read from; `nil` when there was none.
     public var path: String?
     /// One-line notes about keys that were ignored.
@@ -40,7 +43,8 @@ public struct Configuration: Sendable, Equatable {
     public init(
         exchanges: [String]? = nil, quote: String? = nil, palette: TextStyle.Palette? = nil,
         timeout: Double? = nil, baseURLs: [String: String] = [:], format: OutputFormat? = nil,
-        maxStale: Int64? = nil, store: HistoryStoreLocation? = nil, path: String? = nil, warnings: [String] = []
+        maxStale: Int64? = nil, store: HistoryStoreLocation? = nil,
+        venueSettings: [String: [String: String]] = [:], path: String? = nil, warnings: [String] = []
     ) {
         self.exchanges = exchanges
         self.quote = quote
@@ -50,12 +54,15 @@ public struct Configuration: Sendable, Equatable {
         self.format = format
         self.maxStale = maxStale
         self.store = store
+        self.venueSettings = venueSettings
         self.path = path
         self.warnings = warnings
     }
 
     /// The keys the file may hold.
-    public static let keys = ["exchanges", "quote", "palette", "timeout", "baseURLs", "format", "maxStale", "store"]
+    public static let keys = [
+        "exchanges", "quote", "palette", "timeout", "baseURLs", "format", "maxStale", "store", "venueSettings",
+    ]
 
     /// The base URL for `descriptor`: `AGG_<ID>_URL`, else the file's `baseURLs`, else the
     /// adapter's default.
@@ -226,7 +233,49 @@ public enum ConfigurationLoader {
                 configuration.baseURLs[id] = url
             }
         }
+        configuration.venueSettings = try venueSettings(root["venueSettings"], path: path, registry: registry)
+        configuration.warnings += unknownVenueWarnings(root["venueSettings"], path: path, registry: registry)
         return configuration
+    }
+
+    /// `venueSettings`: for each venue, values of the settings its adapter declares. A setting
+    /// the venue does not have, or a value it does not take, is an error naming what it takes;
+    /// a venue agg does not know is left out (and warned about).
+    private static func venueSettings(_ cursor: JSONCursor, path: String, registry: AdapterRegistry)
+        throws(JSONDecodingError) -> [String: [String: String]]
+    {
+        guard cursor.isPresent else { return [:] }
+        var result: [String: [String: String]] = [:]
+        for venue in try cursor.members() {
+            guard let descriptor = registry.descriptor(id: venue.key.lowercased()) else { continue }
+            var values: [String: String] = [:]
+            for member in try venue.value.members() {
+                guard let setting = descriptor.settings.first(where: { $0.name == member.key }) else {
+                    let known = descriptor.settings.map(\.name)
+                    throw member.value.failure(
+                        "\(descriptor.id) has no setting '\(member.key)'"
+                            + (known.isEmpty ? "" : "; its settings: \(known.joined(separator: ", "))"))
+                }
+                let value = try member.value.string()
+                guard setting.values.contains(value) else {
+                    throw member.value.failure(
+                        "'\(value)' is not one of: \(setting.values.joined(separator: ", "))")
+                }
+                values[setting.name] = value
+            }
+            result[descriptor.id] = values
+        }
+        return result
+    }
+
+    /// One warning per venue in `venueSettings` that agg does not know.
+    private static func unknownVenueWarnings(_ cursor: JSONCursor, path: String, registry: AdapterRegistry)
+        -> [String]
+    {
+        guard let members = try? cursor.members() else { return [] }
+        return members.filter { registry.descriptor(id: $0.key.lowercased()) == nil }.map {
+            "config file \(path): ignoring venueSettings for unknown exchange '\($0.key)'"
+        }
     }
 
     /// Whether `url` may be a venue's base URL: http:// or https://, without white space.

@@ -34,13 +34,16 @@ public struct AdapterDescriptor: Sendable, Equatable {
     /// envelope rather than as HTTP 429 (Coinone `4`, OKX `50011`): `VenueClient` reports them as
     /// `AggError.rateLimited`.
     public var rateLimitCodes: Set<String>
+    /// The choices the adapter offers in the config file's `venueSettings` (Bithumb's `api`).
+    public var settings: [AdapterSetting]
 
     public init(
         id: String, displayName: String, country: String, homeCurrency: String,
         quoteCurrencies: [String],
         capabilities: Set<Capability>, requestsPerSecond: Double, defaultBaseURL: String,
         attribution: String? = nil, limits: FetchLimits = .standard, changeBasis: ChangeBasis? = nil,
-        notListedCodes: Set<String> = [], quotaHeader: QuotaHeader? = nil, rateLimitCodes: Set<String> = []
+        notListedCodes: Set<String> = [], quotaHeader: QuotaHeader? = nil, rateLimitCodes: Set<String> = [],
+        settings: [AdapterSetting] = []
     ) {
         self.id = id
         self.displayName = displayName
@@ -56,6 +59,7 @@ public struct AdapterDescriptor: Sendable, Equatable {
         self.notListedCodes = notListedCodes
         self.quotaHeader = quotaHeader
         self.rateLimitCodes = rateLimitCodes
+        self.settings = settings
     }
 
     /// Whether `error` is this venue's own answer for a market it does not list: already

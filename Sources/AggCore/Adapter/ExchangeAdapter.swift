@@ -3,10 +3,14 @@ public struct AdapterEnvironment: Sendable {
     /// The base URL to use: the descriptor's default or the `AGG_<ID>_URL` override.
     public var baseURL: String
     public var http: any HTTPClient
+    /// The venue's settings from the config file (`AdapterDescriptor.settings`), by name; read
+    /// them with `value(of:)`.
+    public var settings: [String: String]
 
-    public init(baseURL: String, http: any HTTPClient) {
+    public init(baseURL: String, http: any HTTPClient, settings: [String: String] = [:]) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.http = http
+        self.settings = settings
     }
 }
 

@@ -181,4 +181,9 @@ public enum ASCIIText {
         else { return "" }
         return String(text[first...last])
     }
+
+    /// Whether `byte` is JSON white space: space, tab, line feed or carriage return.
+    public static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
 }

@@ -58,6 +58,35 @@ public struct VenueClient: Sendable {
         return try self.decode { () throws(JSONDecodingError) in try decode(payload) }
     }
 
+    /// `route`'s answer decoded as `get` decodes it, or `.missing` when the answer says the
+    /// venue has no such endpoint (`isMissingEndpoint`), for an adapter that can ask another API
+    /// of the same venue then. Every other failure is thrown as `get` throws it.
+    public func getUnlessMissing<T>(
+        _ route: some VenueRoute, for market: Market?, decode: (JSONCursor) throws(JSONDecodingError) -> T
+    ) async throws(AggError) -> EndpointAnswer<T> {
+        if let market { try requireServed(market) }
+        let url = route.url(baseURL: baseURL)
+        let response = try await send(HTTPRequest(url: url))
+        let payload: JSONCursor
+        do throws(AggError) {
+            payload = try self.payload(in: response, url: url)
+        } catch {
+            if Self.isMissingEndpoint(response) { return .missing(error) }
+            throw market.map { notListed(error, market: $0) } ?? error
+        }
+        return .answered(try self.decode { () throws(JSONDecodingError) in try decode(payload) })
+    }
+
+    /// Whether `response` says that there is no such endpoint rather than anything about the
+    /// request: an HTML page (what a web server or a proxy sends for a path it does not route,
+    /// whatever its status), or a 404 whose body is not JSON. A 404 with a JSON body is the
+    /// venue's own answer (an Upbit-shaped API answers an unknown market so) and is not.
+    public static func isMissingEndpoint(_ response: HTTPResponse) -> Bool {
+        let first = response.body.first { !ASCIIText.isWhitespace($0) }
+        if first == UInt8(ascii: "<") { return true }
+        return response.status == 404 && first != UInt8(ascii: "{") && first != UInt8(ascii: "[")
+    }
+
     /// The result of `body`, with a JSON decoding failure reported as a decoding error of this
     /// venue (naming the JSON path).
     public func decode<T>(_ body: () throws(JSONDecodingError) -> T) throws(AggError) -> T {
@@ -101,7 +130,11 @@ public struct VenueClient: Sendable {
     /// `rateLimitCodes`, and a 451 a restricted location.
     private func payload(of route: some VenueRoute) async throws(AggError) -> JSONCursor {
         let url = route.url(baseURL: baseURL)
-        let response = try await send(HTTPRequest(url: url))
+        return try payload(in: try await send(HTTPRequest(url: url)), url: url)
+    }
+
+    /// The payload of `response`, the answer from `url`; see `payload(of:)`.
+    private func payload(in response: HTTPResponse, url: String) throws(AggError) -> JSONCursor {
         if response.status == 451 { throw .locationRestricted(venue: venue, url: url) }
 
         let parsed: Result<JSONValue, JSONSyntaxError>
@@ -168,5 +201,25 @@ public struct VenueClient: Sendable {
             .replacing("\n", with: " ")
             .replacing("\r", with: " ")
         return "; it starts with '\(text)'"
+    }
+}
+
+/// An answer of an endpoint that may not exist: its decoded value, or the error its absence
+/// would have been (an HTTP 404 or an HTML page), for the caller to report if no other API
+/// answers.
+public enum EndpointAnswer<Value> {
+    case answered(Value)
+    case missing(AggError)
+}
+
+extension EndpointAnswer: Sendable where Value: Sendable {}
+
+extension EndpointAnswer {
+    /// The answer with its value transformed; a missing endpoint stays missing.
+    public func map<New>(_ transform: (Value) -> New) -> EndpointAnswer<New> {
+        switch self {
+        case .answered(let value): .answered(transform(value))
+        case .missing(let error): .missing(error)
+        }
     }
 }

@@ -1,0 +1,88 @@
+import AggCore
+import AggJSON
+import AggUpbitShape
+
+/// Bithumb's v1 API: the Upbit-shaped endpoints, decoded by the shared `UpbitShapeDecoder`.
+/// Each request says whether its endpoint was there (`EndpointAnswer`), for the adapter to ask
+/// the classic API when it was not.
+///
+/// API notes (ccxt's recorded answers and Bithumb's v1 documentation):
+/// - Answers are Upbit's: bare arrays, JSON numbers (`1.4E-7` included), `trade_price`,
+///   `acc_trade_volume_24h`, `signed_change_rate` as a fraction.
+/// - Errors come as `{"error":{"name":...,"message":...}}`, often with HTTP 200.
+/// - There is no all-tickers endpoint: the market list is read, then the tickers of its markets
+///   in one currency, `V1Router.maximumTickerMarkets` a request.
+/// - The documentation counts volumes from 00:00 KST and the previous close from 00:00 UTC, so
+///   v1 quotes carry no change basis.
+/// - Bars come 200 at most a request, without 6 h or 12 h bars; the book comes with no count.
+/// - The wallet status needs an API key: transfer status stays on the classic API.
+struct BithumbV1: Sendable {
+    /// The code of an unknown market, composed after Upbit's `Code not found`.
+    static let notListedCode = "404"
+
+    static let decoder = UpbitShapeDecoder(
+        exchange: BithumbAdapter.descriptor.id, markets: V1Router.markets, changeBasis: nil)
+
+    let client: VenueClient
+
+    init(environment: AdapterEnvironment) {
+        client = VenueClient(BithumbAdapter.descriptor, environment: environment, envelope: UpbitShapeDecoder.envelope)
+    }
+
+    /// One market's ticker; a market missing from the answer is not listed.
+    func quote(_ market: Market) async throws(AggError) -> EndpointAnswer<Quote> {
+        let answer = try await client.getUnlessMissing(V1Router.ticker([market]), for: market) {
+            json throws(JSONDecodingError) in try Self.decoder.quotes(json).first { $0.market == market }
+        }
+        switch answer {
+        case .missing(let error): return .missing(error)
+        case .answered(let quote?): return .answered(quote)
+        case .answered(nil): throw .notListed(venue: client.venue, market: market, code: "", message: "")
+        }
+    }
+
+    /// Every ticker quoted in `currency`: the market list, then the tickers of its markets in
+    /// that currency.
+    func allQuotes(quotedIn currency: String) async throws(AggError) -> EndpointAnswer<[Quote]> {
+        let answer = try await client.getUnlessMissing(V1Router.marketAll, for: nil) {
+            json throws(JSONDecodingError) in try Self.decoder.listings(json)
+        }
+        guard case .answered(let listings) = answer else { return answer.map { _ in [] } }
+        let markets = listings.map(\.market).filter { $0.quote == currency }
+        var quotes: [Quote] = []
+        for start in stride(from: 0, to: markets.count, by: V1Router.maximumTickerMarkets) {
+            let chunk = Array(markets[start..<min(start + V1Router.maximumTickerMarkets, markets.count)])
+            quotes += try await client.get(V1Router.ticker(chunk), decode: Self.decoder.quotes)
+        }
+        return .answered(quotes)
+    }
+
+    /// Up to 200 bars, oldest first.
+    func candles(_ market: Market, interval: CandleInterval, limit: Int) async throws(AggError)
+        -> EndpointAnswer<[Candle]>
+    {
+        guard UpbitShapePath.candleIntervals.contains(interval) else {
+            throw .usage(
+                "bithumb's v1 API does not offer \(interval.rawValue) candles; its intervals: "
+                    + UpbitShapePath.candleIntervals.map(\.rawValue).joined(separator: ", "))
+        }
+        let count = min(max(limit, 1), UpbitShapePath.maximumCandles)
+        return try await client.getUnlessMissing(
+            V1Router.candles(market, interval: interval, count: count), for: market
+        ) { json throws(JSONDecodingError) in try UpbitShapeDecoder.candles(json) }
+    }
+
+    /// Recent trades, newest first.
+    func trades(_ market: Market, count: Int) async throws(AggError) -> EndpointAnswer<[Trade]> {
+        try await client.getUnlessMissing(V1Router.trades(market, count: count), for: market) {
+            json throws(JSONDecodingError) in try UpbitShapeDecoder.trades(json)
+        }
+    }
+
+    /// The book, as many levels as Bithumb sends.
+    func orderBook(_ market: Market) async throws(AggError) -> EndpointAnswer<OrderBook> {
+        try await client.getUnlessMissing(V1Router.orderBook(market), for: market) { json throws(JSONDecodingError) in
+            try Self.decoder.orderBook(json, market: market)
+        }
+    }
+}
