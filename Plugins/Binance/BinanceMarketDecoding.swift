@@ -18,9 +18,7 @@ extension BinanceDecoding {
                     open: try row[1].decimal(), high: try row[2].decimal(), low: try row[3].decimal(),
                     close: try row[4].decimal(), volume: try row[5].decimal()))
         }
-        return candles.enumerated().sorted { lhs, rhs in
-            lhs.element.time != rhs.element.time ? lhs.element.time < rhs.element.time : lhs.offset < rhs.offset
-        }.map(\.element)
+        return candles.sorted(byTime: \.time, newestFirst: false, ties: .asSent)
     }
 
     /// The trades of a `/api/v3/trades` answer (oldest first), newest first.
@@ -40,9 +38,7 @@ extension BinanceDecoding {
                     price: price, amount: amount,
                     cost: try row["quoteQty"].optionalDecimal() ?? price * amount))
         }
-        return trades.enumerated().sorted { lhs, rhs in
-            lhs.element.time != rhs.element.time ? lhs.element.time > rhs.element.time : lhs.offset > rhs.offset
-        }.map(\.element)
+        return trades.sorted(byTime: \.time, newestFirst: true, ties: .reversed)
     }
 
     /// The book of a `/api/v3/depth` answer: `bids` (highest first) and `asks` (lowest first) as

@@ -135,10 +135,7 @@ public enum BithumbDecoding {
             let cost = try row["total"].optionalDecimal() ?? price * amount
             trades.append(Trade(time: time, side: side, price: price, amount: amount, cost: cost))
         }
-        return trades.enumerated().sorted { lhs, rhs in
-            lhs.element.time != rhs.element.time
-                ? lhs.element.time > rhs.element.time : lhs.offset > rhs.offset
-        }.map(\.element)
+        return trades.sorted(byTime: \.time, newestFirst: true, ties: .reversed)
     }
 
     /// `2024-08-08 17:14:33` in KST, as an instant.

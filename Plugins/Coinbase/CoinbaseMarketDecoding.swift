@@ -20,9 +20,7 @@ extension CoinbaseDecoding {
                     open: try row[3].decimal(), high: try row[2].decimal(), low: try row[1].decimal(),
                     close: try row[4].decimal(), volume: try row[5].decimal()))
         }
-        return candles.enumerated().sorted { lhs, rhs in
-            lhs.element.time != rhs.element.time ? lhs.element.time < rhs.element.time : lhs.offset > rhs.offset
-        }.map(\.element)
+        return candles.sorted(byTime: \.time, newestFirst: false, ties: .reversed)
     }
 
     /// The trades of a `/products/{id}/trades` answer, newest first.
@@ -46,9 +44,7 @@ extension CoinbaseDecoding {
             trades.append(
                 Trade(time: try time(row["time"]), side: side, price: price, amount: amount, cost: price * amount))
         }
-        return trades.enumerated().sorted { lhs, rhs in
-            lhs.element.time != rhs.element.time ? lhs.element.time > rhs.element.time : lhs.offset < rhs.offset
-        }.map(\.element)
+        return trades.sorted(byTime: \.time, newestFirst: true, ties: .asSent)
     }
 
     /// The book of a `/products/{id}/book?level=2` answer: levels `[price, size, num_orders]`

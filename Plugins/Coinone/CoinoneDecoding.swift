@@ -106,10 +106,7 @@ public enum CoinoneDecoding {
                     side: try row["is_seller_maker"].bool() ? .sell : .buy,
                     price: price, amount: amount, cost: price * amount))
         }
-        return trades.enumerated().sorted { lhs, rhs in
-            lhs.element.time != rhs.element.time
-                ? lhs.element.time > rhs.element.time : lhs.offset < rhs.offset
-        }.map(\.element)
+        return trades.sorted(byTime: \.time, newestFirst: true, ties: .asSent)
     }
 
     /// The bars of a `/chart` answer, oldest first whatever order the answer has. A bar's time is
@@ -126,9 +123,6 @@ public enum CoinoneDecoding {
                     close: try row["close"].decimal(),
                     volume: try row["target_volume"].decimal()))
         }
-        return candles.enumerated().sorted { lhs, rhs in
-            lhs.element.time != rhs.element.time
-                ? lhs.element.time < rhs.element.time : lhs.offset > rhs.offset
-        }.map(\.element)
+        return candles.sorted(byTime: \.time, newestFirst: false, ties: .reversed)
     }
 }

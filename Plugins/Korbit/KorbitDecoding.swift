@@ -98,10 +98,7 @@ public enum KorbitDecoding {
                     side: try row["isBuyerTaker"].bool() ? .buy : .sell,
                     price: price, amount: amount, cost: price * amount))
         }
-        return trades.enumerated().sorted { lhs, rhs in
-            lhs.element.time != rhs.element.time
-                ? lhs.element.time > rhs.element.time : lhs.offset < rhs.offset
-        }.map(\.element)
+        return trades.sorted(byTime: \.time, newestFirst: true, ties: .asSent)
     }
 
     /// The bars in the `data` of a `/v2/candles` answer, oldest first whatever order the answer
@@ -118,9 +115,6 @@ public enum KorbitDecoding {
                     close: try row["close"].decimal(),
                     volume: try row["volume"].decimal()))
         }
-        return candles.enumerated().sorted { lhs, rhs in
-            lhs.element.time != rhs.element.time
-                ? lhs.element.time < rhs.element.time : lhs.offset < rhs.offset
-        }.map(\.element)
+        return candles.sorted(byTime: \.time, newestFirst: false, ties: .asSent)
     }
 }

@@ -143,10 +143,7 @@ public enum KrakenDecoding {
             trades.append(
                 Trade(time: try time(row[2]), side: side, price: price, amount: amount, cost: price * amount))
         }
-        return trades.enumerated().sorted { lhs, rhs in
-            lhs.element.time != rhs.element.time
-                ? lhs.element.time > rhs.element.time : lhs.offset > rhs.offset
-        }.map(\.element)
+        return trades.sorted(byTime: \.time, newestFirst: true, ties: .reversed)
     }
 
     /// The bars of `market` in an `OHLC` answer, oldest first. Rows are
@@ -163,10 +160,7 @@ public enum KrakenDecoding {
                     close: try row[4].decimal(),
                     volume: try row[6].decimal()))
         }
-        return candles.enumerated().sorted { lhs, rhs in
-            lhs.element.time != rhs.element.time
-                ? lhs.element.time < rhs.element.time : lhs.offset < rhs.offset
-        }.map(\.element)
+        return candles.sorted(byTime: \.time, newestFirst: false, ties: .asSent)
     }
 
     /// Seconds since 1970 with a fraction (`1723104734.5678`), as whole milliseconds, exactly:

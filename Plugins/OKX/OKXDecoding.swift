@@ -108,10 +108,7 @@ public enum OKXDecoding {
                     time: Timestamp(millisecondsSince1970: try row["ts"].int64()), side: side, price: price,
                     amount: amount, cost: price * amount))
         }
-        return trades.enumerated().sorted { lhs, rhs in
-            lhs.element.time != rhs.element.time
-                ? lhs.element.time > rhs.element.time : lhs.offset < rhs.offset
-        }.map(\.element)
+        return trades.sorted(byTime: \.time, newestFirst: true, ties: .asSent)
     }
 
     /// The bars of a `candles` answer, oldest first (OKX sends the newest first). Rows are
@@ -129,9 +126,6 @@ public enum OKXDecoding {
                     close: try row[4].decimal(),
                     volume: try row[5].decimal()))
         }
-        return candles.enumerated().sorted { lhs, rhs in
-            lhs.element.time != rhs.element.time
-                ? lhs.element.time < rhs.element.time : lhs.offset > rhs.offset
-        }.map(\.element)
+        return candles.sorted(byTime: \.time, newestFirst: false, ties: .reversed)
     }
 }

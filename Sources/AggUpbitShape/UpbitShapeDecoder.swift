@@ -108,10 +108,7 @@ public struct UpbitShapeDecoder: Sendable {
                     volume: try row["candle_acc_trade_volume"].decimal()
                 ))
         }
-        return candles.enumerated().sorted { lhs, rhs in
-            lhs.element.time != rhs.element.time
-                ? lhs.element.time < rhs.element.time : lhs.offset > rhs.offset
-        }.map(\.element)
+        return candles.sorted(byTime: \.time, newestFirst: false, ties: .reversed)
     }
 
     /// `2024-08-08T08:12:00` (UTC, exactly this layout), as an instant.
@@ -155,10 +152,7 @@ public struct UpbitShapeDecoder: Sendable {
                     time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()), side: side,
                     price: price, amount: amount, cost: price * amount))
         }
-        return trades.enumerated().sorted { lhs, rhs in
-            lhs.element.time != rhs.element.time
-                ? lhs.element.time > rhs.element.time : lhs.offset < rhs.offset
-        }.map(\.element)
+        return trades.sorted(byTime: \.time, newestFirst: true, ties: .asSent)
     }
 
     /// The book of `market` in a `/v1/orderbook` answer (an array of one book per market).

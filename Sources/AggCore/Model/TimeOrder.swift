@@ -1,0 +1,22 @@
+/// The order of rows that share a time once they are sorted by time.
+public enum TieOrder: Sendable, Equatable {
+    /// The order the venue sent them in.
+    case asSent
+    /// The reverse: for a venue that lists oldest first, so that among rows of one millisecond the
+    /// last sent (the newest) still comes first when sorting newest first, and the other way round.
+    case reversed
+}
+
+extension Array {
+    /// The rows sorted by `time`, newest or oldest first, with rows of the same time in `ties`
+    /// order: trades come out newest first and candles oldest first whatever order the venue
+    /// sends, without losing the venue's own order inside one millisecond.
+    public func sorted(byTime time: (Element) -> Timestamp, newestFirst: Bool, ties: TieOrder) -> [Element] {
+        enumerated().sorted { lhs, rhs in
+            let left = time(lhs.element)
+            let right = time(rhs.element)
+            if left != right { return newestFirst ? left > right : left < right }
+            return ties == .asSent ? lhs.offset < rhs.offset : lhs.offset > rhs.offset
+        }.map(\.element)
+    }
+}
