@@ -36,9 +36,9 @@ enum Help {
 
             PRECEDENCE: flags, then the environment, then the config file, then built-in defaults.
 
-            EXIT CODES: 0 all answered, 1 a source failed, 64 usage error, 69 agg serve could not
-            listen, 70 local database error, 74 output could not be written (disk full, I/O
-            error), 78 malformed config file.
+            EXIT CODES: 0 all answered, 1 a source failed, 64 usage error, 69 agg serve could not listen,
+            70 local database error, 74 output could not be written (disk full, I/O error), 78 malformed
+            config file.
             """
     }
 
