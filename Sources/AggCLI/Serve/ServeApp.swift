@@ -11,8 +11,8 @@ struct ServePublication: Sendable {
     var previous: ServeSnapshot?
     /// `/v1/premium` with no query: the board streamed to `/v1/stream`.
     var board: String
-    /// The snapshot part of `/metrics`.
-    var metrics: String
+    /// The snapshot part of `/metrics`, as bytes.
+    var metricsBytes: [UInt8]
 }
 
 /// The latest publication, shared by the routes and the poller.
@@ -70,7 +70,8 @@ final class ServeApp: HTTPHandler {
         }
         let text = ServeMetrics.snapshotText(snapshot, board: boardValue, plan: plan)
         published.value.withLock { published in
-            published = ServePublication(snapshot: snapshot, previous: published?.snapshot, board: board, metrics: text)
+            published = ServePublication(
+                snapshot: snapshot, previous: published?.snapshot, board: board, metricsBytes: Array(text.utf8))
         }
         streams.publish(
             ServerSentEvent(
@@ -192,9 +193,11 @@ final class ServeApp: HTTPHandler {
             return HTTPServerResponse(status: 200, body: .events(subscription))
         }
         router.get("/metrics") { _ in
-            .text(
-                (current()?.metrics ?? "") + metrics.liveText(streams: streams), contentType: PrometheusText.contentType
-            )
+            // The snapshot's part is rendered once per poll; only the counters are written here.
+            var body = current()?.metricsBytes ?? []
+            body += metrics.liveText(streams: streams).utf8
+            return HTTPServerResponse(
+                status: 200, headers: [("Content-Type", PrometheusText.contentType)], body: .bytes(body))
         }
         router.get("/healthz") { _ in
             guard let publication = current() else { return .error(503, "the first poll has not finished") }

@@ -77,7 +77,7 @@ final class ServeMetrics: Sendable {
 
     /// The live part: request counts and durations, and the event streams.
     func liveText(streams: EventStreamHub) -> String {
-        var text = PrometheusText()
+        var text = PrometheusText(capacity: 32 * 1024)
         upstreamRequests.write(
             to: &text, name: "agg_upstream_requests_total", labels: ("exchange", "outcome"),
             help: "Requests the poller sent to each venue, by outcome (ok, http_error, error).")
