@@ -55,7 +55,7 @@ final class ServeApp: HTTPHandler {
     /// Derives the board and the metrics of `snapshot`, makes it the one every client reads,
     /// and streams the board. Runs on the poller's task.
     func publish(_ snapshot: ServeSnapshot) async {
-        let premium = await Result<(text: String, board: PremiumBoard?), AggError>.catching {
+        let premium = await Result<ServeEndpoints.PremiumAnswer, AggError>.catching {
             () throws(AggError) in try await endpoints.premium([], snapshot: snapshot)
         }
         let board: String

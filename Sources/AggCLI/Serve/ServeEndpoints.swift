@@ -141,16 +141,23 @@ struct ServeEndpoints: Sendable {
         return CompareRenderings(renderings: reports.map(CompareRendering.init(report:))).jsonLine()
     }
 
+    /// The premium endpoint's body and the board itself (for metrics). A struct, not a tuple:
+    /// it is the result of async closures (see the release-miscompile rule).
+    struct PremiumAnswer: Sendable {
+        var text: String
+        var board: PremiumBoard?
+    }
+
     /// `agg premium [SYMBOL...] [options] -f json`, and the board itself (for metrics).
     func premium(_ arguments: [HTTPServerRequest.Argument], snapshot: ServeSnapshot) async throws(AggError)
-        -> (text: String, board: PremiumBoard?)
+        -> PremiumAnswer
     {
         let parsed = try parse(arguments, Self.premiumQuery, PremiumCommand.spec)
         let context = context(for: snapshot)
         let board = try PremiumCommand.board(
             parsed, context: context, options: try NetworkOptions(parsed, context: context), favorites: [])
         let result = await board.service.run(board.request)
-        return (board.rendering(result).jsonLine(), result.board)
+        return PremiumAnswer(text: board.rendering(result).jsonLine(), board: result.board)
     }
 
     /// `agg rates [BASE] [--to ...] [--source ID|all] -f json`. With one source, the previous
