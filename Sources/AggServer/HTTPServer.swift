@@ -17,12 +17,13 @@ public struct HTTPServerLimits: Sendable, Equatable {
     public var memoryPerConnection: Int
     /// The stack of each connection thread.
     public var threadStackSize: Int
-    /// Seconds between keep-alive comments on an idle event stream.
+    /// Seconds between keep-alive comments on an idle event stream: less than
+    /// `idleTimeoutSeconds`, so that a quiet stream is not taken for an idle connection.
     public var streamKeepAliveSeconds: Double
 
     public static let standard = HTTPServerLimits(
         connections: 1024, idleTimeoutSeconds: 15, memoryPerConnection: 16 * 1024, threadStackSize: 512 * 1024,
-        streamKeepAliveSeconds: 15)
+        streamKeepAliveSeconds: 10)
 
     public init(
         connections: Int, idleTimeoutSeconds: Int, memoryPerConnection: Int, threadStackSize: Int,
