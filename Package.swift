@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // The agg package: a core library, a libcurl transport, a SQLite store, a PostgreSQL history
-// store (libpq) for recorders that share a database, one module per venue
+// store (libpq) for recorders that share a database, an HTTP server (libmicrohttpd) for
+// `agg serve`, one module per venue
 // under Plugins/, the standard venue list (AggVenues), and the `agg` executable that wires them
 // together.
 //
@@ -76,7 +77,15 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            path: "Sources/CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
         .target(name: "AggJSON"),
+        // The HTTP server of `agg serve`: libmicrohttpd behind a small router.
+        .target(name: "AggServer", dependencies: ["CMicroHTTPD", "AggJSON"]),
         .target(name: "AggCore", dependencies: ["AggJSON"]),
         .target(name: "AggTransport", dependencies: ["AggCore", "CCurl"]),
         .target(name: "AggStore", dependencies: ["AggCore", "AggJSON", "CSQLite"]),
@@ -89,7 +98,9 @@ let package = Package(
         .target(name: "AggUpbitShape", dependencies: ["AggCore", "AggJSON"]),
         .target(
             name: "AggCLI",
-            dependencies: ["AggCore", "AggJSON", "AggStore", "AggFixtures", "AggDataVenues", "AggPostgres"]
+            dependencies: [
+                "AggCore", "AggJSON", "AggStore", "AggFixtures", "AggDataVenues", "AggPostgres", "AggServer",
+            ]
         ),
         .target(name: "AggVenues", dependencies: ["AggCore"] + adapterNames.map { .target(name: $0) }),
         .executableTarget(
@@ -112,6 +123,7 @@ let package = Package(
         .testTarget(name: "AggPostgresTests", dependencies: ["AggPostgres", "AggCore", "agg-lease-recorder"]),
         .executableTarget(
             name: "agg-lease-recorder", dependencies: ["AggPostgres", "AggCore"], path: "Tests/LeaseRecorder"),
+        .testTarget(name: "AggServerTests", dependencies: ["AggServer", "AggTestKit"]),
         .testTarget(name: "ScaffoldTests", path: "Tests/ScaffoldTests"),
         // The README stays the front door and docs/ links hold (Tests/DocsTests).
         .testTarget(name: "DocsTests", dependencies: ["AggCLI"]),
@@ -127,7 +139,7 @@ let package = Package(
             name: "AggCLITests",
             dependencies: [
                 "AggCLI", "AggCore", "AggJSON", "AggStore", "AggTestKit", "AggFixtures", "AggVenues", "AggDataVenues",
-                "AggPostgres", "agg",
+                "AggPostgres", "agg", "AggServer",
             ]
         ),
     ] + adapterTargets + adapterTestTargets,

@@ -17,6 +17,7 @@ public enum CLI {
         WatchCommand.self,
         ExchangesCommand.self,
         RatesCommand.self,
+        ServeCommand.self,
         FavoritesCommand.self,
         ConfigCommand.self,
         CompletionCommand.self,

@@ -36,8 +36,9 @@ enum Help {
 
             PRECEDENCE: flags, then the environment, then the config file, then built-in defaults.
 
-            EXIT CODES: 0 all answered, 1 a source failed, 64 usage error, 70 local database error,
-            74 output could not be written (disk full, I/O error), 78 malformed config file.
+            EXIT CODES: 0 all answered, 1 a source failed, 64 usage error, 69 agg serve could not listen,
+            70 local database error, 74 output could not be written (disk full, I/O error), 78 malformed
+            config file.
             """
     }
 
@@ -54,6 +55,7 @@ enum Help {
             "The recorded responses --offline reads (default: share/agg/Fixtures"
                 + " beside an installed agg, else the checkout's Fixtures/)."
         ),
+        ("AGG_TOKEN", "The bearer token agg serve requires of clients, as --token gives it."),
         ("AGG_HOME", "The folder of the database (default $XDG_DATA_HOME/agg or ~/.local/share/agg)."),
         (
             "AGG_CONFIG",

@@ -50,8 +50,9 @@ struct CompareCommandTests {
         #expect(
             run.output == """
                 {"base":"BTC","currency":"KRW","fx":[\
-                {"from":"USD","to":"KRW","rate":"1442.35","source":"testfx","asOf":"2025-11-29T23:00:00Z"},\
-                {"from":"USDT","to":"KRW","rate":"1442.35","source":"assumed equal to USD","asOf":null}],\
+                {"from":"USD","to":"KRW","rate":"1442.35","source":"testfx","asOf":"2025-11-29T23:00:00Z",\
+                "attribution":"Rates by Test FX"},\
+                {"from":"USDT","to":"KRW","rate":"1442.35","source":"assumed equal to USD","asOf":null,"attribution":null}],\
                 "reference":{"method":"median of venues not quoted in KRW","price":"84264510.148"},\
                 "venues":[{"exchange":"binance","symbol":"BTC/USDT","last":"58412.07","rate":"1442.35",\
                 "lastConverted":"84250649.1645","premiumPercent":"-0.02"},\
@@ -99,7 +100,7 @@ struct CompareCommandTests {
         #expect(
             try json["fx"].elements().map { $0.serialized() }
                 == [
-                    #"{"from":"USDT","to":"KRW","rate":"1373","source":"upbit USDT/KRW","asOf":"2024-08-08T08:12:15Z"}"#
+                    #"{"from":"USDT","to":"KRW","rate":"1373","source":"upbit USDT/KRW","asOf":"2024-08-08T08:12:15Z","attribution":null}"#
                 ])
         let binance = json["venues"][0]
         #expect(try binance["rate"].string() == "1373")
@@ -131,7 +132,8 @@ struct CompareCommandTests {
         #expect(try json["venues"][2]["premiumPercent"].string() == "4.50")
         #expect(
             json["fx"][1].serialized()
-                == #"{"from":"USDT","to":"USD","rate":"1","source":"assumed equal to USD","asOf":null}"#)
+                == #"{"from":"USDT","to":"USD","rate":"1","source":"assumed equal to USD","asOf":null,"attribution":null}"#
+        )
 
         let table = try await compare(["BTC", "--in", "USD", "-e", "upbit", "-f", "table"])
         #expect(table.output.contains("55,916.39"))
@@ -287,7 +289,8 @@ struct CompareCommandTests {
         #expect(
             run.output == """
                 {"base":"USDT","currency":"KRW","fx":[\
-                {"from":"USD","to":"KRW","rate":"1331.529034","source":"exchangerate","asOf":"2024-08-21T00:02:31Z"}],\
+                {"from":"USD","to":"KRW","rate":"1331.529034","source":"exchangerate","asOf":"2024-08-21T00:02:31Z",\
+                "attribution":"Rates By Exchange Rate API (https://www.exchangerate-api.com)"}],\
                 "reference":{"method":"the USD→KRW rate (USDT = USD)","price":"1331.529034"},\
                 "venues":[{"exchange":"upbit","symbol":"USDT/KRW","last":"1373","rate":"1","lastConverted":"1373",\
                 "premiumPercent":"3.11"}],"errors":[]}

@@ -29,7 +29,8 @@ struct EndToEndFXAndGlobalMarketDataTests {
         #expect(run.error == "")
         #expect(
             run.output == """
-                {"source":"frankfurter","base":"USD","asOf":"2024-08-07T14:00:00Z","nextUpdate":"2024-08-08T14:00:00Z",\
+                {"source":"frankfurter",\
+                "attribution":"Euro foreign exchange reference rates of the European Central Bank, via Frankfurter (https://frankfurter.dev)","base":"USD","asOf":"2024-08-07T14:00:00Z","nextUpdate":"2024-08-08T14:00:00Z",\
                 "previousAsOf":null,"rates":[{"code":"EUR","rate":"0.91567","previous":null,"change":null,"trend":null},\
                 {"code":"KRW","rate":"1373.59","previous":null,"change":null,"trend":null}]}
 

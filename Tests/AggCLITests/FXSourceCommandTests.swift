@@ -67,7 +67,8 @@ struct FXSourceCommandTests {
         #expect(run.status == 0)
         #expect(
             run.output == """
-                {"source":"frankfurter","base":"KRW","asOf":"2024-08-07T14:00:00Z","nextUpdate":"2024-08-08T14:00:00Z",\
+                {"source":"frankfurter",\
+                "attribution":"Euro foreign exchange reference rates of the European Central Bank, via Frankfurter (https://frankfurter.dev)","base":"KRW","asOf":"2024-08-07T14:00:00Z","nextUpdate":"2024-08-08T14:00:00Z",\
                 "previousAsOf":null,"rates":[{"code":"KRW","rate":"1","previous":null,"change":null,"trend":null},\
                 {"code":"USD","rate":"0.00073","previous":null,"change":null,"trend":null}]}
 

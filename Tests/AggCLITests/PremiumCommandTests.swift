@@ -325,7 +325,8 @@ struct PremiumCommandTests {
         let json = try run.json()
         #expect(
             json["fx"][0].value?.serialized()
-                == #"{"from":"USD","to":"KRW","rate":"1375.2","source":"fxb","asOf":"2024-04-30T08:12:15Z"}"#)
+                == #"{"from":"USD","to":"KRW","rate":"1375.2","source":"fxb","asOf":"2024-04-30T08:12:15Z","attribution":"Rates by fxb"}"#
+        )
         // 58412.07 × 1375.2 and 58431.29 × 1375.2; their mean is the reference.
         let venues = try json["venues"].elements()
         #expect(try venues.map { try $0["lastConverted"].string() } == ["80651000", "80328278.664", "80354710.008"])

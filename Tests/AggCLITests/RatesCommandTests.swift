@@ -308,7 +308,7 @@ struct RatesOutputTests {
             #expect(run.status == 0)
             #expect(
                 run.output == """
-                    {"source":"exchangerate","base":"USD","asOf":"2024-08-19T00:02:31Z","nextUpdate":"2024-08-20T00:06:21Z",\
+                    {"source":"exchangerate","attribution":"Rates By Exchange Rate API (https://www.exchangerate-api.com)","base":"USD","asOf":"2024-08-19T00:02:31Z","nextUpdate":"2024-08-20T00:06:21Z",\
                     "previousAsOf":null,\
                     "rates":[{"code":"KRW","rate":"1350.003043","previous":null,"change":null,"trend":null}]}
 
@@ -316,7 +316,7 @@ struct RatesOutputTests {
             let next = try await rates(["--to", "KRW,CNY", "--format", "json"], serving: day2, home: home)
             #expect(
                 next.output == """
-                    {"source":"exchangerate","base":"USD","asOf":"2024-08-20T00:02:31Z","nextUpdate":"2024-08-21T00:06:21Z",\
+                    {"source":"exchangerate","attribution":"Rates By Exchange Rate API (https://www.exchangerate-api.com)","base":"USD","asOf":"2024-08-20T00:02:31Z","nextUpdate":"2024-08-21T00:06:21Z",\
                     "previousAsOf":"2024-08-19T00:02:31Z",\
                     "rates":[{"code":"CNY","rate":"7.175629","previous":"7.165629","change":"0.01","trend":"flat"},\
                     {"code":"KRW","rate":"1335.841127","previous":"1350.003043","change":"-14.161916","trend":"down"}]}

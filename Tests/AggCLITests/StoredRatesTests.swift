@@ -206,7 +206,7 @@ struct CompareStoredRatesTests {
             #expect(fxRequests(client) == 0)
             #expect(
                 try run.json()["fx"][0].value?.serialized()
-                    == #"{"from":"USD","to":"KRW","rate":"1335.841127","source":"exchangerate","asOf":"2024-08-20T00:02:31Z"}"#
+                    == #"{"from":"USD","to":"KRW","rate":"1335.841127","source":"exchangerate","asOf":"2024-08-20T00:02:31Z","attribution":"Rates By Exchange Rate API (https://www.exchangerate-api.com)"}"#
             )
             let after = await agg(arguments, home: home, http: client, now: utc(21, 1))
             #expect(fxRequests(client) == 1)

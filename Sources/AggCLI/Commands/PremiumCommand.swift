@@ -76,34 +76,21 @@ public enum PremiumCommand: Command {
         if !arguments[Self.watch], let option = AlertOptions.all.map(\.spec).first(where: { arguments.contains($0) }) {
             throw .usage("--\(option.name) needs --watch")
         }
-        let currency = arguments[Self.currency] ?? "KRW"
-        var symbols: [String] = []
-        for text in arguments.positionals { symbols.append(try AssetCode.validate(text)) }
-        let fx = try FXOptions(arguments, registry: context.registry)
-        let venues = try PremiumService.venues(
-            in: context.registry, currency: currency, named: options.exchanges.explicit ? options.exchanges.ids : [])
-        let fxSources = fx.sources(among: context.registry.descriptors(supporting: .fxRates))
+        let favorites = LocalStore.favorites(
+            kind: .symbol,
+            in: options.offline ? nil : LocalStore.bestEffort(environment: context.environment, create: false))
+        let board = try Self.board(arguments, context: context, options: options, favorites: favorites)
+        let venues = board.request.venues
+        let fxSources = board.request.fxSources
         // Checked before any request (or offline note), as every usage error is.
         let alerts = try AlertSetup.make(
             arguments,
             scope: AlertSetup.Scope(
                 command: "agg premium", fields: AlertRule.Field.allCases, elsewhere: "", venues: venues,
-                symbols: symbols.isEmpty ? nil : symbols,
-                localVenues: venues.filter { $0.quoteCurrencies.contains(currency) }.map(\.id)),
+                symbols: board.symbols.isEmpty ? nil : board.symbols,
+                localVenues: venues.filter { $0.quoteCurrencies.contains(board.request.currency) }.map(\.id)),
             registry: context.registry, console: context.console)
-        let factory = AdapterFactory(context: context, options: options)
-        try factory.announceOffline(venues: venues.map(\.id) + fxSources.map(\.id))
-        let favorites = LocalStore.favorites(
-            kind: .symbol,
-            in: options.offline ? nil : LocalStore.bestEffort(environment: context.environment, create: false))
-        let board = Board(
-            service: PremiumService(factory: factory, now: context.now),
-            request: PremiumService.Request(
-                currency: currency, venues: venues, fxSources: fxSources, fxSource: fx.source,
-                maximumFXAgeSeconds: fx.maximumAgeSeconds),
-            basis: arguments[Self.basis] ?? .both, order: arguments[Self.sort] ?? .premium, symbols: symbols,
-            minimumVolume: arguments[Self.minVolume], top: arguments[Self.top], favorites: favorites,
-            attributions: Dictionary(fxSources.compactMap { d in d.attribution.map { (d.id, $0) } }) { a, _ in a })
+        try board.service.factory.announceOffline(venues: venues.map(\.id) + fxSources.map(\.id))
         if arguments[Self.watch] {
             return try await PremiumWatch(board: board, context: context, options: options, alerts: alerts)
                 .run(interval: try interval(arguments, venues: venues + fxSources), count: arguments[Self.count])
@@ -113,6 +100,30 @@ public enum PremiumCommand: Command {
         ) { () async in await board.service.run(board.request) }
         Output.write(board.rendering(result), options: options, console: context.console)
         return board.report(result, console: context.console)
+    }
+
+    /// The board `arguments` ask for, fetched through `context`'s venues (`agg serve` passes
+    /// venues that answer from its snapshot). Validates the symbols, venues and FX options; asks
+    /// nothing.
+    static func board(
+        _ arguments: ParsedArguments, context: CLIContext, options: NetworkOptions, favorites: Set<String>
+    ) throws(AggError) -> Board {
+        let currency = arguments[Self.currency] ?? "KRW"
+        var symbols: [String] = []
+        for text in arguments.positionals { symbols.append(try AssetCode.validate(text)) }
+        let fx = try FXOptions(arguments, registry: context.registry)
+        let venues = try PremiumService.venues(
+            in: context.registry, currency: currency, named: options.exchanges.explicit ? options.exchanges.ids : [])
+        let fxSources = fx.sources(among: context.registry.descriptors(supporting: .fxRates))
+        let factory = AdapterFactory(context: context, options: options)
+        return Board(
+            service: PremiumService(factory: factory, now: context.now),
+            request: PremiumService.Request(
+                currency: currency, venues: venues, fxSources: fxSources, fxSource: fx.source,
+                maximumFXAgeSeconds: fx.maximumAgeSeconds),
+            basis: arguments[Self.basis] ?? .both, order: arguments[Self.sort] ?? .premium, symbols: symbols,
+            minimumVolume: arguments[Self.minVolume], top: arguments[Self.top], favorites: favorites,
+            attributions: Dictionary(fxSources.compactMap { d in d.attribution.map { (d.id, $0) } }) { a, _ in a })
     }
 
     /// `--interval`, checked against every venue's rate limit (one request a venue a refresh).

@@ -24,6 +24,7 @@ struct CompareRendering: Rendering {
             [
                 "from": .string(line.from), "to": .string(line.to), "rate": JSONOutput.decimal(line.rate),
                 "source": .string(line.source), "asOf": Self.asOfText(line.asOf),
+                "attribution": JSONOutput.string(report.plan.attributions[line.source]),
             ]
         }
         let reference: JSONValue =

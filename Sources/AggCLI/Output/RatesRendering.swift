@@ -6,13 +6,15 @@ import FoundationEssentials
 struct RatesRendering: Rendering {
     var report: RatesReport
 
-    /// `{"source","base","asOf","nextUpdate","previousAsOf","rates":[{"code","rate","previous","change","trend"}]}`,
+    /// `{"source","attribution","base","asOf","nextUpdate","previousAsOf","rates":[{"code","rate","previous","change","trend"}]}`,
     /// times in ISO-8601 UTC to the second, decimals as exact strings; `trend` is `null` when
-    /// there is nothing to compare with.
+    /// there is nothing to compare with. `attribution` is the credit the source asks for
+    /// wherever its rates are shown (`null` when it asks none).
     func json() -> JSONValue {
         let table = report.table
         return [
             "source": .string(table.source),
+            "attribution": JSONOutput.string(report.source.attribution),
             "base": .string(table.base),
             "asOf": .string(table.asOf.iso8601Seconds),
             "nextUpdate": Self.time(table.nextUpdate),

@@ -22,6 +22,8 @@ public struct CLIContext: Sendable {
     /// `DataVenueDirectory.locate()`); `CLI.run` adds their venues, and those in the `venues/`
     /// folder beside the config file, to `registry`.
     public var shippedVenueFolders: [URL] = []
+    /// Where `agg serve` reads `/v1/history` from; `nil` serves no history.
+    public var historyStore: (any HistoryStore)? = nil
 
     public init(
         registry: AdapterRegistry, environment: [String: String], console: Console,

@@ -6,6 +6,8 @@ public enum ExitCode: Int32, Sendable {
     case sourceFailed = 1
     /// The command line was wrong (bad flag, bad symbol, unknown exchange).
     case usage = 64
+    /// A service could not start (EX_UNAVAILABLE): `agg serve` could not listen on its address.
+    case unavailable = 69
     /// The local database could not be used.
     case localFailure = 70
     /// Standard output could not be written (EX_IOERR): disk full, an I/O error. The output

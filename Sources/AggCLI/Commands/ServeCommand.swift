@@ -1,0 +1,153 @@
+import AggCore
+import AggServer
+import FoundationEssentials
+
+/// `agg serve`: one poller fetches every venue once per interval and an HTTP server answers
+/// every client from that one snapshot, with the CLI's JSON, Prometheus metrics and a stream
+/// of board updates.
+public enum ServeCommand: Command {
+    static let listen = Option<ListenAddress>(
+        "listen", value: "ADDRESS", help: "Listen on this address and port (default 127.0.0.1:8080).",
+        parser: ValueParser(expected: "an IP address and port such as 127.0.0.1:8080 or [::1]:8080") {
+            ListenAddress.parse($0)
+        })
+    static let interval = Option<Double>(
+        "interval", short: "i", value: "DURATION",
+        help: "Seconds between polls (default 5, and never faster than a venue's rate limit allows).",
+        parser: .seconds(in: 1...86_400, expected: "seconds, such as 5 or 1m"))
+    static let token = Option<String>(
+        "token", value: "TOKEN",
+        help: "Require 'Authorization: Bearer TOKEN' (also AGG_TOKEN); required beyond loopback.",
+        parser: ValueParser(expected: "a token of 16 to 256 printable characters") { text in
+            (16...256).contains(text.utf8.count) && text.utf8.allSatisfy { (0x21...0x7E).contains($0) } ? text : nil
+        })
+    static let fx = Option<[String]>(
+        "fx", value: "ID[,ID...]",
+        help: "Poll only these FX sources (default all; use frankfurter, the ECB's rates, for a shared service).",
+        completion: .exchangeIDs, parser: .list(of: .venueID, expected: "FX source ids such as frankfurter"),
+        combine: +)
+    static let coins = Option<[String]>(
+        "coins", value: "SYMBOL[,SYMBOL...]",
+        help: "Coins to poll one by one on venues without an all-tickers request (default BTC,ETH).",
+        parser: .list(of: .assetCode, expected: "coins such as BTC,ETH"), combine: +)
+
+    /// The default poll interval in seconds.
+    static let defaultInterval: Double = 5
+    /// Event-stream clients at once, and the events queued for each before it is dropped.
+    static let maximumStreams = 64
+    static let streamQueue = 8
+
+    public static let spec = CommandSpec(
+        name: "serve",
+        summary: "Serve the board over HTTP: JSON endpoints, Prometheus metrics and a live stream.",
+        arguments: "",
+        options: [listen, interval, token, CommonOptions.exchange, fx, coins, CommonOptions.timeout],
+        positionals: (0, 0),
+        examples: [
+            "agg serve",
+            "agg serve --listen 127.0.0.1:9000 --interval 10s --fx frankfurter",
+            "AGG_TOKEN=$(openssl rand -hex 24) agg serve --listen 0.0.0.0:8080",
+        ],
+        discussion: """
+            One poller asks each venue once per interval (its all-tickers request; one ticker per
+            --coins coin on a venue without one), each FX source when its table is over five
+            minutes old or its next update is due, and the transfer-status lists; every client is
+            answered from the snapshot of the last poll, so the load on the venues does not grow
+            with clients. Endpoints: /v1/quote?symbol=BTC&exchange=bithumb, /v1/compare?symbol=BTC,
+            /v1/premium, /v1/rates?base=USD&to=KRW&source=all, /v1/status?symbol=ETH,
+            /v1/exchanges, /v1/history?symbol=BTC&since=24h, /v1/stream (server-sent events of
+            the board), /metrics (Prometheus) and /healthz. Each JSON body is what the matching
+            command prints with --format json. The server listens on loopback unless --listen
+            says otherwise, and beyond loopback it refuses to start without --token or AGG_TOKEN.
+            ExchangeRate-API's terms forbid redistributing its rates: for a shared service, poll
+            the ECB's rates with --fx frankfurter. Ctrl-C or SIGTERM stops it cleanly (exit 0);
+            exit 69 when the address cannot be listened on.
+            """
+    )
+
+    public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
+        -> ExitCode
+    {
+        let address = arguments[Self.listen] ?? .standard
+        let tokenText = arguments[Self.token] ?? context.environment["AGG_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if let tokenText, tokenText.utf8.count < 16 {
+            throw .usage("AGG_TOKEN is too short: use at least 16 characters")
+        }
+        let token = tokenText.flatMap(BearerToken.init)
+        guard address.isLoopback || token != nil else {
+            throw .usage("listening on \(address) beyond loopback needs --token or AGG_TOKEN")
+        }
+        var options = try NetworkOptions(arguments, context: context)
+        options.offline = false
+        let plan = try ServePlan(
+            registry: context.registry, exchanges: options.exchanges.ids, fx: arguments[Self.fx] ?? [],
+            coins: arguments[Self.coins] ?? ["BTC", "ETH"])
+        let interval = arguments[Self.interval] ?? max(defaultInterval, plan.minimumInterval)
+        guard interval >= plan.minimumInterval else {
+            throw .usage(
+                "--interval \(RateText.format(interval)) is too short for the venues' rate limits: at least \(RateText.format(plan.minimumInterval.rounded(.up))) s"
+            )
+        }
+        let runtime: ServeRuntime
+        do throws(HTTPServerError) {
+            runtime = try ServeRuntime(
+                context: context, options: options, plan: plan, address: address, token: token,
+                maximumStreams: maximumStreams, streamQueue: streamQueue)
+        } catch {
+            context.console.printError("agg: \(error.description)")
+            return .unavailable
+        }
+        let server = runtime.server
+        let poller = runtime.poller
+        context.console.printError(
+            "agg: serving on \(server.baseURL), polling \(plan.venues.count + plan.fxSources.count) sources every \(RateText.format(interval)) s"
+        )
+        let polls = Task { await poller.run(interval: interval) }
+        for await _ in context.interrupts() { break }
+        polls.cancel()
+        server.stop()
+        await polls.value
+        context.console.printError("agg: stopped")
+        return .success
+    }
+}
+
+/// A listening server and its poller (which polls only when told): `agg serve` runs the poll
+/// loop on it; tests poll by hand.
+struct ServeRuntime: Sendable {
+    let server: HTTPServer
+    let app: ServeApp
+    let poller: ServePoller
+    let metrics: ServeMetrics
+    let streams: EventStreamHub
+
+    init(
+        context: CLIContext, options: NetworkOptions, plan: ServePlan, address: ListenAddress, token: BearerToken?,
+        limits: HTTPServerLimits = .standard, maximumStreams: Int = ServeCommand.maximumStreams,
+        streamQueue: Int = ServeCommand.streamQueue
+    ) throws(HTTPServerError) {
+        let metrics = ServeMetrics()
+        let prefixes = context.registry.descriptors.map { descriptor in
+            (
+                prefix: context.configuration.baseURL(for: descriptor, environment: context.environment),
+                id: descriptor.id
+            )
+        }.sorted { $0.prefix.count > $1.prefix.count }
+        var polling = context
+        let makeHTTPClient = context.makeHTTPClient
+        polling.makeHTTPClient = { timeouts in
+            MeteredHTTPClient(base: makeHTTPClient(timeouts), venues: prefixes, metrics: metrics)
+        }
+        let streams = EventStreamHub(maximumSubscribers: maximumStreams, queueLimit: streamQueue)
+        let app = ServeApp(
+            endpoints: ServeEndpoints(context: context, polled: plan.ids, history: context.historyStore), plan: plan,
+            token: token, metrics: metrics, streams: streams)
+        server = try HTTPServer(address: address, limits: limits, handler: app, streams: streams)
+        poller = ServePoller(
+            plan: plan, factory: AdapterFactory(context: polling, options: options), now: context.now,
+            publish: { snapshot in await app.publish(snapshot) })
+        self.app = app
+        self.metrics = metrics
+        self.streams = streams
+    }
+}

@@ -1,0 +1,142 @@
+import AggCore
+import AggJSON
+import AggServer
+import FoundationEssentials
+
+/// The counters and histograms of `agg serve`, and `/metrics` in the Prometheus text format.
+/// Prices, premiums and rates are floats there; the exact decimals stay in the JSON API (the
+/// samples are written as the decimal text, which Prometheus reads as a float).
+final class ServeMetrics: Sendable {
+    let httpDurations = DurationHistograms()
+    let httpRequests = PairCounters()
+    let upstreamDurations = DurationHistograms()
+    let upstreamRequests = PairCounters()
+
+    /// The part of `/metrics` that depends only on a published snapshot and its board.
+    static func snapshotText(_ snapshot: ServeSnapshot, board: PremiumBoard?, plan: ServePlan) -> String {
+        var text = PrometheusText()
+        text.family("agg_price", type: "gauge", help: "Last price of a market on a venue, in its quote currency.")
+        for id in snapshot.venues.keys.sorted() {
+            guard let venue = snapshot.venues[id], case .success(let quotes) = venue.result else { continue }
+            for quote in quotes.sorted(by: { $0.market < $1.market }) {
+                text.sample(
+                    "agg_price", [("exchange", id), ("symbol", quote.market.base), ("quote", quote.market.quote)],
+                    DecimalText.format(quote.last))
+            }
+        }
+        text.family(
+            "agg_premium_ratio", type: "gauge",
+            help: "A local venue's premium over the global reference (0.0251 is 2.51 %), on the fx or usdt basis.")
+        for row in board?.rows.sorted(by: { $0.base < $1.base }) ?? [] {
+            for venue in row.venues.sorted(by: { $0.exchange < $1.exchange }) where venue.isLocal {
+                for (basis, percent) in [("fx", venue.premiumPercent), ("usdt", venue.usdtPremiumPercent)] {
+                    guard let percent else { continue }
+                    text.sample(
+                        "agg_premium_ratio", [("exchange", venue.exchange), ("symbol", row.base), ("basis", basis)],
+                        DecimalText.format(percent / 100))
+                }
+            }
+        }
+        text.family("agg_fx_rate", type: "gauge", help: "Units of quote per one base, from an FX source.")
+        for id in snapshot.fx.keys.sorted() {
+            guard case .success(let table)? = snapshot.fx[id] else { continue }
+            for code in table.rates.keys.sorted() {
+                guard let rate = table.rates[code] else { continue }
+                text.sample(
+                    "agg_fx_rate", [("source", id), ("base", table.base), ("quote", code)], DecimalText.format(rate))
+            }
+        }
+        text.family("agg_source_up", type: "gauge", help: "1 when the venue or FX source answered the last poll.")
+        for id in plan.ids.sorted() {
+            text.sample("agg_source_up", [("exchange", id)], snapshot.isUp(id) ? "1" : "0")
+        }
+        text.family(
+            "agg_snapshot_timestamp_seconds", type: "gauge", help: "When the last poll finished (Unix seconds).")
+        text.sample("agg_snapshot_timestamp_seconds", [], seconds(snapshot.time))
+        text.family("agg_snapshot_generation", type: "counter", help: "Polls published since the start.")
+        text.sample("agg_snapshot_generation", [], String(snapshot.generation))
+        text.family(
+            "agg_quote_timestamp_seconds", type: "gauge",
+            help: "The newest ticker time a venue sent in the last poll (Unix seconds).")
+        for id in snapshot.venues.keys.sorted() {
+            guard case .success(let quotes)? = snapshot.venues[id]?.result,
+                let newest = quotes.compactMap(\.timestamp).map(\.millisecondsSince1970).max()
+            else { continue }
+            text.sample(
+                "agg_quote_timestamp_seconds", [("exchange", id)],
+                seconds(Timestamp(millisecondsSince1970: newest)))
+        }
+        text.family(
+            "agg_fx_timestamp_seconds", type: "gauge", help: "When an FX source's table was published (Unix seconds).")
+        for id in snapshot.fx.keys.sorted() {
+            guard case .success(let table)? = snapshot.fx[id] else { continue }
+            text.sample("agg_fx_timestamp_seconds", [("source", id)], seconds(table.asOf))
+        }
+        return text.text
+    }
+
+    /// The live part: request counts and durations, and the event streams.
+    func liveText(streams: EventStreamHub) -> String {
+        var text = PrometheusText(capacity: 32 * 1024)
+        upstreamRequests.write(
+            to: &text, name: "agg_upstream_requests_total", labels: ("exchange", "outcome"),
+            help: "Requests the poller sent to each venue, by outcome (ok, http_error, error).")
+        upstreamDurations.write(
+            to: &text, name: "agg_upstream_request_duration_seconds", labelName: "exchange",
+            help: "Time from sending a request to a venue to its complete answer.")
+        httpRequests.write(
+            to: &text, name: "agg_http_requests_total", labels: ("path", "status"),
+            help: "Requests served, by route and status.")
+        httpDurations.write(
+            to: &text, name: "agg_http_request_duration_seconds", labelName: "path",
+            help: "Time from a request's arrival to the end of its response.")
+        text.family("agg_stream_clients", type: "gauge", help: "Clients connected to /v1/stream.")
+        text.sample("agg_stream_clients", [], String(streams.subscriberCount))
+        text.family(
+            "agg_stream_dropped_total", type: "counter", help: "Stream clients dropped for not reading their events.")
+        text.sample("agg_stream_dropped_total", [], String(streams.droppedCount))
+        return text.text
+    }
+
+    /// Unix seconds with milliseconds: `1723104735.027`.
+    static func seconds(_ time: Timestamp) -> String {
+        let milliseconds = time.millisecondsSince1970
+        let whole = milliseconds / 1000
+        let fraction = milliseconds % 1000
+        if fraction == 0 { return String(whole) }
+        var digits = String(fraction)
+        digits = String(repeating: "0", count: 3 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return "\(whole).\(digits)"
+    }
+}
+
+/// The poller's HTTP client, counting each venue's requests by outcome and timing them.
+struct MeteredHTTPClient: HTTPClient {
+    let base: any HTTPClient
+    /// (URL prefix, venue id), longest prefix first.
+    let venues: [(prefix: String, id: String)]
+    let metrics: ServeMetrics
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let venue = venues.first { request.url.hasPrefix($0.prefix) }?.id ?? "other"
+        let started = ContinuousClock.now
+        let response: HTTPResponse
+        do {
+            response = try await base.send(request)
+        } catch {
+            record(venue, outcome: "error", since: started)
+            throw error
+        }
+        record(venue, outcome: response.isSuccess ? "ok" : "http_error", since: started)
+        return response
+    }
+
+    private func record(_ venue: String, outcome: String, since started: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - started
+        metrics.upstreamRequests.increment(venue, outcome)
+        metrics.upstreamDurations.observe(
+            venue,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+}

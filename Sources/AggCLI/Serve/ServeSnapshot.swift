@@ -1,0 +1,110 @@
+import AggCore
+import FoundationEssentials
+
+/// What one poll of `agg serve` fetched: every venue's tickers, every FX source's table and the
+/// transfer status lists, or why each is missing. Immutable once published; every client is
+/// answered from the latest one, so no client request reaches a venue.
+struct ServeSnapshot: Sendable {
+    /// One venue's tickers in the currency polled.
+    struct Venue: Sendable {
+        var currency: String
+        var result: Result<[Quote], AggError>
+        var byMarket: [Market: Quote]
+
+        init(currency: String, result: Result<[Quote], AggError>) {
+            self.currency = currency
+            self.result = result
+            var byMarket: [Market: Quote] = [:]
+            for quote in (try? result.get()) ?? [] where byMarket[quote.market] == nil {
+                byMarket[quote.market] = quote
+            }
+            self.byMarket = byMarket
+        }
+    }
+
+    /// 1 for the first poll, then one more per poll.
+    var generation: Int
+    /// When the poll finished.
+    var time: Timestamp
+    var venues: [String: Venue]
+    var fx: [String: Result<RateTable, AggError>]
+    /// When each FX table was fetched (tables are kept between polls while fresh).
+    var fxFetched: [String: Timestamp]
+    var transfers: [String: Result<[TransferStatus], AggError>]
+
+    /// Whether `source` answered its last request (venue or FX source).
+    func isUp(_ source: String) -> Bool {
+        if let venue = venues[source] { if case .success = venue.result { return true } else { return false } }
+        if let table = fx[source] { if case .success = table { return true } else { return false } }
+        if let list = transfers[source] { if case .success = list { return true } }
+        return false
+    }
+}
+
+/// A venue as the snapshot knows it: the CLI's services run unchanged on top of it, so that
+/// every endpoint answers exactly what the command would for the same data.
+struct SnapshotAdapter: ExchangeAdapter {
+    let descriptor: AdapterDescriptor
+    let snapshot: ServeSnapshot
+
+    private var id: String { descriptor.id }
+
+    func quote(for market: Market) async throws(AggError) -> Quote {
+        guard let venue = snapshot.venues[id] else { throw .unsupported(venue: id, capability: .ticker) }
+        if case .failure(let error) = venue.result { throw error }
+        guard let quote = venue.byMarket[market] else {
+            throw .notListed(
+                venue: id, market: market, code: "",
+                message: "not among the \(venue.currency) markets agg serve polls")
+        }
+        return quote
+    }
+
+    func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
+        guard let venue = snapshot.venues[id], venue.currency == currency else {
+            throw .unsupported(venue: id, capability: .allTickers)
+        }
+        return try venue.result.get()
+    }
+
+    func rates(base: String) async throws(AggError) -> RateTable {
+        guard let table = snapshot.fx[id] else { throw .unsupported(venue: id, capability: .fxRates) }
+        let answered = try table.get()
+        guard answered.base == base else {
+            throw .fxUnavailable("agg serve polls \(id) for \(answered.base) rates only, not \(base)")
+        }
+        return answered
+    }
+
+    func transferStatus(coins: [String]) async throws(AggError) -> [TransferStatus] {
+        guard let list = snapshot.transfers[id] else { throw .unsupported(venue: id, capability: .transferStatus) }
+        let rows = try list.get()
+        return coins.isEmpty ? rows : rows.filter { coins.contains($0.coin) }
+    }
+}
+
+/// Fails every request: the services behind `agg serve`'s endpoints reach venues only through
+/// `SnapshotAdapter`, never the network.
+struct NoNetworkHTTPClient: HTTPClient {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        throw TransportError.connection(url: request.url, detail: "agg serve answers from its snapshot only")
+    }
+}
+
+extension AdapterRegistry {
+    /// The same venues (descriptors and origins), answering from `snapshot`.
+    func answering(from snapshot: ServeSnapshot) -> AdapterRegistry {
+        AdapterRegistry(
+            registrations.map { registration in
+                let descriptor = registration.descriptor
+                return AdapterRegistration(descriptor: descriptor, origin: registration.origin) { _ in
+                    SnapshotAdapter(descriptor: descriptor, snapshot: snapshot)
+                }
+            })
+    }
+
+    /// Only the venues with `ids`.
+    func only(_ ids: Set<String>) -> AdapterRegistry {
+        AdapterRegistry(registrations.filter { ids.contains($0.descriptor.id) })
+    }
+}

@@ -1,0 +1,102 @@
+import AggCore
+import AggServer
+import AggTestKit
+import AggTransport
+import Foundation
+
+@testable import AggCLI
+
+/// `agg serve` in this process on an ephemeral loopback port, its poller reading the loopback
+/// fixture server. The poller polls only when a test calls `poll()`, so every count is exact.
+final class ServeHarness: Sendable {
+    let fixtures: FixtureServer
+    let runtime: ServeRuntime
+    let registry: AdapterRegistry
+    let http: CurlHTTPClient
+
+    init(
+        registry: AdapterRegistry = testRegistry(), arguments: [String] = [], token: String? = nil,
+        history: (any HistoryStore)? = nil, streamQueue: Int = ServeCommand.streamQueue
+    ) throws {
+        let fixtures = try FixtureServer()
+        let http = CurlHTTPClient()
+        var context = CLIContext(
+            registry: registry, environment: fixtures.environment,
+            console: Console(standardOutput: BufferSink(), standardError: BufferSink(), width: 200),
+            makeHTTPClient: { _ in http })
+        context.historyStore = history
+        let parsed = try ArgumentParser.parse(arguments, spec: ServeCommand.spec)
+        var options = try NetworkOptions(parsed, context: context)
+        options.offline = false
+        let plan = try ServePlan(
+            registry: registry, exchanges: options.exchanges.ids, fx: parsed[ServeCommand.fx] ?? [],
+            coins: parsed[ServeCommand.coins] ?? ["BTC", "ETH"])
+        self.fixtures = fixtures
+        self.registry = registry
+        self.http = http
+        runtime = try ServeRuntime(
+            context: context, options: options, plan: plan, address: ListenAddress.standard.with(port: 0),
+            token: token.flatMap(BearerToken.init), streamQueue: streamQueue)
+    }
+
+    deinit {
+        runtime.server.stop()
+        fixtures.stop()
+    }
+
+    var port: Int { Int(runtime.server.address.port) }
+
+    /// One poll, published.
+    @discardableResult
+    func poll() async -> ServeSnapshot { await runtime.poller.poll() }
+
+    func get(_ path: String, headers: [String] = [], method: String = "GET") async throws -> RawHTTPClient.Answer {
+        try await RawHTTPClient.get(port: port, path, headers: headers, method: method)
+    }
+
+    /// The CLI run in this process against the same fixtures, at `now`.
+    func cli(_ arguments: [String], now: Timestamp) async -> CLIRun {
+        await runCLI(arguments, environment: fixtures.environment, http: http, registry: registry, now: now)
+    }
+
+    /// Requests the fixture server has received.
+    var upstreamRequests: Int { fixtures.requests.count }
+}
+
+/// A history store in memory, answering queries the way the protocol says (oldest first, then
+/// by exchange), for `/v1/history`.
+actor MemoryHistoryStore: HistoryStore {
+    private var prices: [PricePoint]
+    private var premiums: [PremiumPoint]
+
+    init(prices: [PricePoint], premiums: [PremiumPoint]) {
+        self.prices = prices
+        self.premiums = premiums
+    }
+
+    func record(_ tick: RecordedTick) async throws(AggError) {
+        prices += tick.prices
+        premiums += tick.premiums
+    }
+
+    func prices(_ query: HistoryQuery) async throws(AggError) -> [PricePoint] {
+        prices.filter { point in
+            point.market.base == query.symbol && point.time.millisecondsSince1970 >= query.since.millisecondsSince1970
+                && (query.exchanges.isEmpty || query.exchanges.contains(point.exchange))
+        }.sorted { ($0.time.millisecondsSince1970, $0.exchange) < ($1.time.millisecondsSince1970, $1.exchange) }
+    }
+
+    func premiums(_ query: HistoryQuery) async throws(AggError) -> [PremiumPoint] {
+        premiums.filter { point in
+            point.symbol == query.symbol && point.time.millisecondsSince1970 >= query.since.millisecondsSince1970
+                && (query.exchanges.isEmpty || query.exchanges.contains(point.exchange))
+        }.sorted { ($0.time.millisecondsSince1970, $0.exchange) < ($1.time.millisecondsSince1970, $1.exchange) }
+    }
+
+    func prune(before cutoff: Timestamp, limit: Int) async throws(AggError) -> Int { 0 }
+    func alertStates() async throws(AggError) -> [AlertState] { [] }
+    func saveAlertStates(_ states: [AlertState]) async throws(AggError) {}
+    func claimVenues(_ venues: [String], holder: String, now: Timestamp, expiry: Timestamp) async throws(AggError)
+        -> Set<String>
+    { Set(venues) }
+}
