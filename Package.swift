@@ -139,7 +139,7 @@ let package = Package(
             name: "AggCLITests",
             dependencies: [
                 "AggCLI", "AggCore", "AggJSON", "AggStore", "AggTestKit", "AggFixtures", "AggVenues", "AggDataVenues",
-                "AggPostgres", "agg", "AggServer",
+                "AggPostgres", "AggTransport", "agg", "AggServer",
             ]
         ),
     ] + adapterTargets + adapterTestTargets,

@@ -15,6 +15,8 @@ public enum CLI {
         TradesCommand.self,
         BookCommand.self,
         WatchCommand.self,
+        RecordCommand.self,
+        HistoryCommand.self,
         ExchangesCommand.self,
         RatesCommand.self,
         ServeCommand.self,

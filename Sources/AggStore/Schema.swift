@@ -86,6 +86,51 @@ enum Schema {
                 ALTER TABLE rate_new RENAME TO rate;
                 """
         ),
+        // agg record's history (HistoryStore): rows appended once a tick, read by symbol and
+        // time, pruned oldest first by time. Decimals are exact text, times integer ms.
+        Migration(
+            summary: "create the recorded history (prices, rates, premiums), alert states and venue leases",
+            sql: """
+                CREATE TABLE price_point (
+                    time INTEGER NOT NULL,
+                    exchange TEXT NOT NULL,
+                    base TEXT NOT NULL,
+                    quote TEXT NOT NULL,
+                    last TEXT NOT NULL,
+                    base_volume TEXT
+                ) STRICT;
+                CREATE INDEX price_point_symbol_time ON price_point (base, time);
+                CREATE INDEX price_point_time ON price_point (time);
+                CREATE TABLE rate_point (
+                    time INTEGER NOT NULL,
+                    source TEXT NOT NULL,
+                    base TEXT NOT NULL,
+                    quote TEXT NOT NULL,
+                    rate TEXT NOT NULL
+                ) STRICT;
+                CREATE INDEX rate_point_time ON rate_point (time);
+                CREATE TABLE premium_point (
+                    time INTEGER NOT NULL,
+                    exchange TEXT NOT NULL,
+                    symbol TEXT NOT NULL,
+                    basis TEXT NOT NULL,
+                    fx_source TEXT NOT NULL,
+                    percent TEXT NOT NULL
+                ) STRICT;
+                CREATE INDEX premium_point_symbol_time ON premium_point (symbol, time);
+                CREATE INDEX premium_point_time ON premium_point (time);
+                CREATE TABLE alert_state (
+                    rule TEXT PRIMARY KEY,
+                    active INTEGER NOT NULL CHECK (active IN (0, 1)),
+                    last_fired INTEGER
+                ) STRICT, WITHOUT ROWID;
+                CREATE TABLE venue_lease (
+                    venue TEXT PRIMARY KEY,
+                    holder TEXT NOT NULL,
+                    expiry INTEGER NOT NULL
+                ) STRICT, WITHOUT ROWID;
+                """
+        ),
     ]
 
     /// The version a database has once every migration ran.

@@ -64,5 +64,8 @@ public final class FixtureServer: Sendable {
     /// Every request received, with the venue prefix still on the path.
     public var requests: [LoopbackRequest] { server.requests }
 
+    /// Empties the log of requests (see `LoopbackServer.forgetRequests()`).
+    public func forgetRequests() { server.forgetRequests() }
+
     public func stop() { server.stop() }
 }

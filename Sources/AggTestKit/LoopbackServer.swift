@@ -38,6 +38,10 @@ public final class LoopbackServer: Sendable {
     /// Every request received so far, in the order they arrived.
     public var requests: [LoopbackRequest] { core.requests }
 
+    /// Empties the log of requests, so that a long run (a benchmark of thousands of requests)
+    /// does not grow with it.
+    public func forgetRequests() { core.forgetRequests() }
+
     /// Stops the server: no more connections are accepted, and the connections still open,
     /// including hanging ones, are shut down. Once this returns the port refuses connections.
     /// Calling it again does nothing; releasing the server calls it too.

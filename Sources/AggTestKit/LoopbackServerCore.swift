@@ -40,6 +40,10 @@ final class LoopbackServerCore: Sendable {
         state.withLock { $0.requests }
     }
 
+    func forgetRequests() {
+        state.withLock { $0.requests.removeAll() }
+    }
+
     /// Stops accepting, shuts down open connections (ending hanging ones) and waits until the
     /// listening socket is closed, so that the port refuses connections once this returns.
     func stop() {

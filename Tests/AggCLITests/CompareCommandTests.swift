@@ -1,6 +1,7 @@
 import AggCLI
 import AggCore
 import AggJSON
+import AggStore
 import AggTestKit
 import Foundation
 import Testing
@@ -506,4 +507,43 @@ struct QuoteAcrossVenuesTests {
 /// The compare CSV header, as documented.
 private enum CompareRenderingHeader {
     static let csv = "exchange,symbol,last,currency,rate,lastConverted,premiumPercent"
+}
+
+@Suite("agg compare with recorded premiums")
+struct ComparePercentileTests {
+    @Test("the premium's percentile over the last 7 days of recorded premiums, for the venues that have them")
+    func percentile() async throws {
+        try await withTemporaryHome { home in
+            let store = try Store.open(path: home + "/agg.sqlite")
+            let now = Timestamp.now
+            // bithumb's BTC premium in this comparison is -4.31 %: at or above three of the four.
+            for (hours, percent) in [(1, "-5.00"), (5, "-4.50"), (30, "-4.31"), (100, "-4.00")] {
+                let time = Timestamp(millisecondsSince1970: now.millisecondsSince1970 - Int64(hours) * 3_600_000)
+                try await store.record(
+                    RecordedTick(
+                        time: time,
+                        premiums: [
+                            PremiumPoint(
+                                time: time, exchange: "bithumb", symbol: "BTC", basis: "usd", fxSource: "testfx",
+                                percent: Decimal(string: percent) ?? 0)
+                        ]))
+            }
+            let run = await runCLI(
+                ["compare", "BTC", "--format", "json"], environment: ["AGG_HOME": home], http: try network(),
+                registry: registryWithFX())
+            #expect(run.status == 0, "\(run.error)")
+            let venues = try run.json()["venues"].elements()
+            #expect(try venues.map { try $0["exchange"].string() }.prefix(2) == ["binance", "bithumb"])
+            #expect(try venues[1]["premiumPercent"].string() == "-4.31")
+            #expect(try venues[1]["premiumPercentile7d"].string() == "75")
+            #expect(try venues[0]["premiumPercentile7d"].optionalString() == nil)
+            // A venue without recorded premiums has the field, null.
+            #expect(run.output.contains(#""premiumPercent":"-0.02","premiumPercentile7d":null}"#))
+            let table = await runCLI(
+                ["compare", "BTC", "--format", "table"], environment: ["AGG_HOME": home], http: try network(),
+                registry: registryWithFX())
+            let bithumb = table.output.split(separator: "\n").first { $0.hasPrefix("bithumb") }
+            #expect(bithumb?.split(separator: " ").last == "75")
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import AggCLI
 import AggCore
 import AggJSON
+import AggStore
 import Foundation
 import Testing
 
@@ -125,8 +126,10 @@ private func boardRegistry(fxCalls: CallCounter? = nil) -> AdapterRegistry {
             })
 }
 
-private func runBoard(_ arguments: [String], fxCalls: CallCounter? = nil) async -> CLIRun {
-    await runCLI(arguments, registry: boardRegistry(fxCalls: fxCalls), now: boardNow)
+private func runBoard(_ arguments: [String], fxCalls: CallCounter? = nil, environment: [String: String] = [:])
+    async -> CLIRun
+{
+    await runCLI(arguments, environment: environment, registry: boardRegistry(fxCalls: fxCalls), now: boardNow)
 }
 
 @Suite("agg premium")
@@ -385,5 +388,41 @@ struct PremiumCommandTests {
             #expect(bad.status == 64)
             #expect(bad.errorLines == ["agg: " + message])
         }
+    }
+
+    @Test("with recorded premiums: the current premium's percentile over the last 7 days, only where history exists")
+    func percentileOverSevenDays() async throws {
+        try await withTemporaryHome { home in
+            let store = try Store.open(path: home + "/agg.sqlite")
+            func point(hoursAgo: Int64, _ percent: String, basis: String = "usd") -> PremiumPoint {
+                PremiumPoint(
+                    time: Timestamp(millisecondsSince1970: boardNow.millisecondsSince1970 - hoursAgo * 3_600_000),
+                    exchange: "kra", symbol: "BTC", basis: basis, fxSource: "fxa",
+                    percent: Decimal(string: percent) ?? 0)
+            }
+            // kra's BTC premium now is 0.65 %: at or above three of the five recorded in the window.
+            let recorded = [
+                point(hoursAgo: 1, "0.10"), point(hoursAgo: 20, "0.50"), point(hoursAgo: 40, "0.65"),
+                point(hoursAgo: 60, "0.70"), point(hoursAgo: 160, "0.90"),
+                // Outside the window, and on the other basis: neither counts.
+                point(hoursAgo: 7 * 24 + 1, "0.01"), point(hoursAgo: 2, "0.01", basis: "usdt"),
+            ]
+            for item in recorded { try await store.record(RecordedTick(time: item.time, premiums: [item])) }
+
+            let run = await runBoard(["premium", "BTC", "-f", "json"], environment: ["AGG_HOME": home])
+            #expect(run.status == 0, "\(run.error)")
+            let venues = try run.json()["rows"][0]["venues"].elements()
+            #expect(try venues.map { try $0["premiumPercentile7d"].optionalString() } == ["60", nil, nil, nil])
+
+            let table = await runBoard(["premium", "BTC", "-f", "table"], environment: ["AGG_HOME": home])
+            let lines = table.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+            #expect(lines.contains { $0.first == "BTC" && $0.contains("+0.65%") && $0.contains("60") })
+            #expect(table.output.contains("7D PCTL"))
+        }
+        // Without history there is neither a column nor a field.
+        let plain = await runBoard(["premium", "BTC", "-f", "json"])
+        #expect(try !plain.json()["rows"][0]["venues"][0]["premiumPercentile7d"].isPresent)
+        let table = await runBoard(["premium", "BTC", "-f", "table"])
+        #expect(!table.output.contains("7D PCTL"))
     }
 }

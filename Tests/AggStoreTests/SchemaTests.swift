@@ -17,7 +17,7 @@ struct SchemaTests {
                     "SELECT count(*) FROM pragma_table_list WHERE schema = 'main' AND strict = 0 AND name NOT LIKE 'sqlite_%'"
                 ) == 0)
             #expect(
-                try store.integer("SELECT count(*) FROM pragma_table_list WHERE schema = 'main' AND strict = 1") == 4)
+                try store.integer("SELECT count(*) FROM pragma_table_list WHERE schema = 'main' AND strict = 1") == 9)
             let mode = try store.withConnection("inspect") { connection throws(SQLiteError) in
                 try connection.query("PRAGMA journal_mode") { row in row.text(at: 0) }.first ?? nil
             }
@@ -113,7 +113,7 @@ struct SourceKeyMigrationTests {
                     """)
             }
             let store = try Store.open(path: path)
-            #expect(try store.integer("PRAGMA user_version") == 2)
+            #expect(try store.integer("PRAGMA user_version") == Int64(Store.schemaVersion))
             #expect(try store.integrityCheck() == "ok")
             #expect(try store.integer("SELECT count(*) FROM pragma_foreign_key_check") == 0)
             let latest = try #require(try store.latestSnapshot(base: "USD", source: "exchangerate"))

@@ -81,12 +81,24 @@ public enum CompareCommand: Command {
             ? nil : LocalStore.bestEffort(environment: context.environment, create: true)
         let service = CompareService(factory: factory, store: store, now: context.now)
         let reports = await service.compare(plans, refresh: arguments[CommonOptions.refresh])
-        if let report = reports.first, reports.count == 1 {
-            Output.write(CompareRendering(report: report), options: options, console: context.console)
+        var renderings: [CompareRendering] = []
+        for report in reports {
+            var rendering = CompareRendering(report: report)
+            if !options.offline {
+                rendering.percentiles = await PremiumPercentiles.load(
+                    store: store ?? LocalStore.bestEffort(environment: context.environment, create: false),
+                    current: report.outcomes.compactMap { venue, outcome in
+                        guard case .compared(let row) = outcome, let percent = row.premiumPercent else { return nil }
+                        return PremiumPercentiles.Current(
+                            exchange: venue.venue, symbol: report.plan.coin, percent: percent)
+                    }, now: context.now())
+            }
+            renderings.append(rendering)
+        }
+        if let rendering = renderings.first, renderings.count == 1 {
+            Output.write(rendering, options: options, console: context.console)
         } else {
-            Output.write(
-                CompareRenderings(renderings: reports.map(CompareRendering.init(report:))), options: options,
-                console: context.console)
+            Output.write(CompareRenderings(renderings: renderings), options: options, console: context.console)
         }
         var failed = false
         for report in reports {

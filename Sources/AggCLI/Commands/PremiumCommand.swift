@@ -98,7 +98,19 @@ public enum PremiumCommand: Command {
         let result = try await ProgressLine.during(
             "asking \((venues + fxSources).map(\.id).joined(separator: ", "))", console: context.console
         ) { () async in await board.service.run(board.request) }
-        Output.write(board.rendering(result), options: options, console: context.console)
+        var rendering = board.rendering(result)
+        if !options.offline {
+            rendering.percentiles = await PremiumPercentiles.load(
+                store: LocalStore.bestEffort(environment: context.environment, create: false),
+                current: rendering.rows.flatMap { row in
+                    row.venues.filter(\.isLocal).compactMap { venue in
+                        venue.premiumPercent.map {
+                            PremiumPercentiles.Current(exchange: venue.exchange, symbol: row.base, percent: $0)
+                        }
+                    }
+                }, now: result.asOf)
+        }
+        Output.write(rendering, options: options, console: context.console)
         return board.report(result, console: context.console)
     }
 

@@ -5,6 +5,14 @@ import FoundationEssentials
 /// `compare` output in the three formats.
 struct CompareRendering: Rendering {
     var report: CompareReport
+    /// Each venue's premium among those `agg record` stored over the last seven days; the
+    /// column and the JSON field `premiumPercentile7d` appear only when there are any.
+    var percentiles: PremiumPercentiles = .none
+
+    /// `report` without percentiles (set `percentiles` when history exists).
+    init(report: CompareReport) {
+        self.report = report
+    }
 
     private var comparison: PriceComparison { report.comparison }
     private var currency: String { report.plan.currency }
@@ -35,12 +43,22 @@ struct CompareRendering: Rendering {
         for (venue, outcome) in report.outcomes {
             switch outcome {
             case .compared(let row):
-                venues.append([
-                    "exchange": .string(venue.venue), "symbol": .string(row.price.market.description),
-                    "last": JSONOutput.decimal(row.price.last), "rate": JSONOutput.decimal(row.rate),
-                    "lastConverted": JSONOutput.decimal(row.converted),
-                    "premiumPercent": JSONOutput.string(row.premiumPercent.map(Self.premiumText)),
-                ])
+                var members: [JSONObject.Member] = [
+                    .init(key: "exchange", value: .string(venue.venue)),
+                    .init(key: "symbol", value: .string(row.price.market.description)),
+                    .init(key: "last", value: JSONOutput.decimal(row.price.last)),
+                    .init(key: "rate", value: JSONOutput.decimal(row.rate)),
+                    .init(key: "lastConverted", value: JSONOutput.decimal(row.converted)),
+                    .init(key: "premiumPercent", value: JSONOutput.string(row.premiumPercent.map(Self.premiumText))),
+                ]
+                if !percentiles.isEmpty {
+                    members.append(
+                        .init(
+                            key: "premiumPercentile7d",
+                            value: JSONOutput.decimal(
+                                percentiles.percentile(exchange: venue.venue, symbol: report.plan.coin))))
+                }
+                venues.append(.object(JSONObject(members)))
                 if row.converted == nil {
                     errors.append([
                         "exchange": .string(venue.venue), "kind": "conversion", "code": .null,
@@ -82,25 +100,35 @@ struct CompareRendering: Rendering {
 
     func table(width: Int, style: TextStyle) -> String {
         let places = DecimalFormatting.minorUnits(of: currency)
-        var table = TextTable(columns: [
-            .init("VENUE"), .init("MARKET", priority: 3), .init("LAST", .right, priority: 2),
-            .init("RATE", .right, priority: 1), .init("IN \(currency)", .right), .init("PREMIUM", .right),
-        ])
+        var table = TextTable(
+            columns: [
+                .init("VENUE"), .init("MARKET", priority: 3), .init("LAST", .right, priority: 2),
+                .init("RATE", .right, priority: 1), .init("IN \(currency)", .right), .init("PREMIUM", .right),
+            ] + (percentiles.isEmpty ? [] : [.init("7D PCTL", .right, priority: 1)]))
         for (venue, outcome) in report.outcomes {
             switch outcome {
             case .compared(let row):
                 let premium = row.premiumPercent
                 let arrow = premium.map { $0 > 0 ? "▲ " : ($0 < 0 ? "▼ " : "") } ?? ""
-                table.append([
-                    .init(venue.venue), .init(row.price.market.description),
-                    .init(DecimalFormatting.grouped(row.price.last)),
-                    .init(row.rate.map(DecimalFormatting.grouped) ?? "-"),
-                    row.converted.map { .init(DecimalFormatting.fixed($0, places: places)) }
-                        ?? .init("no rate", paint: { [style] in style.warning($0) }),
-                    .init(
-                        premium.map { arrow + DecimalFormatting.percent($0) } ?? "-",
-                        paint: { [style] in style.signed($0, premium) }),
-                ])
+                table.append(
+                    [
+                        .init(venue.venue), .init(row.price.market.description),
+                        .init(DecimalFormatting.grouped(row.price.last)),
+                        .init(row.rate.map(DecimalFormatting.grouped) ?? "-"),
+                        row.converted.map { .init(DecimalFormatting.fixed($0, places: places)) }
+                            ?? .init("no rate", paint: { [style] in style.warning($0) }),
+                        .init(
+                            premium.map { arrow + DecimalFormatting.percent($0) } ?? "-",
+                            paint: { [style] in style.signed($0, premium) }),
+                    ]
+                        + (percentiles.isEmpty
+                            ? []
+                            : [
+                                .init(
+                                    percentiles.percentile(exchange: venue.venue, symbol: report.plan.coin).map {
+                                        DecimalText.format($0)
+                                    } ?? "-")
+                            ]))
             case .notListed:
                 table.append([
                     .init(venue.venue), .init(venue.market.description),

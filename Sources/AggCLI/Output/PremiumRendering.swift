@@ -15,6 +15,9 @@ struct PremiumRendering: Rendering {
     var rows: [PremiumBoard.Row]
     /// FX attributions by source id.
     var attributions: [String: String]
+    /// Each local venue's premium among those recorded over the last seven days; the column and
+    /// the JSON field `premiumPercentile7d` appear only when there are any.
+    var percentiles: PremiumPercentiles = .none
 
     /// The board's rows filtered and ordered: the symbols asked for (all when none), at least
     /// `minimumVolume`, favorites first, at most `top`.
@@ -60,15 +63,17 @@ struct PremiumRendering: Rendering {
                 "base": .string(row.base),
                 "venues": .array(
                     row.venues.map { venue in
-                        [
-                            "exchange": .string(venue.exchange), "symbol": .string(venue.market.description),
-                            "last": Self.exact(venue.last), "lastKRW": Self.exact(venue.lastConverted),
-                            "premiumPercent": JSONOutput.string(Self.percentText(venue.premiumPercent)),
-                            "usdtPremiumPercent": JSONOutput.string(Self.percentText(venue.usdtPremiumPercent)),
-                            "volumeKRW": Self.exact(venue.volumeConverted),
-                            "local": .bool(venue.isLocal), "outlier": .bool(venue.isOutlier),
-                            "transfer": .string(result.transfer(venue: venue.exchange, coin: row.base).rawValue),
-                        ]
+                        withPercentile(
+                            exchange: venue.exchange, symbol: row.base,
+                            [
+                                "exchange": .string(venue.exchange), "symbol": .string(venue.market.description),
+                                "last": Self.exact(venue.last), "lastKRW": Self.exact(venue.lastConverted),
+                                "premiumPercent": JSONOutput.string(Self.percentText(venue.premiumPercent)),
+                                "usdtPremiumPercent": JSONOutput.string(Self.percentText(venue.usdtPremiumPercent)),
+                                "volumeKRW": Self.exact(venue.volumeConverted),
+                                "local": .bool(venue.isLocal), "outlier": .bool(venue.isOutlier),
+                                "transfer": .string(result.transfer(venue: venue.exchange, coin: row.base).rawValue),
+                            ])
                     }),
                 "reference": row.reference.map { reference in
                     [
@@ -89,6 +94,17 @@ struct PremiumRendering: Rendering {
             "rows": .array(rowValues),
             "errors": .array(result.errors.map { JSONOutput.error($0, exchange: nil, symbol: nil) }),
         ]
+    }
+
+    /// `object` followed by `"premiumPercentile7d"` (a decimal string, or null for a venue without
+    /// recorded premiums) when history exists.
+    private func withPercentile(exchange: String, symbol: String, _ object: JSONValue) -> JSONValue {
+        guard !percentiles.isEmpty, case .object(var members) = object else { return object }
+        members.members.append(
+            .init(
+                key: "premiumPercentile7d",
+                value: JSONOutput.decimal(percentiles.percentile(exchange: exchange, symbol: symbol))))
+        return .object(members)
     }
 
     static let csvHeader = [
@@ -140,6 +156,8 @@ struct PremiumRendering: Rendering {
             .init("GLOBAL (\(currency))", .right, priority: 3),
         ]
         if basis != .usdt { columns.append(.init("PREMIUM", .right)) }
+        let showsPercentile = basis != .usdt && !percentiles.isEmpty
+        if showsPercentile { columns.append(.init("7D PCTL", .right, priority: 1)) }
         if basis != .fx { columns.append(.init("USDT PREM", .right, priority: basis == .usdt ? 0 : 1)) }
         columns += [.init("VOLUME 24H", .right, priority: 2), .init("NOTE", priority: 4)]
         var table = TextTable(columns: columns)
@@ -162,6 +180,13 @@ struct PremiumRendering: Rendering {
                             : ""),
                 ]
                 if basis != .usdt { cells.append(percentCell(venue.premiumPercent, style: style)) }
+                if showsPercentile {
+                    cells.append(
+                        .init(
+                            percentiles.percentile(exchange: venue.exchange, symbol: row.base).map {
+                                DecimalText.format($0)
+                            } ?? "-"))
+                }
                 if basis != .fx { cells.append(percentCell(venue.usdtPremiumPercent, style: style)) }
                 cells += [
                     .init(venue.volumeConverted.map { DecimalFormatting.money($0, currency: currency) } ?? "-"),

@@ -135,14 +135,19 @@ public struct AdapterFactory: Sendable {
     /// One token bucket per venue for the whole run, so that repeated or concurrent requests
     /// (watch, bulk commands) stay inside each venue's published rate.
     private let buckets: [String: TokenBucket]
+    /// The clock of the token buckets and of retries' waits.
+    private let clock: RetryClock
 
-    public init(context: CLIContext, options: NetworkOptions) {
+    /// - Parameter clock: what the token buckets and retries measure time with; `agg record`'s
+    ///   tests pass a clock of their own.
+    public init(context: CLIContext, options: NetworkOptions, clock: RetryClock = .system) {
         self.context = context
         self.options = options
+        self.clock = clock
         self.http = context.makeHTTPClient(options.timeouts)
         self.buckets = Dictionary(
             uniqueKeysWithValues: context.registry.descriptors.map { descriptor in
-                (descriptor.id, TokenBucket(rate: descriptor.requestsPerSecond))
+                (descriptor.id, TokenBucket(rate: descriptor.requestsPerSecond, clock: clock))
             })
     }
 
@@ -165,7 +170,7 @@ public struct AdapterFactory: Sendable {
             let limited = buckets[descriptor.id].map {
                 RateLimitedHTTPClient(base: http, bucket: $0, quotaHeader: descriptor.quotaHeader)
             }
-            client = RetryingHTTPClient(base: limited ?? http, timeouts: options.timeouts)
+            client = RetryingHTTPClient(base: limited ?? http, timeouts: options.timeouts, clock: clock)
         }
         return try context.registry.makeAdapter(
             id: descriptor.id,

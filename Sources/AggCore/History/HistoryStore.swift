@@ -143,4 +143,14 @@ public protocol HistoryStore: Sendable {
     /// venue is recorded twice.
     func claimVenues(_ venues: [String], holder: String, now: Timestamp, expiry: Timestamp) async throws(AggError)
         -> Set<String>
+
+    /// Gives up every lease `holder` has, so that another recorder can take its venues at once
+    /// instead of after their expiry; a recorder calls it when it stops cleanly.
+    func releaseVenues(holder: String) async throws(AggError)
+}
+
+extension HistoryStore {
+    /// Lets the leases expire: a store that cannot release them early still hands the venues on,
+    /// once `expiry` passes.
+    public func releaseVenues(holder: String) async throws(AggError) {}
 }

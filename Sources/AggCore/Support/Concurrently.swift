@@ -67,3 +67,28 @@ extension Result where Failure == AggError {
         return result
     }
 }
+
+/// `operation`'s outcome, or `timeout` when it takes longer than `seconds` (it is then
+/// cancelled, and waited for: an operation that honours cancellation ends at once).
+///
+/// The children return an `Optional<Result>` built after their `await`, never a tuple.
+public func resultWithin<Value: Sendable>(
+    seconds: Double, or timeout: AggError, _ operation: @escaping @Sendable () async throws(AggError) -> Value
+) async -> Result<Value, AggError> {
+    await withTaskGroup(of: Result<Value, AggError>?.self) { group in
+        group.addTask {
+            let outcome = await Result<Value, AggError>.catching { () throws(AggError) in try await operation() }
+            return outcome
+        }
+        group.addTask {
+            try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+            return nil
+        }
+        var outcome: Result<Value, AggError> = .failure(timeout)
+        if let first = await group.next(), let answered = first {
+            outcome = answered
+        }
+        group.cancelAll()
+        return outcome
+    }
+}

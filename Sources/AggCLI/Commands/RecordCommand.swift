@@ -1,0 +1,110 @@
+import AggCore
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `agg record`: a long-running collector that stores every venue's tickers, the FX rates and
+/// optionally the premium board every interval, for `agg history`.
+public enum RecordCommand: Command {
+    static let premium = Flag("premium", help: "Also record the premium board (each KRW venue's premium, both bases).")
+    static let interval = Option<Double>(
+        "interval", short: "i", value: "SECONDS",
+        help:
+            "Seconds between ticks (default 10, at least 1; 10s, 1m). A venue whose rate limit needs longer is fetched every few ticks.",
+        parser: .seconds(in: 1...86_400, expected: "seconds, such as 10 or 1m"))
+    static let retain = Option<Int64>(
+        "retain", value: "DURATION", help: "Delete recorded rows older than this (default 30d; at least 1m).",
+        parser: .duration(minimum: 60, expected: "a duration such as 30d, 12h or 3600, at least 60 s"))
+    static let count = Option<Int>(
+        "count", short: "c", value: "N", help: "Stop after N ticks (default: until Ctrl-C or SIGTERM).",
+        parser: .wholeNumber(in: 1...Int.max, expected: "a whole number of ticks, 1 or more"))
+    static let quiet = Flag("quiet", help: "Print no progress (failures still go to stderr).")
+
+    public static let spec = CommandSpec(
+        name: "record",
+        summary: "Record every venue's prices, the FX rates and the premium board over time, for agg history.",
+        arguments: "[SYMBOL...]",
+        options: [
+            CommonOptions.exchange, premium, interval, retain, count, quiet, HistoryStores.option,
+            CommonOptions.timeout,
+            CommonOptions.offline,
+        ],
+        positionals: (0, nil),
+        examples: [
+            "agg record --premium",
+            "agg record BTC ETH --exchange upbit,binance --interval 30s --retain 7d",
+            "agg record --premium --quiet &",
+        ],
+        discussion: """
+            Every interval each venue is asked once for all its tickers (coins named as
+            SYMBOLs are kept, the others dropped; a venue without an all-tickers request is asked
+            for each named coin), each FX source when its rate is over five minutes old or its next
+            update is due, and with --premium the premium board is made from the same tickers. One
+            tick is stored in one transaction, with the time it was fetched, in the database
+            (see agg config path). Each venue has its own deadline within the tick (the interval
+            less a fifth, at most --timeout): a slow or failing venue is reported on stderr, one
+            line each, and never delays the others or the next tick. A venue whose rate limit
+            cannot take a request every interval is fetched every few ticks, and agg says so.
+            Rows older than --retain are deleted in the background, a thousand at a time.
+            Several recorders may share the database: each venue is recorded by one of them
+            (a lease renewed every tick, lasting three intervals). SIGTERM or Ctrl-C finishes the
+            tick in flight and exits 0; a killed recorder loses at most that tick. Progress: a
+            status line on a terminal, one line a tick otherwise, none with --quiet.
+            """
+    )
+
+    /// The interval when `--interval` is not given.
+    static let defaultInterval: Double = 10
+    /// The retention when `--retain` is not given: 30 days.
+    static let defaultRetainSeconds: Int64 = 30 * 86_400
+
+    public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError) -> ExitCode {
+        try await run(arguments, context: context, clock: .system)
+    }
+
+    /// `run` on `clock`, which tests replace.
+    static func run(_ arguments: ParsedArguments, context: CLIContext, clock: RecorderClock) async throws(AggError)
+        -> ExitCode
+    {
+        let options = try NetworkOptions(arguments, context: context)
+        var symbols: [String] = []
+        for text in arguments.positionals { symbols.append(try AssetCode.validate(text)) }
+        let interval = arguments[Self.interval] ?? defaultInterval
+        let plan = try RecordService.plan(
+            symbols: symbols, exchanges: options.exchanges, premium: arguments[Self.premium], interval: interval,
+            registry: context.registry)
+        let factory = AdapterFactory(context: context, options: options, clock: clock.retry)
+        try factory.announceOffline(venues: plan.venues.map(\.id) + plan.fxSources.map(\.id))
+        let store = try await HistoryStores.open(arguments, context: context)
+        var settings = RecordService.Settings(
+            interval: interval, venueDeadline: min(interval * 0.8, options.timeouts.total),
+            retainSeconds: arguments[Self.retain] ?? defaultRetainSeconds)
+        settings.pruneEveryTicks = max(1, Int((60 / interval).rounded(.up)))
+        let service = RecordService(
+            factory: factory, store: store, clock: clock, holder: holder(), settings: settings)
+        let mode: RecordProgress.Mode =
+            arguments[Self.quiet]
+            ? .quiet
+            : context.console.outputIsTerminal && context.environment["TERM"] != "dumb" ? .statusLine : .lines
+        let progress = RecordProgress(console: context.console, mode: mode)
+        progress.announce(plan, interval: interval)
+        let count = arguments[Self.count]
+        let totals = await service.run(plan, count: count, interrupts: context.interrupts()) { report, totals in
+            progress.tick(report, totals: totals)
+        }
+        let stopped = count.map { totals.ticks < $0 } ?? true
+        progress.finish(totals, stopped: stopped)
+        return !stopped && totals.lastFailed ? .sourceFailed : .success
+    }
+
+    /// Who holds this recorder's venue leases: `hostname:pid`.
+    static func holder() -> String {
+        var name = [CChar](repeating: 0, count: 256)
+        let host =
+            gethostname(&name, name.count - 1) == 0
+            ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "localhost"
+        return "\(host):\(getpid())"
+    }
+}

@@ -1,0 +1,38 @@
+import AggCLI
+import AggCore
+import Synchronization
+
+/// A clock for `agg record`'s loop whose sleep only moves its time forward, so that a test runs
+/// many ticks at once; it remembers every sleep.
+final class FakeClock: Sendable {
+    private let state: Mutex<(milliseconds: Int64, sleeps: [Double])>
+
+    init(start: Timestamp = Timestamp(secondsSince1970: 1_800_000_000)) {
+        state = Mutex((start.millisecondsSince1970, []))
+    }
+
+    var now: Timestamp { Timestamp(millisecondsSince1970: state.withLock { $0.milliseconds }) }
+
+    /// Every sleep asked for, in seconds.
+    var sleeps: [Double] { state.withLock { $0.sleeps } }
+
+    func advance(_ seconds: Double) {
+        state.withLock { state in
+            state.milliseconds += Int64((seconds * 1000).rounded())
+            state.sleeps.append(seconds)
+        }
+    }
+
+    /// The recorder's clock: sleeping advances time; token buckets see the same time; retries
+    /// do not wait.
+    var recorder: RecorderClock {
+        RecorderClock(
+            now: { self.now },
+            sleep: { seconds in
+                self.advance(seconds)
+                await Task.yield()
+            },
+            retry: RetryClock(
+                now: { Double(self.state.withLock { $0.milliseconds }) / 1000 }, sleep: { _ in }, random: { 0.5 }))
+    }
+}
