@@ -40,3 +40,24 @@ extension AlertObservations {
         }
     }
 }
+
+extension AlertObservations {
+    /// The readings of one `agg record` tick: each price's last, and with `--premium` each local
+    /// venue's premiums on both bases (`usd` and `usdt`), for the coins in `symbols` only.
+    init(recorded tick: RecordedTick, symbols: Set<String>) {
+        self.init()
+        for price in tick.prices where symbols.contains(price.market.base) {
+            record(price.last, field: .last, exchange: price.exchange, symbol: price.market.base)
+        }
+        for premium in tick.premiums where symbols.contains(premium.symbol) {
+            let field: AlertRule.Field? =
+                switch premium.basis {
+                case "usd": .premium
+                case "usdt": .usdtPremium
+                default: nil
+                }
+            guard let field else { continue }
+            record(premium.percent, field: field, exchange: premium.exchange, symbol: premium.symbol)
+        }
+    }
+}

@@ -28,6 +28,7 @@ public enum RecordCommand: Command {
         arguments: "[SYMBOL...]",
         options: [
             CommonOptions.exchange, premium, interval, retain, count, quiet, HistoryStores.option,
+        ] + AlertOptions.all + [
             CommonOptions.timeout,
             CommonOptions.offline,
         ],
@@ -88,14 +89,54 @@ public enum RecordCommand: Command {
             arguments[Self.quiet]
             ? .quiet
             : context.console.outputIsTerminal && context.environment["TERM"] != "dumb" ? .statusLine : .lines
+        let alerts = try AlertSetup.make(
+            arguments,
+            scope: AlertSetup.Scope(
+                command: "agg record", fields: plan.premiumCurrency == nil ? [.last] : [.last, .premium, .usdtPremium],
+                elsewhere: plan.premiumCurrency == nil ? "premiums need --premium; change is on agg watch" : "change is on agg watch",
+                venues: plan.venues.map(\.descriptor), symbols: plan.symbols.isEmpty ? nil : plan.symbols.sorted(),
+                localVenues: plan.venues.filter { $0.currency == plan.premiumCurrency }.map(\.id)),
+            registry: context.registry, console: context.console)
         let progress = RecordProgress(console: context.console, mode: mode)
         progress.announce(plan, interval: interval)
         let count = arguments[Self.count]
-        let totals = await service.run(plan, count: count, interrupts: context.interrupts()) { report, totals in
-            progress.tick(report, totals: totals)
+        // Stop signals, and a failed write of --alert-log, both end the loop after its tick.
+        let (stops, stop) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let interrupts = context.interrupts()
+        let forwarding = Task {
+            for await _ in interrupts {
+                stop.yield()
+                break
+            }
         }
+        // Alerts run on the ticks in order, one at a time, off the recording loop: their state is
+        // kept in the same store (a restart does not fire again what already fired).
+        let (reports, report) = AsyncStream.makeStream(of: RecordService.TickReport.self)
+        let alerting = Task { () -> Bool in
+            guard let alerts else { return false }
+            var monitor = AlertMonitor(rules: alerts.rules, settings: alerts.settings, store: store)
+            for await tick in reports where tick.storeError == nil {
+                let outcome = await alerts.tick(
+                    AlertObservations(recorded: tick.recorded, symbols: alerts.symbols), at: tick.time,
+                    monitor: &monitor)
+                if outcome.failed {
+                    stop.yield()
+                    return true
+                }
+            }
+            return false
+        }
+        let totals = await service.run(plan, count: count, interrupts: stops) { tick, totals in
+            progress.tick(tick, totals: totals)
+            if alerts != nil { report.yield(tick) }
+        }
+        report.finish()
+        let alertLogFailed = await alerting.value
+        forwarding.cancel()
+        await alerts?.delivery.finish()
         let stopped = count.map { totals.ticks < $0 } ?? true
         progress.finish(totals, stopped: stopped)
+        if alertLogFailed { return .outputFailure }
         return !stopped && totals.lastFailed ? .sourceFailed : .success
     }
 

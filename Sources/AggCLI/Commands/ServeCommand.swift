@@ -41,7 +41,9 @@ public enum ServeCommand: Command {
         name: "serve",
         summary: "Serve the board over HTTP: JSON endpoints, Prometheus metrics and a live stream.",
         arguments: "",
-        options: [listen, interval, token, CommonOptions.exchange, fx, coins, CommonOptions.timeout],
+        options: [
+            listen, interval, token, CommonOptions.exchange, fx, coins, CommonOptions.timeout, HistoryStores.option,
+        ],
         positionals: (0, 0),
         examples: [
             "agg serve",
@@ -55,8 +57,8 @@ public enum ServeCommand: Command {
             answered from the snapshot of the last poll, so the load on the venues does not grow
             with clients. Endpoints: /v1/quote?symbol=BTC&exchange=bithumb, /v1/compare?symbol=BTC,
             /v1/premium, /v1/rates?base=USD&to=KRW&source=all, /v1/status?symbol=ETH,
-            /v1/exchanges, /v1/history?symbol=BTC&since=24h, /v1/stream (server-sent events of
-            the board), /metrics (Prometheus) and /healthz. Each JSON body is what the matching
+            /v1/exchanges, /v1/history?symbol=BTC&since=24h (from --store, where agg record
+            writes), /v1/stream (server-sent events of the board), /metrics (Prometheus) and /healthz. Each JSON body is what the matching
             command prints with --format json. The server listens on loopback unless --listen
             says otherwise, and beyond loopback it refuses to start without --token or AGG_TOKEN.
             ExchangeRate-API's terms forbid redistributing its rates: for a shared service, poll
@@ -65,9 +67,10 @@ public enum ServeCommand: Command {
             """
     )
 
-    public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
+    public static func run(_ arguments: ParsedArguments, context given: CLIContext) async throws(AggError)
         -> ExitCode
     {
+        var context = given
         let address = arguments[Self.listen] ?? .standard
         let tokenText = arguments[Self.token] ?? context.environment["AGG_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         if let tokenText, tokenText.utf8.count < 16 {
@@ -88,6 +91,8 @@ public enum ServeCommand: Command {
                 "--interval \(RateText.format(interval)) is too short for the venues' rate limits: at least \(RateText.format(plan.minimumInterval.rounded(.up))) s"
             )
         }
+        // /v1/history reads what agg record wrote: --store, else the config file's, else agg's database.
+        if context.historyStore == nil { context.historyStore = try await HistoryStores.open(arguments, context: context) }
         let runtime: ServeRuntime
         do throws(HTTPServerError) {
             runtime = try ServeRuntime(
