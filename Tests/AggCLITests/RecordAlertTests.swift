@@ -57,7 +57,11 @@ struct RecordAlertTests {
     func usage() async throws {
         let harness = try RecordServiceTests.Harness(venues: ["upbit", "binance", "exchangerate"])
         defer { harness.cleanUp() }
-        await #expect(throws: AggError.usage("--alert 'upbit:BTC premium > 3%': agg record has no premium (premiums need --premium; change is on agg watch)")) {
+        await #expect(
+            throws: AggError.usage(
+                "--alert 'upbit:BTC premium > 3%': agg record has no premium (premiums need --premium; change is on agg watch)"
+            )
+        ) {
             _ = try await loop.command(["BTC", "--count", "1", "--alert", "upbit:BTC premium > 3%"], harness: harness)
         }
         await #expect(throws: AggError.usage("--alert 'ETH last > 1': ETH is not among the symbols asked (BTC)")) {

@@ -93,7 +93,8 @@ public enum RecordCommand: Command {
             arguments,
             scope: AlertSetup.Scope(
                 command: "agg record", fields: plan.premiumCurrency == nil ? [.last] : [.last, .premium, .usdtPremium],
-                elsewhere: plan.premiumCurrency == nil ? "premiums need --premium; change is on agg watch" : "change is on agg watch",
+                elsewhere: plan.premiumCurrency == nil
+                    ? "premiums need --premium; change is on agg watch" : "change is on agg watch",
                 venues: plan.venues.map(\.descriptor), symbols: plan.symbols.isEmpty ? nil : plan.symbols.sorted(),
                 localVenues: plan.venues.filter { $0.currency == plan.premiumCurrency }.map(\.id)),
             registry: context.registry, console: context.console)

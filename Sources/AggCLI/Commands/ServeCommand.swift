@@ -92,7 +92,9 @@ public enum ServeCommand: Command {
             )
         }
         // /v1/history reads what agg record wrote: --store, else the config file's, else agg's database.
-        if context.historyStore == nil { context.historyStore = try await HistoryStores.open(arguments, context: context) }
+        if context.historyStore == nil {
+            context.historyStore = try await HistoryStores.open(arguments, context: context)
+        }
         let runtime: ServeRuntime
         do throws(HTTPServerError) {
             runtime = try ServeRuntime(
