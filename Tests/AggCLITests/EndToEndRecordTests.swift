@@ -18,34 +18,6 @@ struct EndToEndRecordTests {
     /// Every FX source is asked, whatever --exchange names.
     static let fxSources = ["exchangerate", "frankfurter", "dunamu"]
 
-    /// Text a pipe has delivered so far, read on a thread of its own.
-    final class PipeText: Sendable {
-        private let text = Mutex("")
-
-        init(_ pipe: Pipe) {
-            let handle = pipe.fileHandleForReading
-            Thread.detachNewThread { [self] in
-                while true {
-                    let data = handle.availableData
-                    if data.isEmpty { break }
-                    text.withLock { $0 += String(decoding: data, as: UTF8.self) }
-                }
-            }
-        }
-
-        var value: String { text.withLock { $0 } }
-
-        /// Waits up to `seconds` for `predicate` to hold.
-        func wait(seconds: Double, until predicate: (String) -> Bool) async -> Bool {
-            let deadline = ContinuousClock.now + .seconds(seconds)
-            while ContinuousClock.now < deadline {
-                if predicate(value) { return true }
-                try? await Task.sleep(for: .milliseconds(20))
-            }
-            return predicate(value)
-        }
-    }
-
     /// Starts `agg record` on the three venues, one tick a second, with a fresh home.
     func start(_ server: FixtureServer, home: String) throws -> (Process, PipeText, PipeText) {
         var environment = server.environment

@@ -11,33 +11,6 @@ import Testing
 /// signal; beyond loopback it refuses to start without a token.
 @Suite("agg serve end to end")
 struct EndToEndServeTests {
-    /// Reads a pipe on a thread of its own, keeping what was read.
-    final class PipeText: Sendable {
-        private let text = Mutex("")
-
-        init(_ pipe: Pipe) {
-            let handle = pipe.fileHandleForReading
-            Thread.detachNewThread { [self] in
-                while true {
-                    let data = handle.availableData
-                    if data.isEmpty { break }
-                    text.withLock { $0 += String(decoding: data, as: UTF8.self) }
-                }
-            }
-        }
-
-        var value: String { text.withLock { $0 } }
-
-        func wait(seconds: Double, until condition: (String) -> Bool) async -> Bool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                if condition(value) { return true }
-                try? await Task.sleep(for: .milliseconds(20))
-            }
-            return condition(value)
-        }
-    }
-
     @Test("SIGTERM and SIGINT stop the server cleanly: exit 0, and the port is closed", arguments: [SIGTERM, SIGINT])
     func stopSignal(signal: Int32) async throws {
         let fixtures = try FixtureServer()
