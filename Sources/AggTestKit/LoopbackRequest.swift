@@ -35,8 +35,8 @@ public struct LoopbackRequest: Sendable, Equatable {
             let name = String(parts[0])
             let value = parts.count > 1 ? String(parts[1]) : ""
             return LoopbackQueryItem(
-                name: name.percentDecoded() ?? name,
-                value: value.percentDecoded() ?? value)
+                name: URLText.decodeStrictly(name) ?? name,
+                value: URLText.decodeStrictly(value) ?? value)
         }
     }
 
@@ -63,32 +63,5 @@ public struct LoopbackQueryItem: Sendable, Equatable {
     public init(name: String, value: String) {
         self.name = name
         self.value = value
-    }
-}
-
-extension String {
-    /// Decodes `%XX` escapes; `nil` when an escape is malformed or the bytes are not UTF-8.
-    fileprivate func percentDecoded() -> String? {
-        var bytes: [UInt8] = []
-        var iterator = utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(Self.hexValue), let low = iterator.next().flatMap(Self.hexValue)
-            else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -19,6 +19,25 @@ public enum URLText {
         return String(validating: bytes, as: UTF8.self) ?? text
     }
 
+    /// `text` with `%XX` sequences decoded as UTF-8 and nothing else changed (`+` stays `+`, as
+    /// in a URL's path or user information); `nil` when a sequence is malformed or the bytes are
+    /// not UTF-8.
+    public static func decodeStrictly(_ text: String) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return nil
+            }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")

@@ -39,14 +39,14 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
             let password = String(authority[authority.index(after: colon)..<at])
             secrets.append(password)
-            if let decoded = Self.percentDecoded(password), decoded != password { secrets.append(decoded) }
+            if let decoded = URLText.decodeStrictly(password), decoded != password { secrets.append(decoded) }
         }
         if let query = rest.firstIndex(of: "?") {
             for parameter in rest[rest.index(after: query)...].split(separator: "&")
             where parameter.hasPrefix("password=") {
                 let password = String(parameter.dropFirst("password=".count))
                 secrets.append(password)
-                if let decoded = Self.percentDecoded(password), decoded != password { secrets.append(decoded) }
+                if let decoded = URLText.decodeStrictly(password), decoded != password { secrets.append(decoded) }
             }
         }
         self.text = text
@@ -66,31 +66,5 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
             message = message.replacing(secret, with: "***")
         }
         return message
-    }
-
-    /// `%XX` sequences decoded as UTF-8, or `nil` when they are malformed.
-    private static func percentDecoded(_ text: String) -> String? {
-        var bytes: [UInt8] = []
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                return nil
-            }
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
