@@ -118,11 +118,9 @@ let package = Package(
         .testTarget(name: "AggCoreTests", dependencies: ["AggCore", "AggJSON"]),
         .testTarget(name: "AggTransportTests", dependencies: ["AggTransport", "AggCore", "AggTestKit"]),
         .testTarget(name: "AggStoreTests", dependencies: ["AggStore", "AggCore"]),
-        // Against the PostgreSQL that Tools/test starts (AGG_TEST_POSTGRES_URL); the lease
-        // recorder is the process the three-recorder test starts and kills.
-        .testTarget(name: "AggPostgresTests", dependencies: ["AggPostgres", "AggCore", "agg-lease-recorder"]),
-        .executableTarget(
-            name: "agg-lease-recorder", dependencies: ["AggPostgres", "AggCore"], path: "Tests/LeaseRecorder"),
+        // Against the PostgreSQL that Tools/test starts (AGG_TEST_POSTGRES_URL); the three-recorder
+        // test starts and kills `agg` itself.
+        .testTarget(name: "AggPostgresTests", dependencies: ["AggPostgres", "AggCore", "AggTestKit", "agg"]),
         .testTarget(name: "AggServerTests", dependencies: ["AggServer", "AggTestKit"]),
         .testTarget(name: "ScaffoldTests", path: "Tests/ScaffoldTests"),
         // The README stays the front door and docs/ links hold (Tests/DocsTests).

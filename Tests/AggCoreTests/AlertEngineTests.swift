@@ -52,6 +52,7 @@ final class AlertStateStore: HistoryStore {
     func claimVenues(_ venues: [String], holder: String, now: Timestamp, expiry: Timestamp) async throws(AggError)
         -> Set<String>
     { Set(venues) }
+    func releaseVenues(holder: String) async throws(AggError) {}
 
     func alertStates() async throws(AggError) -> [AlertState] {
         saved.withLock { $0.values.sorted { $0.rule < $1.rule } }

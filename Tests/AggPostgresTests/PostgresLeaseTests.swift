@@ -82,6 +82,28 @@ struct PostgresLeaseTests {
         #expect(table == ["b 2026-12-01 00:00:25+00"])
     }
 
+    @Test("a released lease is free at once, and only the releasing holder's leases go")
+    func releaseHandsVenuesOnAtOnce() async throws {
+        let url = try await TestDatabase.freshSchema()
+        let first = try await PostgresHistoryStore.open(url)
+        let second = try await PostgresHistoryStore.open(url)
+        #expect(
+            try await first.claimVenues(["upbit", "bithumb"], holder: "a", now: at(t0), expiry: at(t0 + 10_000)) == [
+                "upbit", "bithumb",
+            ])
+        #expect(try await second.claimVenues(["okx"], holder: "b", now: at(t0), expiry: at(t0 + 10_000)) == ["okx"])
+        try await first.releaseVenues(holder: "a")
+        // Long before "a"'s leases would have expired, "b" gets its venues.
+        #expect(
+            try await second.claimVenues(
+                ["upbit", "bithumb", "okx"], holder: "b", now: at(t0 + 1), expiry: at(t0 + 10_001))
+                == ["upbit", "bithumb", "okx"])
+        try await first.releaseVenues(holder: "a")
+        let table = try await TestDatabase.column(
+            first, "SELECT venue || '=' || holder FROM venue_lease ORDER BY venue")
+        #expect(table == ["bithumb=b", "okx=b", "upbit=b"])
+    }
+
     @Test("a recorder that lost its lease writes nothing late: no venue is recorded twice")
     func lateWriteAfterLosingTheLease() async throws {
         let url = try await TestDatabase.freshSchema()

@@ -148,9 +148,3 @@ public protocol HistoryStore: Sendable {
     /// instead of after their expiry; a recorder calls it when it stops cleanly.
     func releaseVenues(holder: String) async throws(AggError)
 }
-
-extension HistoryStore {
-    /// Lets the leases expire: a store that cannot release them early still hands the venues on,
-    /// once `expiry` passes.
-    public func releaseVenues(holder: String) async throws(AggError) {}
-}

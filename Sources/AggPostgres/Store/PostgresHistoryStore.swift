@@ -282,4 +282,10 @@ public final class PostgresHistoryStore: HistoryStore {
         }
         return Set(rows.values.compactMap { $0.first ?? nil })
     }
+
+    public func releaseVenues(holder: String) async throws(AggError) {
+        _ = try await perform { connection throws(PostgresError) in
+            try connection.query("DELETE FROM venue_lease WHERE holder = $1", [holder])
+        }
+    }
 }

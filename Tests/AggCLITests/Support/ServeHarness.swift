@@ -99,4 +99,5 @@ actor MemoryHistoryStore: HistoryStore {
     func claimVenues(_ venues: [String], holder: String, now: Timestamp, expiry: Timestamp) async throws(AggError)
         -> Set<String>
     { Set(venues) }
+    func releaseVenues(holder: String) async throws(AggError) {}
 }
