@@ -71,7 +71,7 @@ final class ServeApp: HTTPHandler {
         let text = ServeMetrics.snapshotText(snapshot, board: boardValue, plan: plan)
         published.value.withLock { published in
             published = ServePublication(
-                snapshot: snapshot, previous: published?.snapshot, board: board, metricsBytes: Array(text.utf8))
+                snapshot: snapshot, previous: published?.snapshot, board: board, metricsBytes: text)
         }
         streams.publish(
             ServerSentEvent(
@@ -194,8 +194,12 @@ final class ServeApp: HTTPHandler {
         }
         router.get("/metrics") { _ in
             // The snapshot's part is rendered once per poll; only the counters are written here.
-            var body = current()?.metricsBytes ?? []
-            body += metrics.liveText(streams: streams).utf8
+            let snapshotPart = current()?.metricsBytes ?? []
+            let livePart = metrics.liveText(streams: streams)
+            var body: [UInt8] = []
+            body.reserveCapacity(snapshotPart.count + livePart.count)
+            body += snapshotPart
+            body += livePart
             return HTTPServerResponse(
                 status: 200, headers: [("Content-Type", PrometheusText.contentType)], body: .bytes(body))
         }

@@ -13,8 +13,8 @@ final class ServeMetrics: Sendable {
     let upstreamRequests = PairCounters()
 
     /// The part of `/metrics` that depends only on a published snapshot and its board.
-    static func snapshotText(_ snapshot: ServeSnapshot, board: PremiumBoard?, plan: ServePlan) -> String {
-        var text = PrometheusText()
+    static func snapshotText(_ snapshot: ServeSnapshot, board: PremiumBoard?, plan: ServePlan) -> [UInt8] {
+        var text = PrometheusText(capacity: 128 * 1024)
         text.family("agg_price", type: "gauge", help: "Last price of a market on a venue, in its quote currency.")
         for id in snapshot.venues.keys.sorted() {
             guard let venue = snapshot.venues[id], case .success(let quotes) = venue.result else { continue }
@@ -72,11 +72,11 @@ final class ServeMetrics: Sendable {
             guard case .success(let table)? = snapshot.fx[id] else { continue }
             text.sample("agg_fx_timestamp_seconds", [("source", id)], seconds(table.asOf))
         }
-        return text.text
+        return text.bytes
     }
 
     /// The live part: request counts and durations, and the event streams.
-    func liveText(streams: EventStreamHub) -> String {
+    func liveText(streams: EventStreamHub) -> [UInt8] {
         var text = PrometheusText(capacity: 32 * 1024)
         upstreamRequests.write(
             to: &text, name: "agg_upstream_requests_total", labels: ("exchange", "outcome"),
@@ -95,7 +95,7 @@ final class ServeMetrics: Sendable {
         text.family(
             "agg_stream_dropped_total", type: "counter", help: "Stream clients dropped for not reading their events.")
         text.sample("agg_stream_dropped_total", [], String(streams.droppedCount))
-        return text.text
+        return text.bytes
     }
 
     /// Unix seconds with milliseconds: `1723104735.027`.
