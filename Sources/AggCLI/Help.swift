@@ -73,6 +73,7 @@ enum Help {
         ("NO_COLOR", "Turn colour off."),
         ("TERM", "TERM=dumb turns colour and watch's redrawing off."),
         ("COLUMNS", "The table width when the terminal does not say (and for pipes)."),
+        ("TMPDIR", "Where agg stages the alert an --on-alert program reads on its standard input (default /tmp)."),
     ]
 
     /// The ENVIRONMENT section, each entry wrapped under its name.

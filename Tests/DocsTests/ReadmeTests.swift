@@ -1,6 +1,7 @@
-import AggCLI
 import Foundation
 import Testing
+
+@testable import AggCLI
 
 /// The checkout these tests were compiled from (Tests/DocsTests/<file>).
 private let root = URL(fileURLWithPath: #filePath)
@@ -48,6 +49,11 @@ struct ReadmeTests {
             }
             #expect(row.contains("(docs/commands.md#agg-\(name))"), "agg \(name)'s row does not link its reference")
         }
+    }
+
+    @Test("docs/configuration.md shows --help's ENVIRONMENT as it is")
+    func environment() throws {
+        #expect(try read("docs/configuration.md").contains("\n```\n" + Help.environmentText + "\n```\n"))
     }
 
     @Test("the checker finds a missing file and a missing heading, and reads only the Commands table")
