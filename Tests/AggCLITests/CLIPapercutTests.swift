@@ -130,14 +130,19 @@ struct CLIPapercutTests {
 
     @Test(
         "AGG_<ID>_URL is checked as the config file's base URLs are (exit 78)",
-        arguments: ["ftp://example.com", "example.com/bithumb", "http://exa mple.com"])
+        arguments: [
+            "ftp://example.com", "example.com/bithumb", "http://exa mple.com", "http://", "https://", "http:///public",
+            "https://h/path?q=1", "https://h/path#top", "https://user:pw@h/path", "https://h:/x", "https://h:99999",
+            "http://h/a\tb",
+        ])
     func environmentURL(url: String) async throws {
         let client = ScriptedHTTPClient(body: "{}")
         let run = await runCLI(["quote", "BTC", "-e", "bithumb"], environment: ["AGG_BITHUMB_URL": url], http: client)
         #expect(run.status == 78)
         #expect(
             run.errorLines == [
-                "agg: environment variable AGG_BITHUMB_URL: expected an http:// or https:// URL, got '\(url)'"
+                "agg: environment variable AGG_BITHUMB_URL: expected an http:// or https:// URL with a host and no"
+                    + " user info, query or fragment, got '\(url.replacingOccurrences(of: "\t", with: #"\x09"#))'"
             ])
         #expect(client.requests.isEmpty)
     }
