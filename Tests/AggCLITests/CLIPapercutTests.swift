@@ -64,6 +64,41 @@ struct CLIPapercutTests {
         #expect(client.requests.isEmpty)
     }
 
+    @Test(
+        "an empty item anywhere in a list is a usage error naming the option, before any request",
+        arguments: [
+            (
+                ["quote", "BTC", "-e", "bithumb,,upbit"],
+                "agg: invalid --exchange 'bithumb,,upbit': expected one or more venue ids, such as bithumb,upbit"
+            ),
+            (
+                ["quote", "BTC", "-e", "bithumb,"],
+                "agg: invalid --exchange 'bithumb,': expected one or more venue ids, such as bithumb,upbit"
+            ),
+            (
+                ["quote", "BTC", "-e", " ,bithumb"],
+                "agg: invalid --exchange ' ,bithumb': expected one or more venue ids, such as bithumb,upbit"
+            ),
+            (["rates", "--to", "KRW,"], "agg: invalid --to 'KRW,': expected currency codes such as USD,JPY"),
+            (["rates", "--to", "KRW, ,JPY"], "agg: invalid --to 'KRW, ,JPY': expected currency codes such as USD,JPY"),
+        ])
+    func emptyItem(arguments: [String], line: String) async throws {
+        let client = ScriptedHTTPClient(body: "{}")
+        let run = await runCLI(arguments, http: client)
+        #expect(run.status == 64)
+        #expect(run.errorLines == [line])
+        #expect(client.requests.isEmpty)
+    }
+
+    @Test("a list without an empty item still parses, trimmed")
+    func listItems() async throws {
+        let parser = ValueParser<[String]>.list(of: .venueID, expected: "venue ids")
+        #expect(try parser.parse("bithumb, upbit ,binance") == ["bithumb", "upbit", "binance"])
+        #expect(try parser.parse("bithumb") == ["bithumb"])
+        #expect(try parser.parse("bithumb,,upbit") == nil)
+        #expect(try parser.parse("") == nil)
+    }
+
     @Test("a short option means one option in every command (-n is 'at most N' everywhere)")
     func shortOptionsAgree() {
         var meanings: [Character: Set<String>] = [:]
