@@ -56,6 +56,17 @@ struct ReadmeTests {
         #expect(try read("docs/configuration.md").contains("\n```\n" + Help.environmentText + "\n```\n"))
     }
 
+    @Test("every release build the docs show builds agg with Tools/agg's flags (--static-swift-stdlib)")
+    func releaseBuilds() throws {
+        #expect(try read("Tools/agg").contains("-c release --static-swift-stdlib --product agg"))
+        for file in try markdownFiles() {
+            for line in try read(file).split(separator: "\n")
+            where line.drop(while: { $0 == " " }).hasPrefix("swift build -c release") {
+                #expect(line.contains("--static-swift-stdlib"), "\(file): \(line)")
+            }
+        }
+    }
+
     @Test("the checker finds a missing file and a missing heading, and reads only the Commands table")
     func checkerFails() {
         let page = "# Title\n\n## Two words\n\n```\n## not a heading\n```\n"
