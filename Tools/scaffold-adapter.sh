@@ -252,6 +252,7 @@ render "$fixtures/routes.json" <<'EOF'
 {
   "venue": "__ID__",
   "recorded": "2024-08-08T08:12:15Z",
+  "data": "sample",
   "routes": [
     {"path": "/ticker/BTC_KRW", "file": "ticker_BTC_KRW.json"},
     {"path": "/*", "file": "error_not_found.json", "status": 404}

@@ -49,10 +49,10 @@ enum Help {
             "Replace a venue's base URL (AGG_BITHUMB_URL=http://127.0.0.1:8080/bithumb);"
                 + " an http:// or https:// URL, checked as the config file's are (exit 78)."
         ),
-        ("AGG_OFFLINE=1", "Answer from recorded responses, as --offline does."),
+        ("AGG_OFFLINE=1", "Answer from the fixtures (recorded answers and sample data), as --offline does."),
         (
             "AGG_FIXTURES",
-            "The recorded responses --offline reads (default: share/agg/Fixtures"
+            "The fixtures --offline reads (default: share/agg/Fixtures"
                 + " beside an installed agg, else the checkout's Fixtures/)."
         ),
         ("AGG_TOKEN", "The bearer token agg serve requires of clients, as --token gives it."),
@@ -73,6 +73,7 @@ enum Help {
         ("NO_COLOR", "Turn colour off."),
         ("TERM", "TERM=dumb turns colour and watch's redrawing off."),
         ("COLUMNS", "The table width when the terminal does not say (and for pipes)."),
+        ("TMPDIR", "Where agg stages the alert an --on-alert program reads on its standard input (default /tmp)."),
     ]
 
     /// The ENVIRONMENT section, each entry wrapped under its name.

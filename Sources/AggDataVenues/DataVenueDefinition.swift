@@ -129,9 +129,7 @@ extension DataVenueDefinition {
             throw root["quoteCurrencies"].failure("the home currency \(home) is not among them")
         }
         let baseURL = try root["baseURL"].string()
-        guard baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://"),
-            !baseURL.contains(where: { $0.isWhitespace || $0 == "?" || $0 == "#" }), baseURL.count > 8
-        else { throw root["baseURL"].failure("expected an http:// or https:// URL without a query") }
+        guard BaseURL.isValid(baseURL) else { throw root["baseURL"].failure("expected \(BaseURL.requirement)") }
         guard case .number(let rateText)? = root["requestsPerSecond"].value, let rate = Double(rateText), rate > 0,
             rate <= 1000
         else { throw root["requestsPerSecond"].failure("expected a number above 0 and at most 1000") }

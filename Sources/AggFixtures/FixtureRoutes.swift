@@ -21,8 +21,11 @@ public struct FixtureAnswer: Sendable, Equatable {
 /// request answers it. A `*` in a pattern matches any run of characters, so one route can
 /// answer every unlisted coin with the venue's recorded error.
 ///
+/// `data` says where the answers come from (``Provenance``); it is required, so that sample data
+/// is never presented as a venue's recorded answer by default.
+///
 /// ```json
-/// {"venue": "bithumb", "recorded": "2024-08-08T08:12:15Z",
+/// {"venue": "bithumb", "recorded": "2024-08-08T08:12:15Z", "data": "mixed",
 ///  "routes": [{"path": "/public/ticker/BTC_KRW", "file": "ticker_BTC_KRW.json"},
 ///             {"path": "/v1/ticker", "query": {"markets": "*"}, "file": "ticker.json",
 ///              "status": 200, "headers": {"Remaining-Req": "group=ticker; min=600; sec=9"}}]}
@@ -39,9 +42,22 @@ public struct FixtureRoutes: Sendable {
         public var headers: [HTTPHeader]
     }
 
+    /// Where a venue's answers come from, as its `routes.json` states in `data`.
+    public enum Provenance: String, Sendable, CaseIterable {
+        /// Every answer is the venue's real one, recorded.
+        case recorded
+        /// Every answer is sample data: written by hand or by a script in the venue's documented shape.
+        case sample
+        /// Recorded answers, with some sample data among them.
+        case mixed
+    }
+
     public let venue: String
-    /// When the responses were recorded, as the file states it.
+    /// The date the answers stand for, as the file states it: when they were recorded, or the
+    /// date sample data is dated to.
     public let recorded: String
+    /// Whether the answers are recorded, sample data, or both.
+    public let data: Provenance
     public let routes: [Route]
     /// The folder the bodies are read from.
     public let directory: URL
@@ -64,6 +80,14 @@ public struct FixtureRoutes: Sendable {
         do throws(JSONDecodingError) {
             venue = try json["venue"].string()
             recorded = try json["recorded"].string()
+            let provenance = json["data"]
+            let choices = Provenance.allCases.map(\.rawValue).joined(separator: ", ")
+            let dataText = provenance.isPresent ? try provenance.string() : ""
+            guard let data = Provenance(rawValue: dataText) else {
+                throw provenance.failure(
+                    provenance.isPresent ? "'\(dataText)' is not one of: \(choices)" : "missing: one of \(choices)")
+            }
+            self.data = data
             var routes: [Route] = []
             for route in try json["routes"].elements() {
                 var query: [(name: String, pattern: String)] = []

@@ -158,7 +158,7 @@ struct AlertCommandTests {
         #expect(run.status == 0)
         #expect(
             run.errorLines == [
-                "agg: offline: bithumb data is a recorded snapshot from 2024-08-08T08:12:15Z",
+                "agg: offline: bithumb answers from a recorded snapshot from 2024-08-08T08:12:15Z, with some sample data",
                 "agg: alert: bithumb XRP withdraw closed (rule XRP withdraw closed)",
             ])
     }

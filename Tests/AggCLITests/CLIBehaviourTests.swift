@@ -118,7 +118,10 @@ struct CLIBehaviourTests {
         arguments: offlineRuns.filter { !$0.contains("--chart") })
     func quietStderr(arguments: [String]) async throws {
         let run = await runCLI(arguments + ["--offline", "-f", "json"])
-        #expect(run.errorLines == ["agg: offline: bithumb data is a recorded snapshot from 2024-08-08T08:12:15Z"])
+        #expect(
+            run.errorLines == [
+                "agg: offline: bithumb answers from a recorded snapshot from 2024-08-08T08:12:15Z, with some sample data"
+            ])
     }
 }
 

@@ -64,6 +64,41 @@ struct CLIPapercutTests {
         #expect(client.requests.isEmpty)
     }
 
+    @Test(
+        "an empty item anywhere in a list is a usage error naming the option, before any request",
+        arguments: [
+            (
+                ["quote", "BTC", "-e", "bithumb,,upbit"],
+                "agg: invalid --exchange 'bithumb,,upbit': expected one or more venue ids, such as bithumb,upbit"
+            ),
+            (
+                ["quote", "BTC", "-e", "bithumb,"],
+                "agg: invalid --exchange 'bithumb,': expected one or more venue ids, such as bithumb,upbit"
+            ),
+            (
+                ["quote", "BTC", "-e", " ,bithumb"],
+                "agg: invalid --exchange ' ,bithumb': expected one or more venue ids, such as bithumb,upbit"
+            ),
+            (["rates", "--to", "KRW,"], "agg: invalid --to 'KRW,': expected currency codes such as USD,JPY"),
+            (["rates", "--to", "KRW, ,JPY"], "agg: invalid --to 'KRW, ,JPY': expected currency codes such as USD,JPY"),
+        ])
+    func emptyItem(arguments: [String], line: String) async throws {
+        let client = ScriptedHTTPClient(body: "{}")
+        let run = await runCLI(arguments, http: client)
+        #expect(run.status == 64)
+        #expect(run.errorLines == [line])
+        #expect(client.requests.isEmpty)
+    }
+
+    @Test("a list without an empty item still parses, trimmed")
+    func listItems() async throws {
+        let parser = ValueParser<[String]>.list(of: .venueID, expected: "venue ids")
+        #expect(try parser.parse("bithumb, upbit ,binance") == ["bithumb", "upbit", "binance"])
+        #expect(try parser.parse("bithumb") == ["bithumb"])
+        #expect(try parser.parse("bithumb,,upbit") == nil)
+        #expect(try parser.parse("") == nil)
+    }
+
     @Test("a short option means one option in every command (-n is 'at most N' everywhere)")
     func shortOptionsAgree() {
         var meanings: [Character: Set<String>] = [:]
@@ -130,14 +165,19 @@ struct CLIPapercutTests {
 
     @Test(
         "AGG_<ID>_URL is checked as the config file's base URLs are (exit 78)",
-        arguments: ["ftp://example.com", "example.com/bithumb", "http://exa mple.com"])
+        arguments: [
+            "ftp://example.com", "example.com/bithumb", "http://exa mple.com", "http://", "https://", "http:///public",
+            "https://h/path?q=1", "https://h/path#top", "https://user:pw@h/path", "https://h:/x", "https://h:99999",
+            "http://h/a\tb",
+        ])
     func environmentURL(url: String) async throws {
         let client = ScriptedHTTPClient(body: "{}")
         let run = await runCLI(["quote", "BTC", "-e", "bithumb"], environment: ["AGG_BITHUMB_URL": url], http: client)
         #expect(run.status == 78)
         #expect(
             run.errorLines == [
-                "agg: environment variable AGG_BITHUMB_URL: expected an http:// or https:// URL, got '\(url)'"
+                "agg: environment variable AGG_BITHUMB_URL: expected an http:// or https:// URL with a host and no"
+                    + " user info, query or fragment, got '\(url.replacingOccurrences(of: "\t", with: #"\x09"#))'"
             ])
         #expect(client.requests.isEmpty)
     }

@@ -35,7 +35,8 @@ struct CommandReferenceTests {
     func environment() async throws {
         let sources = packageRoot.appendingPathComponent("Sources")
         var read: Set<String> = []
-        let pattern = try Regex(#"environment\["([A-Z_]+)"\]"#)
+        // `environment["X"]` (a dictionary, such as ProcessInfo's) and `getenv("X")`.
+        let pattern = try Regex(#"(?:environment\[|getenv\()"([A-Z_]+)"[\])]"#)
         let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
         for path in files
         where path.hasSuffix(".swift") && !path.hasPrefix("agg-bench") && !path.hasPrefix("AggTestKit") {
@@ -44,7 +45,7 @@ struct CommandReferenceTests {
                 if let name = match.output[1].substring { read.insert(String(name)) }
             }
         }
-        #expect(read.contains("AGG_HOME") && read.contains("NO_COLOR"))
+        #expect(read.contains("AGG_HOME") && read.contains("NO_COLOR") && read.contains("TMPDIR"))
         let run = await runCLI(["--help"])
         let section = run.output.components(separatedBy: "ENVIRONMENT:").last ?? ""
         for name in read.sorted() {

@@ -443,7 +443,10 @@ struct CompareCommandTests {
             try json["errors"][0]["message"].string()
                 == "cannot convert to KRW: no USD→KRW rate (offline data: no recorded responses for testfx: "
                 + Fixtures.directory.appendingPathComponent("testfx").path + " does not exist)")
-        #expect(run.errorLines.first == "agg: offline: upbit data is a recorded snapshot from 2024-08-08T08:12:15Z")
+        #expect(
+            run.errorLines.first
+                == "agg: offline: upbit answers from a recorded snapshot from 2024-08-08T08:12:15Z, with some sample data"
+        )
     }
 }
 

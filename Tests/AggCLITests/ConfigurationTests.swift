@@ -166,7 +166,13 @@ struct ConfigurationTests {
             (#"{"palette": "blue"}"#, "$.palette: 'blue' is not one of: standard, kr"),
             (#"{"format": "xml"}"#, "$.format: 'xml' is not one of: table, json, csv"),
             (#"{"quote": "K-RW"}"#, "$.quote: 'K-RW' is not a currency code"),
-            (#"{"baseURLs": {"bithumb": "ftp://x"}}"#, "$.baseURLs.bithumb: expected an http:// or https:// URL"),
+            (
+                #"{"baseURLs": {"bithumb": "ftp://x"}}"#,
+                "$.baseURLs.bithumb: expected an http:// or https:// URL with a host and no user info, query or fragment"
+            ),
+            (#"{"baseURLs": {"bithumb": "http://"}}"#, "$.baseURLs.bithumb: expected \(BaseURL.requirement)"),
+            (#"{"baseURLs": {"bithumb": "https://h/p?q=1"}}"#, "$.baseURLs.bithumb: expected \(BaseURL.requirement)"),
+            (#"{"baseURLs": {"bithumb": "https://u@h/p"}}"#, "$.baseURLs.bithumb: expected \(BaseURL.requirement)"),
             (#"{"baseURLs": ["http://x"]}"#, "$.baseURLs: expected an object, found an array"),
             (
                 #"{"venueSettings": {"bithumb": {"api": "v2"}}}"#,

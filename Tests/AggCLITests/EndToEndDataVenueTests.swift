@@ -28,7 +28,7 @@ struct EndToEndDataVenueTests {
 
     /// Sample data in Bitget's v2 shapes (strings throughout, errors with HTTP 400 and a code).
     static let routes = #"""
-        {"venue": "bitget", "recorded": "2024-08-08T08:12:15Z", "routes": [
+        {"venue": "bitget", "recorded": "2024-08-08T08:12:15Z", "data": "sample", "routes": [
          {"path": "/api/v2/spot/market/tickers", "query": {"symbol": "BTCUSDT"}, "file": "ticker_BTCUSDT.json"},
          {"path": "/api/v2/spot/market/tickers", "file": "error_40034.json", "status": 400}]}
         """#

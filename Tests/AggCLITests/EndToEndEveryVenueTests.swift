@@ -80,6 +80,8 @@ struct EndToEndEveryVenueTests {
             "last": "2478.52", "high": "2512.4", "low": "2381.06", "baseVolume": "127452.15478",
             "timestamp": "2024-08-08T08:12:14.874Z",
         ],
+        // GOPAX's ticker sends no high or low (its venue file maps them from the all-tickers answer only).
+        "gopax BTC/KRW": ["last": "80640000", "baseVolume": "35.09171591", "timestamp": "2024-08-08T08:12:14.871Z"],
     ]
 
     struct Scenario: Sendable, CustomTestStringConvertible {

@@ -48,7 +48,10 @@ struct EndToEndInstalledTests {
         let run = try await runByName(
             ["quote", "BTC", "-e", "bithumb", "--offline", "-f", "csv"], bin: prefix.appendingPathComponent("bin"))
         #expect(run.status == 0)
-        #expect(run.errorLines == ["agg: offline: bithumb data is a recorded snapshot from \(Self.marker)"])
+        #expect(
+            run.errorLines == [
+                "agg: offline: bithumb answers from a recorded snapshot from \(Self.marker), with some sample data"
+            ])
         #expect(run.output.contains(",80630000,"))
     }
 
@@ -61,7 +64,10 @@ struct EndToEndInstalledTests {
             at: links.appendingPathComponent("agg"), withDestinationURL: prefix.appendingPathComponent("bin/agg"))
         let run = try await runByName(["quote", "BTC", "-e", "bithumb", "--offline", "-f", "csv"], bin: links)
         #expect(run.status == 0)
-        #expect(run.errorLines == ["agg: offline: bithumb data is a recorded snapshot from \(Self.marker)"])
+        #expect(
+            run.errorLines == [
+                "agg: offline: bithumb answers from a recorded snapshot from \(Self.marker), with some sample data"
+            ])
     }
 
     @Test(

@@ -83,7 +83,8 @@ struct EndToEndOutputTests {
         #expect(run.status == 74)
         #expect(
             run.errorLines == [
-                "agg: offline: bithumb data is a recorded snapshot from 2024-08-08T08:12:15Z", Self.writeFailure,
+                "agg: offline: bithumb answers from a recorded snapshot from 2024-08-08T08:12:15Z, with some sample data",
+                Self.writeFailure,
             ])
     }
 

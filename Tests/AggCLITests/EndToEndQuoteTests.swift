@@ -133,7 +133,10 @@ struct EndToEndQuoteTests {
             ["quote", "BTC", "-e", "bithumb", "--offline", "-f", "json"],
             environment: ["AGG_FIXTURES": Fixtures.directory.path])
         #expect(run.status == 0)
-        #expect(run.error == "agg: offline: bithumb data is a recorded snapshot from 2024-08-08T08:12:15Z\n")
+        #expect(
+            run.error
+                == "agg: offline: bithumb answers from a recorded snapshot from 2024-08-08T08:12:15Z, with some sample data\n"
+        )
         #expect(run.output.contains("\"last\":\"80630000\""))
     }
 }

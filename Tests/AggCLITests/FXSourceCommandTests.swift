@@ -55,7 +55,7 @@ struct FXSourceCommandTests {
                 Euro foreign exchange reference rates of the European Central Bank, via Frankfurter (https://frankfurter.dev)
 
                 """)
-        #expect(run.errorLines == ["agg: offline: frankfurter data is a recorded snapshot from 2024-08-08T08:12:15Z"])
+        #expect(run.errorLines == ["agg: offline: frankfurter answers from sample data dated 2024-08-08T08:12:15Z"])
     }
 
     @Test("--source frankfurter in JSON: exact decimals, the base added as 1")

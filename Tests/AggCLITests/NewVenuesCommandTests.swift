@@ -58,7 +58,7 @@ struct NewVenuesCommandTests {
         let run = await runCLI(["quote", "BTC", "-e", venue, "--offline", "--format", "json"], registry: .standard)
         #expect(run.status == 0)
         #expect(run.output == #"{"quotes":["# + json + #"],"errors":[]}"# + "\n")
-        #expect(run.errorLines == ["agg: offline: \(venue) data is a recorded snapshot from 2024-08-08T08:12:15Z"])
+        #expect(run.errorLines == ["agg: offline: \(venue) answers from sample data dated 2024-08-08T08:12:15Z"])
     }
 
     @Test(

@@ -19,7 +19,10 @@ struct QuoteCommandTests {
                 "quoteVolume":"109282011238.50126","timestamp":"2024-08-08T08:12:15.027Z"}],"errors":[]}
 
                 """)
-        #expect(run.error == "agg: offline: bithumb data is a recorded snapshot from 2024-08-08T08:12:15Z\n")
+        #expect(
+            run.error
+                == "agg: offline: bithumb answers from a recorded snapshot from 2024-08-08T08:12:15Z, with some sample data\n"
+        )
     }
 
     @Test("one failing coin still prints the others, reports the venue's code and exits 1")

@@ -439,7 +439,9 @@ struct RatesOutputTests {
             #expect(try run.json()["asOf"].string() == "2024-08-21T00:02:31Z")
             #expect(try rows(run)["KRW"]?.rate == "1331.529034")
             #expect(
-                run.errorLines == ["agg: offline: exchangerate data is a recorded snapshot from 2024-08-21T00:02:31Z"])
+                run.errorLines == [
+                    "agg: offline: exchangerate answers from a recorded snapshot from 2024-08-21T00:02:31Z, with some sample data"
+                ])
         }
     }
 
@@ -454,7 +456,8 @@ struct RatesOutputTests {
             #expect(try store(home).snapshotCount(base: "USD") == 2)
             let help = await runCLI(["help", "rates"])
             let text = help.output.split(separator: "\n").joined(separator: " ")
-            #expect(text.contains("--offline answers from the recorded responses (Fixtures/, or AGG_FIXTURES)"))
+            #expect(
+                text.contains("--offline answers from the fixtures (Fixtures/, or AGG_FIXTURES: recorded answers and"))
             #expect(text.contains("its answers are stored and compared like live ones"))
             #expect(text.contains("a later answer for the same time replaces it"))
             #expect(text.contains("with nothing to compare with there is no trend (null in JSON)"))

@@ -63,7 +63,12 @@ struct DataVenueDefinitionTests {
                 definition(time: #"{"format": "rfc2822"}"#),
                 "$.time.format: 'rfc2822' is not one of: epochMilliseconds, epochSeconds, iso8601, local"
             ),
-            (definition(baseURL: #""ftp://x""#), "$.baseURL: expected an http:// or https:// URL without a query"),
+            (
+                definition(baseURL: #""ftp://x""#),
+                "$.baseURL: expected an http:// or https:// URL with a host and no user info, query or fragment"
+            ),
+            (definition(baseURL: #""https://""#), "$.baseURL: expected \(BaseURL.requirement)"),
+            (definition(baseURL: #""https://api.x.com/v2?x=1""#), "$.baseURL: expected \(BaseURL.requirement)"),
             (
                 definition(ticker: #"{"path": "/ticker", "fields": {"last": "$.last"}}"#),
                 "$.ticker.path: the path must name the market with {symbol}, or {base} and {quote}"

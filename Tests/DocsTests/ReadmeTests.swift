@@ -1,6 +1,7 @@
-import AggCLI
 import Foundation
 import Testing
+
+@testable import AggCLI
 
 /// The checkout these tests were compiled from (Tests/DocsTests/<file>).
 private let root = URL(fileURLWithPath: #filePath)
@@ -47,6 +48,22 @@ struct ReadmeTests {
                 continue
             }
             #expect(row.contains("(docs/commands.md#agg-\(name))"), "agg \(name)'s row does not link its reference")
+        }
+    }
+
+    @Test("docs/configuration.md shows --help's ENVIRONMENT as it is")
+    func environment() throws {
+        #expect(try read("docs/configuration.md").contains("\n```\n" + Help.environmentText + "\n```\n"))
+    }
+
+    @Test("every release build the docs show builds agg with Tools/agg's flags (--static-swift-stdlib)")
+    func releaseBuilds() throws {
+        #expect(try read("Tools/agg").contains("-c release --static-swift-stdlib --product agg"))
+        for file in try markdownFiles() {
+            for line in try read(file).split(separator: "\n")
+            where line.drop(while: { $0 == " " }).hasPrefix("swift build -c release") {
+                #expect(line.contains("--static-swift-stdlib"), "\(file): \(line)")
+            }
         }
     }
 

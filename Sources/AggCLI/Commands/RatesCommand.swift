@@ -60,9 +60,10 @@ public enum RatesCommand: Command {
             request (--refresh asks anyway).
             A rate that is zero, negative or outside 1e-12 to 1e12 is refused: it is named on
             stderr (exit 1), the other rates are shown, and the table is not stored.
-            --offline answers from the recorded responses (Fixtures/, or AGG_FIXTURES) instead of
-            the network and of the day's stored table; its answers are stored and compared like
-            live ones, so point AGG_HOME elsewhere to keep them out of your database.
+            --offline answers from the fixtures (Fixtures/, or AGG_FIXTURES: recorded answers and
+            sample data) instead of the network and of the day's stored table; its answers are
+            stored and compared like live ones, so point AGG_HOME elsewhere to keep them out of
+            your database.
             Favorite currencies (agg favorites add KRW) are listed first.
             With --source all, one rate (--to, default KRW) is asked of every FX source at once,
             and for USD also the rate the market implies: USDT's price on every venue quoting in

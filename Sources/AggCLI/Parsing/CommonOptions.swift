@@ -25,7 +25,7 @@ public enum CommonOptions {
             in: 0...NetworkOptions.maximumTimeout,
             expected: "a number of seconds above 0 and at most \(Int(NetworkOptions.maximumTimeout))"))
     public static let offline = Flag(
-        "offline", help: "Answer from the recorded responses in Fixtures/ (also AGG_OFFLINE=1).")
+        "offline", help: "Answer from Fixtures/: recorded answers and sample data (also AGG_OFFLINE=1).")
     public static let color = Option<ColorChoice>(
         "color", value: "WHEN", help: "Colour output: auto, always or never.", parser: .choice())
     public static let noColor = Flag("no-color", help: "Never colour output (as NO_COLOR does).")

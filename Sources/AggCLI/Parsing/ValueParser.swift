@@ -102,18 +102,18 @@ extension ValueParser where Value == String {
 }
 
 extension ValueParser where Value == [String] {
-    /// Comma-separated items (`bithumb,upbit`), each trimmed and parsed by `item`; at least one.
+    /// Comma-separated items (`bithumb,upbit`), each trimmed and parsed by `item`; at least one,
+    /// and no empty one (`bithumb,,upbit` and `bithumb,` are refused: a stray comma is more likely
+    /// a lost item than nothing).
     public static func list(of item: ValueParser<String>, expected: String) -> ValueParser {
         ValueParser(expected: expected) { text throws(AggError) in
-            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
-                ASCIIText.trimmed(String($0))
-            }
             var values: [String] = []
-            for part in parts where !part.isEmpty {
-                guard let value = try item.parse(part) else { return nil }
+            for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+                let trimmed = ASCIIText.trimmed(String(part))
+                guard !trimmed.isEmpty, let value = try item.parse(trimmed) else { return nil }
                 values.append(value)
             }
-            return values.isEmpty ? nil : values
+            return values
         }
     }
 }

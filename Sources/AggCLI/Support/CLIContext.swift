@@ -185,7 +185,8 @@ public struct AdapterFactory: Sendable {
         return try FixtureRoutes(directory: directory)
     }
 
-    /// Says on stderr that `venues` answer from recordings, and from when (each venue once).
+    /// Says on stderr what `venues` answer from offline (recorded answers, sample data or both),
+    /// and of when (each venue once).
     ///
     /// - Throws: `AggError.offline` when there is no folder of recordings at all, in one line
     ///   naming where agg looked, before any venue is asked.
@@ -197,8 +198,17 @@ public struct AdapterFactory: Sendable {
             guard let descriptor = context.registry.descriptor(id: venue),
                 let routes = try? offlineRoutes(for: descriptor)
             else { continue }
-            context.console.printError(
-                "agg: offline: \(venue) data is a recorded snapshot from \(routes.recorded)")
+            context.console.printError(Self.offlineNotice(venue: venue, routes: routes))
+        }
+    }
+
+    /// The `--offline` notice for `venue`: sample data is never called recorded.
+    public static func offlineNotice(venue: String, routes: FixtureRoutes) -> String {
+        switch routes.data {
+        case .recorded: "agg: offline: \(venue) answers from a recorded snapshot from \(routes.recorded)"
+        case .sample: "agg: offline: \(venue) answers from sample data dated \(routes.recorded)"
+        case .mixed:
+            "agg: offline: \(venue) answers from a recorded snapshot from \(routes.recorded), with some sample data"
         }
     }
 }

@@ -222,9 +222,7 @@ public enum ConfigurationLoader {
         if baseURLs.isPresent {
             for member in try baseURLs.members() {
                 let url = try member.value.string()
-                guard isBaseURL(url) else {
-                    throw member.value.failure("expected an http:// or https:// URL")
-                }
+                guard BaseURL.isValid(url) else { throw member.value.failure("expected \(BaseURL.requirement)") }
                 let id = member.key.lowercased()
                 if registry.descriptor(id: id) == nil {
                     configuration.warnings.append(
@@ -278,19 +276,14 @@ public enum ConfigurationLoader {
         }
     }
 
-    /// Whether `url` may be a venue's base URL: http:// or https://, without white space.
-    static func isBaseURL(_ url: String) -> Bool {
-        (url.hasPrefix("http://") || url.hasPrefix("https://")) && !url.contains(where: { $0.isWhitespace })
-    }
-
     /// Checks every `AGG_<ID>_URL` that is set as the file's `baseURLs` are checked.
     public static func checkEnvironmentURLs(_ environment: [String: String], registry: AdapterRegistry)
         throws(ConfigurationError)
     {
         for descriptor in registry.descriptors {
             let name = descriptor.baseURLVariable
-            guard let url = environment[name], !url.isEmpty, !isBaseURL(url) else { continue }
-            throw ConfigurationError(variable: name, problem: "expected an http:// or https:// URL, got '\(url)'")
+            guard let url = environment[name], !url.isEmpty, !BaseURL.isValid(url) else { continue }
+            throw ConfigurationError(variable: name, problem: "expected \(BaseURL.requirement), got '\(url)'")
         }
     }
 

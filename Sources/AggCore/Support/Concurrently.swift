@@ -8,10 +8,11 @@
 // async @out tuple results across suspensions"). Debug builds are correct, so only the release
 // binary showed it.
 //
-// The rule (also in the README, "Contributing"): a child task computes its awaited value or its
-// `Result` into a local first, and only then builds what it returns, which is a struct or an
-// enum, never a tuple. Here each child returns an `Indexed` struct built after the `await`, and
-// the throwing variant turns the error into a `Result` in a local before that.
+// The rule (also in docs/architecture.md, "The release-miscompile rule"): a child task computes
+// its awaited value or its `Result` into a local first, and only then builds what it returns,
+// which is a struct or an enum, never a tuple. Here each child returns an `Indexed` struct built
+// after the `await`, and the throwing variant turns the error into a `Result` in a local before
+// that.
 
 /// A value and the position of the element it was computed from.
 private struct Indexed<Value: Sendable>: Sendable {
