@@ -6,7 +6,7 @@ import FoundationEssentials
     import Darwin
 #endif
 
-/// Where the recorded responses live.
+/// Where the fixture answers live.
 public enum FixtureDirectory {
     /// The `Fixtures/` folder: `$AGG_FIXTURES` when set; else `share/agg/Fixtures` beside an
     /// installed binary (`<prefix>/bin/agg` reads `<prefix>/share/agg/Fixtures`) when it
@@ -33,11 +33,11 @@ public enum FixtureDirectory {
         let folder = locate(environment: environment, executable: executable, checkout: checkout)
         guard !isFolder(folder) else { return nil }
         if let path = environment["AGG_FIXTURES"], !path.isEmpty {
-            return "AGG_FIXTURES names \(path), which is not a folder of recorded responses"
+            return "AGG_FIXTURES names \(path), which is not a folder of fixture answers"
         }
         let places =
             (installed(beside: executable).map { ["\($0.path) (beside the executable)"] } ?? []) + [checkout.path]
-        return "no recorded responses in \(places.joined(separator: " or ")); set AGG_FIXTURES to a folder of them"
+        return "no fixture answers in \(places.joined(separator: " or ")); set AGG_FIXTURES to a folder of them"
     }
 
     /// `Fixtures/` in the source tree this module was compiled from.

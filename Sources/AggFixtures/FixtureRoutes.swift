@@ -15,7 +15,7 @@ public struct FixtureAnswer: Sendable, Equatable {
     }
 }
 
-/// The recorded responses of one venue, read from `Fixtures/<venue>/routes.json`.
+/// The fixture answers of one venue, read from `Fixtures/<venue>/routes.json`.
 ///
 /// `routes.json` lists routes in order; the first whose path (and query, when given) matches a
 /// request answers it. A `*` in a pattern matches any run of characters, so one route can
@@ -69,7 +69,7 @@ public struct FixtureRoutes: Sendable {
             let reason =
                 FileManager.default.fileExists(atPath: directory.path)
                 ? "\(manifest.path) is missing or cannot be read" : "\(directory.path) does not exist"
-            throw .offline("no recorded responses for \(directory.lastPathComponent): \(reason)")
+            throw .offline("no fixture answers for \(directory.lastPathComponent): \(reason)")
         }
         let json: JSONCursor
         do {

@@ -1,7 +1,7 @@
 import AggCore
 import FoundationEssentials
 
-/// Answers requests from recorded responses instead of the network, through the same decoding
+/// Answers requests from fixture answers (recorded or sample) instead of the network, through the same decoding
 /// code as live data (`--offline`).
 public struct OfflineHTTPClient: HTTPClient {
     public let routes: FixtureRoutes

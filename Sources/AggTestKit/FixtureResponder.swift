@@ -3,7 +3,7 @@ import AggFixtures
 import Foundation
 import Synchronization
 
-/// Answers requests for one or more venues from their recorded responses in `Fixtures/`,
+/// Answers requests for one or more venues from their fixture answers in `Fixtures/`,
 /// choosing the venue by the base URL the request starts with. Unlike `--offline`, it can sit
 /// behind a scripted client, so a test can record, delay or fail requests and still get the
 /// recorded bodies.
@@ -37,7 +37,7 @@ public struct FixtureResponder: Sendable {
 }
 
 extension Fixtures {
-    /// A client answering from `venue`'s recorded responses that records every request, so a
+    /// A client answering from `venue`'s fixture answers that records every request, so a
     /// test can assert which requests an adapter made.
     public static func recordingClient(_ venue: String, baseURL: String) throws -> ScriptedHTTPClient {
         let responder = try FixtureResponder(venue: venue, baseURL: baseURL)

@@ -3,7 +3,7 @@ import AggFixtures
 import Foundation
 import Synchronization
 
-/// Access to the recorded responses in `Fixtures/`, for tests.
+/// Access to the fixture answers in `Fixtures/`, for tests.
 public enum Fixtures {
     /// The `Fixtures/` folder of the checkout.
     public static var directory: URL { FixtureDirectory.checkout }
@@ -22,7 +22,7 @@ public enum Fixtures {
         try FixtureRoutes(directory: directory.appendingPathComponent(venue))
     }
 
-    /// An HTTP client answering from a venue's recorded responses, as `--offline` does.
+    /// An HTTP client answering from a venue's fixture answers, as `--offline` does.
     public static func client(_ venue: String, baseURL: String) throws -> OfflineHTTPClient {
         OfflineHTTPClient(routes: try routes(venue), baseURL: baseURL)
     }

@@ -15,7 +15,7 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
     }
 }
 
-/// Damages recorded responses the ways networks and venues do: flipped, inserted and deleted
+/// Damages fixture answers the ways networks and venues do: flipped, inserted and deleted
 /// bytes, cuts, repeated chunks, absurd numbers, wrong types.
 public enum Mutator {
     /// Absurd values spliced into documents in place of a value.

@@ -441,7 +441,7 @@ struct CompareCommandTests {
         #expect(try json["venues"][0]["lastConverted"].string() == "80651000")
         #expect(
             try json["errors"][0]["message"].string()
-                == "cannot convert to KRW: no USD→KRW rate (offline data: no recorded responses for testfx: "
+                == "cannot convert to KRW: no USD→KRW rate (offline data: no fixture answers for testfx: "
                 + Fixtures.directory.appendingPathComponent("testfx").path + " does not exist)")
         #expect(
             run.errorLines.first

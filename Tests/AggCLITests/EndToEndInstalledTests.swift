@@ -89,7 +89,7 @@ struct EndToEndInstalledTests {
         #expect(run.output == "")
         #expect(
             run.errorLines == [
-                "agg: offline data: AGG_FIXTURES names \(missing), which is not a folder of recorded responses"
+                "agg: offline data: AGG_FIXTURES names \(missing), which is not a folder of fixture answers"
             ])
     }
 }
@@ -119,11 +119,11 @@ struct FixtureDirectoryTests {
         let checkout = URL(fileURLWithPath: "/nonexistent/checkout/Fixtures")
         #expect(
             FixtureDirectory.problem(environment: [:], executable: "/opt/agg/bin/agg", checkout: checkout)
-                == "no recorded responses in /opt/agg/share/agg/Fixtures (beside the executable) or "
+                == "no fixture answers in /opt/agg/share/agg/Fixtures (beside the executable) or "
                 + "/nonexistent/checkout/Fixtures; set AGG_FIXTURES to a folder of them")
         #expect(
             FixtureDirectory.problem(environment: ["AGG_FIXTURES": "/nope"], executable: nil, checkout: checkout)
-                == "AGG_FIXTURES names /nope, which is not a folder of recorded responses")
+                == "AGG_FIXTURES names /nope, which is not a folder of fixture answers")
     }
 
     @Test("the executable's own path comes from /proc/self/exe, not argv[0]")

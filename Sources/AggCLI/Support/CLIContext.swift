@@ -178,7 +178,7 @@ public struct AdapterFactory: Sendable {
                 baseURL: baseURL, http: client, settings: context.configuration.venueSettings[descriptor.id] ?? [:]))
     }
 
-    /// The recorded responses of `descriptor`'s venue.
+    /// The fixture answers of `descriptor`'s venue.
     public func offlineRoutes(for descriptor: AdapterDescriptor) throws(AggError) -> FixtureRoutes {
         let directory = FixtureDirectory.locate(environment: context.environment)
             .appendingPathComponent(descriptor.id)

@@ -111,7 +111,7 @@ final class CallCounter: Sendable {
     }
 }
 
-/// An HTTP client answering from Bithumb's recorded responses (as `--offline` does, at the
+/// An HTTP client answering from Bithumb's fixture answers (as `--offline` does, at the
 /// default base URL), with each body passed through `edit` along with the request's number
 /// (1 for the first). It records every request.
 func recordedBithumb(edit: @escaping @Sendable (_ body: String, _ call: Int) -> String = { body, _ in body })
