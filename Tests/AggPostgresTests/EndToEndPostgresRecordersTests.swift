@@ -14,8 +14,8 @@ import Testing
 /// Its venues must be taken over once its lease ends, and the rows must show that no two
 /// recorders ever recorded a venue at the same time.
 ///
-/// A tick comes every second and a lease lasts three. The recorders start a third of a second
-/// apart, so each ticks at its own phase: two of them recording one venue would put two rows
+/// A tick comes every second and a lease lasts three. The recorders start a third of a tick
+/// apart (each once the one before it ticks), so each ticks at its own phase: two of them recording one venue would put two rows
 /// closer than a tick apart. It bounds wall-clock time (the takeover), so it runs with the timing
 /// suites, and with the end-to-end tests against the release binary.
 @Suite(
@@ -47,25 +47,36 @@ struct EndToEndPostgresRecordersTests {
             for recorder in recorders where recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) }
             for recorder in recorders { recorder.waitUntilExit() }
         }
+        // The first to start holds every venue and FX source; each of the others starts once
+        // the one before it is ticking, a third of a tick later.
+        let everything = Set(Self.venues + Self.fxSources)
+        var outputs: [PipeText] = []
         for number in 0..<3 {
             if number > 0 { try await Task.sleep(for: .milliseconds(Self.interval / 3)) }
-            let (process, _, _) = try AggBinary.start(
-                [
-                    "record", "--exchange", Self.venues.joined(separator: ","), "--interval", "1", "--quiet",
-                    "--store", url.text,
-                ],
-                environment: environment, standardOutput: FileHandle.nullDevice)
+            let (process, output, error) = try AggBinary.start(
+                ["record", "--exchange", Self.venues.joined(separator: ","), "--interval", "1", "--store", url.text],
+                environment: environment)
             recorders.append(process)
+            outputs += [PipeText(output), PipeText(error)]
+            if number == 0 {
+                let holder = try await waitFor("the first recorder holds every venue") { () async throws -> Int32? in
+                    let holders = try await leaseHolders(store)
+                    guard Set(holders.keys) == everything, Set(holders.values).count == 1 else { return nil }
+                    return holders.values.first
+                }
+                #expect(holder == process.processIdentifier)
+            } else {
+                let text = outputs[2 * number]
+                let ticking = await text.wait(seconds: 20) { $0.contains(" held elsewhere\n") }
+                #expect(ticking, "recorder \(number) did not tick: \(text.value) \(outputs[2 * number + 1].value)")
+                // It found every venue and FX source held, and so recorded nothing.
+                #expect(
+                    text.value.contains(
+                        ": 0 rows (0 prices, 0 rates, 0 premiums), 0 answered, 0 failed, 0 skipped, 6 held elsewhere\n")
+                )
+            }
         }
         let pids = recorders.map { $0.processIdentifier }
-        // The first to start holds every venue and FX source.
-        let everything = Set(Self.venues + Self.fxSources)
-        let first = try await waitFor("the first recorder holds every venue") { () async throws -> Int32? in
-            let holders = try await leaseHolders(store)
-            guard Set(holders.keys) == everything, Set(holders.values).count == 1 else { return nil }
-            return holders.values.first
-        }
-        #expect(first == pids[0])
         try await waitFor("every venue has a price recorded") { () async throws -> Bool? in
             let recorded = try await TestDatabase.column(store, "SELECT DISTINCT exchange FROM price")
             return Set(recorded.compactMap { $0 }) == Set(Self.venues) ? true : nil
