@@ -111,7 +111,7 @@ let package = Package(
             name: "agg-bench",
             dependencies: [
                 "AggCore", "AggJSON", "AggTransport", "AggTestKit", "AggFixtures", "AggVenues", "Bithumb", "AggCLI",
-                "AggStore", "AggDataVenues",
+                "AggStore", "AggDataVenues", "CMalloc",
             ]
         ),
         .testTarget(name: "AggJSONTests", dependencies: ["AggJSON"]),

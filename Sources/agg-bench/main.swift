@@ -30,6 +30,7 @@ import AggTestKit
 import AggTransport
 import AggVenues
 import Bithumb
+import CMalloc
 import Foundation
 import Synchronization
 
@@ -37,6 +38,8 @@ import Synchronization
     import Glibc
 #endif
 
+// The allocator agg itself runs with (section 7 measures agg record's loop in this process).
+agg_tune_malloc()
 let arguments = Array(CommandLine.arguments.dropFirst())
 let runs =
     arguments.firstIndex(of: "--runs").flatMap { index in
@@ -611,7 +614,7 @@ if sections.contains(7) {
     let rssAfter = residentKiB()
     let cpuPerTick = median(steady.cpu)
     print(
-        "6. Record: \(venues.count) venues + \(fx.count) FX sources with --premium, loopback server, ticks back to back"
+        "7. Record: \(venues.count) venues + \(fx.count) FX sources with --premium, loopback server, ticks back to back"
     )
     line(
         "   rows a tick",

@@ -10,14 +10,8 @@ import FoundationEssentials
     import Glibc
 #endif
 
-// One malloc arena for every thread, and large blocks from the heap rather than fresh mappings.
-// Answers are decoded on the cooperative pool's threads and written out on another; with an
-// arena per thread and a mapping per large buffer, a market-wide `quote --all` touched about
-// 190 more new pages (page faults, kernel time) of its 1,500 for memory already freed elsewhere.
-// One quote is unchanged. agg's threads seldom allocate at the same moment, so sharing one
-// arena costs no measurable waiting.
-_ = mallopt(M_ARENA_MAX, 1)
-_ = mallopt(M_MMAP_THRESHOLD, 4 << 20)
+// One malloc arena, large blocks from the heap: see CMalloc/shim.h.
+agg_tune_malloc()
 let environment = ProcessInfo.processInfo.environment
 let context = {
     var context = CLIContext(
