@@ -51,6 +51,23 @@ struct PostgresLeaseTests {
         }
     }
 
+    /// Two stores on one fresh schema, as two recorders have them; the first, holder "a", has
+    /// claimed upbit and bithumb until t0 + 10 s.
+    struct TwoRecorders {
+        var first: PostgresHistoryStore
+        var second: PostgresHistoryStore
+
+        static func open() async throws -> TwoRecorders {
+            let url = try await TestDatabase.freshSchema()
+            let stores = TwoRecorders(
+                first: try await PostgresHistoryStore.open(url), second: try await PostgresHistoryStore.open(url))
+            #expect(
+                try await stores.first.claimVenues(
+                    ["upbit", "bithumb"], holder: "a", now: at(t0), expiry: at(t0 + 10_000)) == ["upbit", "bithumb"])
+            return stores
+        }
+    }
+
     struct Grant: Sendable {
         var holder: String
         var venues: Set<String>
@@ -84,13 +101,8 @@ struct PostgresLeaseTests {
 
     @Test("a released lease is free at once, and only the releasing holder's leases go")
     func releaseHandsVenuesOnAtOnce() async throws {
-        let url = try await TestDatabase.freshSchema()
-        let first = try await PostgresHistoryStore.open(url)
-        let second = try await PostgresHistoryStore.open(url)
-        #expect(
-            try await first.claimVenues(["upbit", "bithumb"], holder: "a", now: at(t0), expiry: at(t0 + 10_000)) == [
-                "upbit", "bithumb",
-            ])
+        let stores = try await TwoRecorders.open()
+        let (first, second) = (stores.first, stores.second)
         #expect(try await second.claimVenues(["okx"], holder: "b", now: at(t0), expiry: at(t0 + 10_000)) == ["okx"])
         try await first.releaseVenues(holder: "a")
         // Long before "a"'s leases would have expired, "b" gets its venues.
@@ -106,13 +118,8 @@ struct PostgresLeaseTests {
 
     @Test("a recorder that lost its lease writes nothing late: no venue is recorded twice")
     func lateWriteAfterLosingTheLease() async throws {
-        let url = try await TestDatabase.freshSchema()
-        let first = try await PostgresHistoryStore.open(url)
-        let second = try await PostgresHistoryStore.open(url)
-        #expect(
-            try await first.claimVenues(["upbit", "bithumb"], holder: "a", now: at(t0), expiry: at(t0 + 10_000)) == [
-                "upbit", "bithumb",
-            ])
+        let stores = try await TwoRecorders.open()
+        let (first, second) = (stores.first, stores.second)
         try await first.record(
             RecordedTick(time: at(t0 + 1_000), prices: [btc("upbit", t0 + 1_000, 1), btc("bithumb", t0 + 1_000, 1)]))
         // "a" stalls; "b" takes upbit over at the expiry and records it; "a" keeps bithumb.
