@@ -23,6 +23,7 @@ struct BaseURLTests {
             "https://h:123456",
             "http://h/a b", "http://h/a\tb", "http://h/a\u{7F}", "http://h/\u{1B}[2J", "http://h\n/x", "ftp://h",
             "HTTP://h", "h/path", "", "https://[::1", "https://[]:80", "https://[::1]x", "https://ex\u{E4}mple.com",
+            "http://[\u{FF11}::1]", "http://[::\u{FF21}]:80",
         ])
     func refused(url: String) {
         #expect(!BaseURL.isValid(url))

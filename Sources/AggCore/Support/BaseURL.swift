@@ -30,7 +30,7 @@ public enum BaseURL {
         if authority.hasPrefix("[") {
             guard let close = authority.firstIndex(of: "]") else { return false }
             let address = authority[authority.index(after: authority.startIndex)..<close]
-            guard !address.isEmpty, address.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
+            guard !address.isEmpty, address.utf8.allSatisfy(isAddressByte) else {
                 return false
             }
             let after = authority[authority.index(after: close)...]
@@ -40,6 +40,17 @@ public enum BaseURL {
         let host = authority[..<(colon ?? authority.endIndex)]
         guard !host.isEmpty, host.utf8.allSatisfy(isHostByte) else { return false }
         return colon.map { isPort(authority[authority.index(after: $0)...]) } ?? true
+    }
+
+    /// ASCII hexadecimal digits, `:` and `.` (an IPv6 address, perhaps ending in IPv4 form;
+    /// `Character.isHexDigit` would also take fullwidth digits).
+    private static func isAddressByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: ":"), UInt8(ascii: "."):
+            true
+        default: false
+        }
     }
 
     /// ASCII letters, digits, `-`, `.` and `_`.
