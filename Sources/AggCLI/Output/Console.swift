@@ -10,6 +10,10 @@ import Synchronization
 public protocol TextSink: Sendable {
     func write(_ text: String)
 
+    /// Writes UTF-8 text held as bytes (`agg quote --all`'s JSON, written into one buffer), with
+    /// no detour through a `String`.
+    func write(utf8: [UInt8])
+
     /// Why a write failed, once one has; the sink drops everything written after that.
     var failure: WriteFailure? { get }
 
@@ -21,6 +25,8 @@ public protocol TextSink: Sendable {
 extension TextSink {
     /// A sink that cannot fail.
     public var failure: WriteFailure? { nil }
+
+    public func write(utf8: [UInt8]) { write(String(decoding: utf8, as: UTF8.self)) }
 
     public func finish() -> WriteFailure? { failure }
 }
@@ -61,6 +67,13 @@ public struct FileDescriptorSink: TextSink {
             // The text's own bytes, not a copy: `agg quote --all` writes hundreds of kilobytes.
             var text = text
             failure = text.withUTF8 { Self.writeAll(UnsafeRawBufferPointer($0), to: descriptor) }
+        }
+    }
+
+    public func write(utf8: [UInt8]) {
+        state.failure.withLock { failure in
+            guard failure == nil else { return }
+            failure = utf8.withUnsafeBytes { Self.writeAll($0, to: descriptor) }
         }
     }
 

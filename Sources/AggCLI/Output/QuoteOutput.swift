@@ -18,4 +18,10 @@ public struct QuoteOutput: Sendable {
         let console = Console(standardOutput: BufferSink(), standardError: BufferSink(), width: width)
         return Output.text(rendering, format: format, style: style, console: console)
     }
+
+    /// The bytes `agg quote` writes to standard output in `format`.
+    public func bytes(format: OutputFormat, width: Int = 200, style: TextStyle = .plain) -> [UInt8] {
+        let console = Console(standardOutput: BufferSink(), standardError: BufferSink(), width: width)
+        return Output.bytes(rendering, format: format, style: style, console: console)
+    }
 }

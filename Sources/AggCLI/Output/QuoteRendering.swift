@@ -30,9 +30,14 @@ struct QuoteRendering: Rendering {
 
     func jsonLine() -> String { jsonLine(time: nil) }
 
+    func jsonBytes() -> [UInt8] { jsonBytes(time: nil) }
+
     /// `{"quotes":[...],"errors":[...]}` and a newline, after `"time"` when given (`agg watch`'s
-    /// lines), written straight into one buffer.
-    func jsonLine(time: Timestamp?) -> String {
+    /// lines).
+    func jsonLine(time: Timestamp?) -> String { String(decoding: jsonBytes(time: time), as: UTF8.self) }
+
+    /// `jsonLine(time:)` as UTF-8, written straight into one buffer.
+    func jsonBytes(time: Timestamp?) -> [UInt8] {
         var json = JSONWriter(capacity: 340 * outcomes.count + 64)
         json.beginObject()
         if let time { json.member("time", time: time) }
@@ -54,7 +59,7 @@ struct QuoteRendering: Rendering {
         json.endArray()
         json.endObject()
         json.newline()
-        return json.text
+        return json.bytes
     }
 
     static let csvHeader = [
