@@ -91,13 +91,13 @@ public enum DataVenueLoader {
 
 /// Where the venue files shipped with agg are.
 public enum DataVenueDirectory {
-    /// `share/agg/Venues` beside an installed binary; else `Plugins/DataVenues` in the checkout
-    /// this binary was built from.
-    public static func locate() -> URL {
-        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
-        let installed = executable.deletingLastPathComponent()
-            .appendingPathComponent("../share/agg/Venues", isDirectory: true).standardizedFileURL
-        if FileManager.default.fileExists(atPath: installed.appendingPathComponent(".").path) {
+    /// `share/agg/Venues` beside an installed binary (`<prefix>/bin/agg` reads
+    /// `<prefix>/share/agg/Venues`, found from the executable's real path, so also when it is run
+    /// by name through `PATH` or through a symbolic link); else `Plugins/DataVenues` in the
+    /// checkout this binary was built from.
+    public static func locate(executable: String? = RunningExecutable.path()) -> URL {
+        if let installed = RunningExecutable.shared("Venues", beside: executable), RunningExecutable.isFolder(installed)
+        {
             return installed
         }
         return checkout

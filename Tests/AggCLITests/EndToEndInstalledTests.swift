@@ -1,11 +1,14 @@
+import AggCore
+import AggDataVenues
 import AggFixtures
 import AggTestKit
 import Foundation
 import Testing
 
-/// `agg --offline` as installed: a copy of the built binary in `<prefix>/bin`, the recordings in
-/// `<prefix>/share/agg/Fixtures`, run by name through `PATH` from another folder.
-@Suite("agg installed: --offline finds its recordings")
+/// `agg` as installed: a copy of the built binary in `<prefix>/bin`, the recordings in
+/// `<prefix>/share/agg/Fixtures` and the venue files in `<prefix>/share/agg/Venues`, run by name
+/// through `PATH` from another folder.
+@Suite("agg installed: it finds its recordings and its venue files")
 struct EndToEndInstalledTests {
     /// When the installed copy's Bithumb recordings say they were made: different from the
     /// checkout's, so the output shows which folder was read.
@@ -70,6 +73,25 @@ struct EndToEndInstalledTests {
             ])
     }
 
+    @Test("run by name through PATH, it reads its venue files from <prefix>/share/agg/Venues")
+    func venueFilesByName() async throws {
+        let prefix = try install(withFixtures: false)
+        let venues = prefix.appendingPathComponent("share/agg/Venues")
+        try FileManager.default.createDirectory(at: venues, withIntermediateDirectories: true)
+        // The installed copy of GOPAX's file under another name, so the output shows which was read.
+        let text = try String(
+            contentsOf: DataVenueDirectory.checkout.appendingPathComponent("gopax.json"), encoding: .utf8)
+        let renamed = text.replacingOccurrences(of: #""name": "GOPAX""#, with: #""name": "GOPAX (installed)""#)
+        #expect(renamed != text)
+        try renamed.write(to: venues.appendingPathComponent("gopax.json"), atomically: true, encoding: .utf8)
+        let run = try await runByName(["exchanges", "-f", "csv"], bin: prefix.appendingPathComponent("bin"))
+        #expect(run.status == 0)
+        let gopax = run.output.split(separator: "\n").filter { $0.hasPrefix("gopax,") }
+        #expect(gopax.count == 1)
+        #expect(gopax.first?.hasPrefix("gopax,GOPAX (installed),KR,") == true, "\(gopax)")
+        #expect(gopax.first?.hasSuffix(",shipped,\(venues.path)/gopax.json") == true, "\(gopax)")
+    }
+
     @Test(
         "a missing recordings folder is one clear line and exit 1, for every command that goes offline",
         arguments: [
@@ -128,7 +150,7 @@ struct FixtureDirectoryTests {
 
     @Test("the executable's own path comes from /proc/self/exe, not argv[0]")
     func executablePath() throws {
-        let path = try #require(FixtureDirectory.executablePath())
+        let path = try #require(RunningExecutable.path())
         #expect(path.hasPrefix("/"))
         #expect(path == (try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")))
     }
