@@ -332,7 +332,7 @@ if sections.contains(5) {
         // What agg hands to standard output: JSON as the bytes it is written into, the others as
         // the text they are built as.
         func render() -> Int {
-            format == .json ? output.bytes(format: format).count : output.text(format: format).utf8.count
+            format == .json ? output.jsonBytes().count : output.text(format: format).utf8.count
         }
         var size = render()
         let times = (0..<runs).map { _ in timed { size = render() } }

@@ -19,9 +19,6 @@ public struct QuoteOutput: Sendable {
         return Output.text(rendering, format: format, style: style, console: console)
     }
 
-    /// The bytes `agg quote` writes to standard output in `format`.
-    public func bytes(format: OutputFormat, width: Int = 200, style: TextStyle = .plain) -> [UInt8] {
-        let console = Console(standardOutput: BufferSink(), standardError: BufferSink(), width: width)
-        return Output.bytes(rendering, format: format, style: style, console: console)
-    }
+    /// The JSON `agg quote` writes to standard output, as the bytes it hands over.
+    public func jsonBytes() -> [UInt8] { rendering.jsonBytes(time: nil) }
 }

@@ -30,7 +30,7 @@ struct QuoteRendering: Rendering {
 
     func jsonLine() -> String { jsonLine(time: nil) }
 
-    func jsonBytes() -> [UInt8] { jsonBytes(time: nil) }
+    func writeJSON(to sink: any TextSink) { sink.write(utf8: jsonBytes(time: nil)) }
 
     /// `{"quotes":[...],"errors":[...]}` and a newline, after `"time"` when given (`agg watch`'s
     /// lines).

@@ -10,9 +10,9 @@ protocol Rendering {
     /// The JSON as text, with a final newline: `json().serialized()` and `"\n"`, unless a
     /// rendering writes it straight into one buffer (`agg quote`'s hundreds of quotes).
     func jsonLine() -> String
-    /// `jsonLine()` as UTF-8, what standard output gets: a rendering that writes its JSON into
-    /// one buffer hands the buffer over, without making (and validating) a `String` of it.
-    func jsonBytes() -> [UInt8]
+    /// Writes `jsonLine()` to `sink`: a rendering that writes its JSON into one buffer hands the
+    /// bytes over, without making (and validating) a `String` of them.
+    func writeJSON(to sink: any TextSink)
     func csv() -> String
     /// When set, what a table run prints on standard error instead of an empty table
     /// (`agg search` with no match).
@@ -24,23 +24,15 @@ extension Rendering {
 
     func jsonLine() -> String { json().serialized() + "\n" }
 
-    func jsonBytes() -> [UInt8] { Array(jsonLine().utf8) }
+    func writeJSON(to sink: any TextSink) { sink.write(jsonLine()) }
 }
 
 /// Writes renderings to the console.
 enum Output {
     /// Writes `rendering` in `format`, with a newline, to standard output.
     static func write(_ rendering: some Rendering, format: OutputFormat, style: TextStyle, console: Console) {
-        if format == .json { return console.standardOutput.write(utf8: rendering.jsonBytes()) }
+        if format == .json { return rendering.writeJSON(to: console.standardOutput) }
         console.standardOutput.write(text(rendering, format: format, style: style, console: console))
-    }
-
-    /// What `write` writes, as UTF-8.
-    static func bytes(_ rendering: some Rendering, format: OutputFormat, style: TextStyle, console: Console)
-        -> [UInt8]
-    {
-        if format == .json { return rendering.jsonBytes() }
-        return Array(text(rendering, format: format, style: style, console: console).utf8)
     }
 
     /// What `write` writes (empty for a table replaced by its notice, which goes to stderr).
