@@ -115,7 +115,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "AggJSONTests", dependencies: ["AggJSON"]),
-        .testTarget(name: "AggCoreTests", dependencies: ["AggCore", "AggJSON"]),
+        .testTarget(name: "AggCoreTests", dependencies: ["AggCore", "AggJSON", "AggTestKit"]),
         .testTarget(name: "AggTransportTests", dependencies: ["AggTransport", "AggCore", "AggTestKit"]),
         .testTarget(name: "AggStoreTests", dependencies: ["AggStore", "AggCore"]),
         // Against the PostgreSQL that Tools/test starts (AGG_TEST_POSTGRES_URL); the three-recorder

@@ -1,5 +1,6 @@
 import AggCore
 import AggJSON
+import AggTestKit
 import FoundationEssentials
 import Testing
 
@@ -33,18 +34,6 @@ private func referenceRounded(_ value: Decimal, places: Int) -> Decimal {
     return (try? DecimalText.parse((negative ? "-" : "") + result)) ?? value
 }
 
-/// A fixed-seed generator, so that every run checks the same values.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("DecimalRounding")
 struct DecimalRoundingTests {
     @Test(
@@ -62,7 +51,7 @@ struct DecimalRoundingTests {
 
     @Test("agrees with the Character-based rounding on 20,000 random values and places (fixed seed)")
     func agreesWithReference() async throws {
-        var generator = SplitMix(state: 0x0DEC_1A1D)
+        var generator = SeededRandom(seed: 0x0DEC_1A1D)
         for round in 0..<20_000 {
             if round % 500 == 0 { await Task.yield() }
             // An integer part of 1 to 10 digits and a fraction of 0 to 12, either sign.
