@@ -51,12 +51,14 @@ public enum QuoteCommand: Command {
             all: all, registry: context.registry)
         let factory = AdapterFactory(context: context, options: options)
         try factory.announceOffline(venues: plan.venues)
-        // One database for the favorites and the quote cache. Live runs create it to cache
-        // their quotes; offline runs only read favorites from one that exists, so that their
-        // output stays that of the recordings.
+        // One database for the favorites and the quote cache, opened while the requests are on
+        // their way. Live runs create it to cache their quotes; offline runs only read favorites
+        // from one that exists, so that their output stays that of the recordings.
+        let environment = context.environment
+        let creates = !options.offline
         let service = QuoteService(
             factory: factory, registry: context.registry,
-            store: LocalStore.bestEffort(environment: context.environment, create: !options.offline),
+            openStore: { LocalStore.bestEffort(environment: environment, create: creates) },
             caches: !options.offline, now: context.now)
         let answer = try await ProgressLine.during(
             "asking \(plan.venues.joined(separator: ", "))", console: context.console

@@ -85,7 +85,7 @@ public enum WatchCommand: Command {
         let factory = AdapterFactory(context: context, options: options)
         try factory.announceOffline(venues: plan.venues)
         let service = QuoteService(
-            factory: factory, registry: context.registry, store: nil, caches: false, now: context.now)
+            factory: factory, registry: context.registry, caches: false, now: context.now)
         let screen = WatchScreen(
             console: context.console, options: options, interval: interval,
             redraws: context.console.outputIsTerminal && context.environment["TERM"] != "dumb", now: context.now)

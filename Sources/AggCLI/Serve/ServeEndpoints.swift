@@ -106,7 +106,7 @@ struct ServeEndpoints: Sendable {
             symbols: parsed.positionals, exchanges: options.exchanges, quoteCurrency: options.quoteCurrency,
             all: false, registry: context.registry)
         let service = QuoteService(
-            factory: AdapterFactory(context: context, options: options), registry: context.registry, store: nil,
+            factory: AdapterFactory(context: context, options: options), registry: context.registry,
             caches: false, now: context.now)
         return QuoteRendering(outcomes: try await service.quotes(plan, maxStale: 0).outcomes).jsonLine()
     }

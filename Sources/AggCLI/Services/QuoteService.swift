@@ -34,8 +34,10 @@ struct QuoteService: Sendable {
 
     var factory: AdapterFactory
     var registry: AdapterRegistry
-    /// The local database for the quote cache and favorites; `nil` without one.
-    var store: Store?
+    /// Gives the local database for the quote cache and favorites (`nil` without one). `quotes`
+    /// calls it once its requests are on their way, so that opening the file (and SQLite reading
+    /// back its write-ahead log) happens while the venues answer, not before they are asked.
+    var openStore: @Sendable () -> Store? = { nil }
     /// Whether the store's quote cache is read and written (not for `--offline`, whose output
     /// stays that of the recordings).
     var caches: Bool
@@ -116,7 +118,10 @@ struct QuoteService: Sendable {
     /// in for failures; favorites first. The answer caches what answered when asked to
     /// (`Answer.rememberQuotes`).
     func quotes(_ plan: Plan, maxStale: Int64) async throws(AggError) -> Answer {
-        let fetched = try await fetch(plan)
+        let adapters = try adapters(for: plan)
+        async let fetching = Self.fetch(adapters, plan: plan)
+        let store = openStore()
+        let fetched = await fetching
         var answered = fetched
         var cache: QuoteCache?
         if let store, caches {
@@ -134,10 +139,19 @@ struct QuoteService: Sendable {
 
     /// Asks every venue of the plan at once; within a venue the adapter batches as its API allows.
     func fetch(_ plan: Plan) async throws(AggError) -> [Outcome] {
+        await Self.fetch(try adapters(for: plan), plan: plan)
+    }
+
+    /// The adapter of each venue of the plan.
+    private func adapters(for plan: Plan) throws(AggError) -> [(VenueRequest, any ExchangeAdapter)] {
         var adapters: [(VenueRequest, any ExchangeAdapter)] = []
         for request in plan.requests { adapters.append((request, try factory.adapter(id: request.venue))) }
+        return adapters
+    }
+
+    private static func fetch(_ adapters: [(VenueRequest, any ExchangeAdapter)], plan: Plan) async -> [Outcome] {
         let results = await concurrentMap(adapters) { request, adapter in
-            await Self.fetchOne(request, adapter: adapter, all: plan.all, quoteCurrency: plan.quoteCurrency)
+            await fetchOne(request, adapter: adapter, all: plan.all, quoteCurrency: plan.quoteCurrency)
         }
         return results.flatMap { $0 }
     }
