@@ -17,8 +17,15 @@ import FoundationEssentials
 /// let text = json.text
 /// ```
 public struct JSONWriter: Sendable {
-    /// The UTF-8 text written so far.
-    public private(set) var bytes: [UInt8]
+    /// The text, then room already allocated: the first `length` bytes are the text, the rest
+    /// room for what comes next. Values are written in place into that room (`write(reserving:_:)`): going through
+    /// `Array.append` piece by piece, or through a temporary buffer, cost a market-wide answer
+    /// more than the digits themselves.
+    private var storage: [UInt8]
+    /// How many bytes of `storage` are written.
+    private var length = 0
+    /// Reused for `unescapedString`'s body, which appends to an array.
+    private var scratch: [UInt8] = []
     private let pretty: Bool
     /// How many containers are open.
     private var depth = 0
@@ -31,12 +38,16 @@ public struct JSONWriter: Sendable {
     /// `capacity` bytes are reserved up front.
     public init(pretty: Bool = false, capacity: Int = 0) {
         self.pretty = pretty
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        storage = [UInt8](repeating: 0, count: max(capacity, 0))
     }
 
+    /// The UTF-8 text written so far.
+    public var bytes: [UInt8] { Array(storage[..<length]) }
+
     /// The text written so far.
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    public var text: String {
+        storage.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[..<length]), as: UTF8.self) }
+    }
 
     // MARK: Containers
 
@@ -67,30 +78,36 @@ public struct JSONWriter: Sendable {
     /// making a `String`).
     public mutating func key(_ key: StaticString) {
         separate()
-        let written = key.withUTF8Buffer { utf8 -> Bool in
-            guard !utf8.contains(where: needsEscape) else { return false }
-            // `"key":` in one block.
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: utf8.count + 4) { buffer in
-                buffer[0] = UInt8(ascii: "\"")
-                _ = UnsafeMutableBufferPointer(rebasing: buffer[1...]).initialize(fromContentsOf: utf8)
-                buffer[utf8.count + 1] = UInt8(ascii: "\"")
-                buffer[utf8.count + 2] = UInt8(ascii: ":")
-                buffer[utf8.count + 3] = UInt8(ascii: " ")
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<(utf8.count + (pretty ? 4 : 3))]))
-            }
-            return true
-        }
-        if written {
-            afterKey = true
-        } else {
+        // A one-character literal may be held as its scalar; a key that needs escaping is written
+        // as any other string.
+        guard key.hasPointerRepresentation,
+            !UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount).contains(where: needsEscape)
+        else {
             key.withUTF8Buffer { appendString($0) }
-            endKey()
+            return endKey()
         }
+        let source = key.utf8Start
+        let count = key.utf8CodeUnitCount
+        // `"key":` (and a space when pretty) in one piece.
+        let written = count + (pretty ? 4 : 3)
+        reserve(written)
+        let start = length
+        storage.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let room = base + start
+            room[0] = UInt8(ascii: "\"")
+            (room + 1).update(from: source, count: count)
+            room[count + 1] = UInt8(ascii: "\"")
+            room[count + 2] = UInt8(ascii: ":")
+            room[count + 3] = UInt8(ascii: " ")
+        }
+        length += written
+        afterKey = true
     }
 
     private mutating func endKey() {
-        bytes.append(UInt8(ascii: ":"))
-        if pretty { bytes.append(UInt8(ascii: " ")) }
+        append(UInt8(ascii: ":"))
+        if pretty { append(UInt8(ascii: " ")) }
         afterKey = true
     }
 
@@ -109,19 +126,30 @@ public struct JSONWriter: Sendable {
     /// A number written as `text`, which must already be a JSON number.
     public mutating func number(_ text: String) {
         separate()
-        bytes.append(contentsOf: text.utf8)
+        var text = text
+        text.withUTF8 { append($0) }
     }
 
     public mutating func integer(_ value: Int64) {
         separate()
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        let start = bytes.count
-        var rest = value.magnitude
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        bytes[start...].reverse()
+        // Twenty digits and a sign hold any Int64.
+        write(reserving: 21) { room in
+            var count = 0
+            if value < 0 {
+                room[0] = UInt8(ascii: "-")
+                count = 1
+            }
+            let start = count
+            var rest = value.magnitude
+            repeat {
+                room[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            var digits = UnsafeMutableBufferPointer(start: room + start, count: count - start)
+            digits.reverse()
+            return count
+        }
     }
 
     public mutating func string(_ text: String) {
@@ -133,27 +161,36 @@ public struct JSONWriter: Sendable {
     public mutating func decimalString(_ value: Decimal) {
         separate()
         guard let parts = DecimalParts(value) else {
-            bytes.append(UInt8(ascii: "\""))
-            DecimalText.append(value, to: &bytes)
-            bytes.append(UInt8(ascii: "\""))
+            append(UInt8(ascii: "\""))
+            var text = value.description
+            text.withUTF8 { append($0) }
+            append(UInt8(ascii: "\""))
             return
         }
-        // The quotes and the digits in one block: nine of these per quote.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: parts.textLength + 2) { buffer in
-            buffer[0] = UInt8(ascii: "\"")
-            let count = parts.write(into: UnsafeMutableBufferPointer(rebasing: buffer[1...]))
-            buffer[count + 1] = UInt8(ascii: "\"")
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<(count + 2)]))
+        // The quotes and the digits written in place: nine of these per quote.
+        let count = parts.textLength
+        reserve(count + 2)
+        let start = length
+        storage.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let room = base + start
+            room[0] = UInt8(ascii: "\"")
+            parts.write(into: UnsafeMutableBufferPointer(start: room + 1, count: count))
+            room[count + 1] = UInt8(ascii: "\"")
         }
+        length += count + 2
     }
 
-    /// A string whose UTF-8 bytes `body` appends to the buffer; they must need no escaping (for
-    /// text made of digits and punctuation, such as a timestamp).
+    /// A string whose UTF-8 bytes `body` appends to the array it is given; they must need no
+    /// escaping (for text made of digits and punctuation, such as a timestamp).
     public mutating func unescapedString(_ body: (inout [UInt8]) -> Void) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        body(&bytes)
-        bytes.append(UInt8(ascii: "\""))
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(UInt8(ascii: "\""))
+        body(&scratch)
+        scratch.append(UInt8(ascii: "\""))
+        let written = scratch
+        written.withUnsafeBufferPointer { append($0) }
     }
 
     /// A whole parsed or built document.
@@ -180,7 +217,7 @@ public struct JSONWriter: Sendable {
     /// Ends the text with a line break, after the document (a line of JSON Lines, or output
     /// that ends as text files do).
     public mutating func newline() {
-        bytes.append(UInt8(ascii: "\n"))
+        append(UInt8(ascii: "\n"))
     }
 
     // MARK: Members
@@ -216,7 +253,7 @@ public struct JSONWriter: Sendable {
 
     private mutating func open(_ bracket: UInt8) {
         separate()
-        bytes.append(bracket)
+        append(bracket)
         depth += 1
         hasValue = false
     }
@@ -224,7 +261,7 @@ public struct JSONWriter: Sendable {
     private mutating func close(_ bracket: UInt8) {
         depth -= 1
         if pretty && hasValue { breakLine() }
-        bytes.append(bracket)
+        append(bracket)
         // The container just closed is a value of the one around it.
         hasValue = true
     }
@@ -237,18 +274,64 @@ public struct JSONWriter: Sendable {
             return
         }
         guard depth > 0 else { return }
-        if hasValue { bytes.append(UInt8(ascii: ",")) }
+        if hasValue { append(UInt8(ascii: ",")) }
         hasValue = true
         if pretty { breakLine() }
     }
 
     private mutating func breakLine() {
-        bytes.append(UInt8(ascii: "\n"))
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+        let indent = 2 * depth
+        write(reserving: indent + 1) { room in
+            room[0] = UInt8(ascii: "\n")
+            (room + 1).update(repeating: UInt8(ascii: " "), count: indent)
+            return indent + 1
+        }
+    }
+
+    // MARK: Writing bytes
+
+    /// Lets `body` write up to `count` bytes into the room after the text (growing the storage
+    /// first when needed); it answers how many it wrote.
+    @inline(__always)
+    private mutating func write(reserving count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        reserve(count)
+        let start = length
+        length += storage.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            return body(base + start)
+        }
+    }
+
+    /// Makes room for `count` more bytes after the text (the room holds at least one byte more
+    /// than asked for, so that a fixed-size piece may be written whole and counted short).
+    @inline(__always)
+    private mutating func reserve(_ count: Int) {
+        if length + count >= storage.count { grow(to: length + count + 1) }
+    }
+
+    /// At least doubles the storage, to hold `needed` bytes or more.
+    private mutating func grow(to needed: Int) {
+        let target = Swift.max(needed, 2 * storage.count, 256)
+        storage.append(contentsOf: repeatElement(0, count: target - storage.count))
+    }
+
+    private mutating func append(_ byte: UInt8) {
+        write(reserving: 1) { room in
+            room[0] = byte
+            return 1
+        }
+    }
+
+    private mutating func append(_ block: UnsafeBufferPointer<UInt8>) {
+        guard let source = block.baseAddress, !block.isEmpty else { return }
+        write(reserving: block.count) { room in
+            room.update(from: source, count: block.count)
+            return block.count
+        }
     }
 
     private mutating func append(_ ascii: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: ascii.utf8Start, count: ascii.utf8CodeUnitCount))
+        append(UnsafeBufferPointer(start: ascii.utf8Start, count: ascii.utf8CodeUnitCount))
     }
 
     private mutating func appendString(_ text: String) {
@@ -257,13 +340,20 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func appendString(_ utf8: UnsafeBufferPointer<UInt8>) {
-        bytes.append(UInt8(ascii: "\""))
-        if utf8.contains(where: needsEscape) {
-            for byte in utf8 { appendEscaped(byte) }
-        } else {
-            bytes.append(contentsOf: utf8)
+        guard utf8.contains(where: needsEscape) else {
+            // `"text"` in one piece.
+            let count = utf8.count
+            write(reserving: count + 2) { room in
+                room[0] = UInt8(ascii: "\"")
+                if let source = utf8.baseAddress { (room + 1).update(from: source, count: count) }
+                room[count + 1] = UInt8(ascii: "\"")
+                return count + 2
+            }
+            return
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
+        for byte in utf8 { appendEscaped(byte) }
+        append(UInt8(ascii: "\""))
     }
 
     private mutating func appendEscaped(_ byte: UInt8) {
@@ -276,9 +366,9 @@ public struct JSONWriter: Sendable {
         case 0..<0x20:
             let hex: StaticString = "0123456789abcdef"
             append("\\u00")
-            bytes.append(hex.utf8Start[Int(byte >> 4)])
-            bytes.append(hex.utf8Start[Int(byte & 0x0F)])
-        default: bytes.append(byte)
+            append(hex.utf8Start[Int(byte >> 4)])
+            append(hex.utf8Start[Int(byte & 0x0F)])
+        default: append(byte)
         }
     }
 }
