@@ -24,6 +24,29 @@ struct DecimalTextFormatTests {
         #expect(parts?.exponent == -2)
         #expect(parts?.mantissa == 8_063_001)
         #expect(parts?.digitCount == 7)
+        // All eight words: (2^64 - 1)^2 = 340282366920938463426481119284349108225, 39 digits.
+        let wide = DecimalParts(Decimal(sign: .minus, exponent: -128, significand: Decimal(UInt64.max) * Decimal(UInt64.max)))
+        #expect(wide?.negative == true)
+        #expect(wide?.exponent == -128)
+        #expect(wide?.mantissa == UInt128("340282366920938463426481119284349108225"))
+        #expect(wide?.digitCount == 39)
+    }
+
+    @Test("counts the digits on both sides of every power of ten")
+    func digitCounts() {
+        var power: UInt64 = 10
+        for digits in 2...19 {
+            // Decimal(10^k) is stored as 1 and an exponent; its neighbours are stored whole.
+            #expect(DecimalParts(Decimal(power - 1))?.digitCount == digits - 1, "\(power - 1)")
+            #expect(DecimalParts(Decimal(power + 1))?.digitCount == digits, "\(power + 1)")
+            // A mantissa that is itself a power of ten, and its neighbours, as text.
+            let hundredth = Decimal(sign: .plus, exponent: -2, significand: 100)
+            for value in [Decimal(power), Decimal(power - 1), Decimal(power + 1)] {
+                Self.expectAgreement(value * hundredth)
+            }
+            power *= 10
+        }
+        #expect(DecimalParts(Decimal(UInt64.max))?.digitCount == 20)
     }
 
     /// Every number and numeric string in every recorded venue answer.
