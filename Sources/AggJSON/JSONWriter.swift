@@ -46,7 +46,9 @@ public struct JSONWriter: Sendable {
 
     /// The text written so far.
     public var text: String {
-        storage.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[..<length]), as: UTF8.self) }
+        storage.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[..<length]), as: UTF8.self)
+        }
     }
 
     // MARK: Containers

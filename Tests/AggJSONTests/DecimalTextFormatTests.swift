@@ -25,7 +25,8 @@ struct DecimalTextFormatTests {
         #expect(parts?.mantissa == 8_063_001)
         #expect(parts?.digitCount == 7)
         // All eight words: (2^64 - 1)^2 = 340282366920938463426481119284349108225, 39 digits.
-        let wide = DecimalParts(Decimal(sign: .minus, exponent: -128, significand: Decimal(UInt64.max) * Decimal(UInt64.max)))
+        let wide = DecimalParts(
+            Decimal(sign: .minus, exponent: -128, significand: Decimal(UInt64.max) * Decimal(UInt64.max)))
         #expect(wide?.negative == true)
         #expect(wide?.exponent == -128)
         #expect(wide?.mantissa == UInt128("340282366920938463426481119284349108225"))
