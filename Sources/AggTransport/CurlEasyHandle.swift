@@ -92,6 +92,15 @@ final class CurlEasyHandle {
         return code
     }
 
+    /// The body size the response announces (`Content-Length`), or `nil` when it announces none.
+    var announcedBodySize: Int? {
+        var size: curl_off_t = -1
+        guard agg_curl_get_off_t(raw, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &size) == CURLE_OK, size >= 0 else {
+            return nil
+        }
+        return Int(size)
+    }
+
     /// The URL last used, after redirects.
     var effectiveURL: String? {
         var url: UnsafeMutablePointer<CChar>?

@@ -38,4 +38,8 @@ static inline CURLcode agg_curl_get_string(CURL *handle, CURLINFO info, char **v
     return curl_easy_getinfo(handle, info, value);
 }
 
+static inline CURLcode agg_curl_get_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
 #endif
