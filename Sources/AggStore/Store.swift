@@ -63,8 +63,8 @@ public final class Store: Sendable {
     /// whole database (as before copying it).
     ///
     /// agg never needs this: its connections skip SQLite's checkpoint on close, and recent
-    /// writes stay in `agg.sqlite-wal` until SQLite's automatic checkpoint (see
-    /// `SQLiteConnection.checkpointPages`). Waits up to five seconds for other writers.
+    /// writes stay in `agg.sqlite-wal` until a commit leaves `SQLiteConnection.checkpointPages`
+    /// pages there, which checkpoints and empties it. Waits up to five seconds for other writers.
     public func checkpoint() throws(AggError) {
         try withConnection("checkpoint") { connection throws(SQLiteError) in try connection.checkpoint() }
     }

@@ -54,11 +54,13 @@ final class SQLiteConnection {
         // that remain belong to checkpoints (copying the WAL into the database), which SQLite
         // would otherwise run every time the last connection closes, that is at the end of every
         // agg process: three or four fsyncs plus creating and deleting the WAL file, tens of
-        // milliseconds on a busy disk. Instead the WAL stays between runs and is checkpointed
-        // once it holds `checkpointPages` pages (every few `quote --all` runs); the next process
-        // to open the file re-reads that WAL, well under a millisecond for 1 MB.
+        // milliseconds on a busy disk. Instead the WAL stays between runs, and once a commit
+        // leaves `checkpointPages` pages in it (every eight or so `quote --all` runs) it is
+        // checkpointed and emptied, when no other connection is using it (see
+        // `agg_sqlite_checkpoint_at`); the next process to open the file re-reads what the WAL
+        // holds, at most about 1 MB.
         try execute("PRAGMA synchronous=NORMAL")
-        try execute("PRAGMA wal_autocheckpoint=\(Self.checkpointPages)")
+        agg_sqlite_checkpoint_at(handle, Int32(Self.checkpointPages), Self.busyTimeoutMilliseconds)
         guard agg_sqlite_no_checkpoint_on_close(handle) == SQLITE_OK else { throw lastError() }
         try execute("PRAGMA foreign_keys=ON")
     }
