@@ -41,7 +41,8 @@ public struct DataVenueAdapter: ExchangeAdapter {
             throw .unsupported(venue: descriptor.id, capability: .allTickers)
         }
         guard descriptor.quoteCurrencies.contains(currency) else { return [] }
-        let route = DataRoute(path: endpoint.path.replacing("{quote}", with: definition.symbol.cased(currency)))
+        let route = DataRoute(
+            path: endpoint.path.replacingPlaceholder("{quote}", with: definition.symbol.cased(currency)))
         return try await client.get(route) { json throws(JSONDecodingError) in
             var quotes: [Quote] = []
             for (symbol, item) in try items(endpoint.items.read(json), symbol: endpoint.symbol) {
@@ -89,9 +90,9 @@ public struct DataVenueAdapter: ExchangeAdapter {
     /// `path` with the market's codes filled in, in the venue's letter case. Market codes are
     /// letters and digits only, so nothing else reaches the URL.
     private func fill(_ path: String, market: Market) -> String {
-        path.replacing("{symbol}", with: definition.symbol.symbol(for: market))
-            .replacing("{base}", with: definition.symbol.cased(market.base))
-            .replacing("{quote}", with: definition.symbol.cased(market.quote))
+        path.replacingPlaceholder("{symbol}", with: definition.symbol.symbol(for: market))
+            .replacingPlaceholder("{base}", with: definition.symbol.cased(market.base))
+            .replacingPlaceholder("{quote}", with: definition.symbol.cased(market.quote))
     }
 
     /// The items of a list: an array's elements with the symbol at `symbol`, or an object's

@@ -294,7 +294,7 @@ extension DataVenueDefinition {
     {
         let text = try cursor.string()
         var rest = text
-        for placeholder in placeholders { rest = rest.replacing(placeholder, with: "") }
+        for placeholder in placeholders { rest = rest.replacingPlaceholder(placeholder, with: "") }
         guard text.hasPrefix("/"),
             rest.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~/?&=,:".contains($0)) })
         else {
@@ -302,7 +302,9 @@ extension DataVenueDefinition {
                 "expected a path starting with / of letters, digits and -_.~/?&=,: with only the placeholders "
                     + (placeholders.isEmpty ? "(none)" : placeholders.joined(separator: " ")))
         }
-        if needsMarket, !text.contains("{symbol}"), !(text.contains("{base}") && text.contains("{quote}")) {
+        if needsMarket, text.occurrences(of: "{symbol}") == 0,
+            text.occurrences(of: "{base}") == 0 || text.occurrences(of: "{quote}") == 0
+        {
             throw cursor.failure("the path must name the market with {symbol}, or {base} and {quote}")
         }
         return text

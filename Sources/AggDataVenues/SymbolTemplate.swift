@@ -16,10 +16,10 @@ public struct SymbolTemplate: Sendable, Equatable {
     /// otherwise only characters that are safe in a URL path (letters, digits, `-`, `_`, `.`,
     /// `~`, `:`).
     public init?(_ template: String, letterCase: LetterCase) {
-        guard template.ranges(of: "{base}").count == 1, template.ranges(of: "{quote}").count == 1 else {
+        guard template.occurrences(of: "{base}") == 1, template.occurrences(of: "{quote}") == 1 else {
             return nil
         }
-        let rest = template.replacing("{base}", with: "").replacing("{quote}", with: "")
+        let rest = template.replacingPlaceholder("{base}", with: "").replacingPlaceholder("{quote}", with: "")
         guard rest.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~:".contains($0)) }) else {
             return nil
         }
@@ -34,13 +34,14 @@ public struct SymbolTemplate: Sendable, Equatable {
 
     /// The venue's symbol for `market`: `BTC/KRW` with `{quote}-{base}` is `KRW-BTC`.
     public func symbol(for market: Market) -> String {
-        template.replacing("{base}", with: cased(market.base)).replacing("{quote}", with: cased(market.quote))
+        template.replacingPlaceholder("{base}", with: cased(market.base))
+            .replacingPlaceholder("{quote}", with: cased(market.quote))
     }
 
     /// The market the venue's `symbol` names when it is quoted in `quote`, or `nil` when it is
     /// not (another quote currency, another shape, or a base that is not a valid code).
     public func market(from symbol: String, quote: String) -> Market? {
-        let expected = template.replacing("{quote}", with: quote).uppercased()
+        let expected = template.replacingPlaceholder("{quote}", with: quote).uppercased()
         guard let hole = expected.firstRange(of: "{BASE}") else { return nil }
         let prefix = expected[..<hole.lowerBound]
         let suffix = expected[hole.upperBound...]
