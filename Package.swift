@@ -66,7 +66,6 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite",
             path: "Sources/CSQLite",
-            pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
         // glibc's mallopt, for the agg executable's malloc tuning.
@@ -80,7 +79,6 @@ let package = Package(
         .systemLibrary(
             name: "CMicroHTTPD",
             path: "Sources/CMicroHTTPD",
-            pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
         .target(name: "AggJSON"),
