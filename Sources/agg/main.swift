@@ -23,5 +23,12 @@ let context = {
     context.shippedVenueFolders = [DataVenueDirectory.locate()]
     return context
 }()
-let status = await CLI.run(Array(CommandLine.arguments.dropFirst()), context: context)
-exit(status)
+await runAndExit(Array(CommandLine.arguments.dropFirst()), context: context)
+
+/// Runs the command line and exits with its status on the thread that finishes it. Top-level code
+/// runs on the main actor; returning there to call `exit` made dispatch start a thread for it
+/// (the main thread waits in `dispatchMain`), at the end of every run.
+nonisolated func runAndExit(_ arguments: [String], context: CLIContext) async -> Never {
+    let status = await CLI.run(arguments, context: context)
+    exit(status)
+}
