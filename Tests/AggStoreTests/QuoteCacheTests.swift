@@ -31,6 +31,48 @@ struct QuoteCacheTests {
         }
     }
 
+    /// Every row of a batch of 70 comes back, through the plain replace and through the upsert
+    /// that keeps newer rows.
+    @Test("a long batch is written whole, replaced whole, and kept where newer")
+    func longBatch() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try Store.open(path: folder + "/agg.sqlite")
+            func batch(_ exchange: String, last offset: Int) throws -> [Quote] {
+                try (0..<70).map { index in
+                    var quote = try Self.fullQuote(last: "\(offset + index).25")
+                    quote.exchange = exchange
+                    quote.market = Market(base: "C\(index)", quote: "KRW")
+                    return quote
+                }
+            }
+            let first = try batch("bithumb", last: 1000)
+            try store.cacheQuotes(first, fetchedAt: Timestamp(secondsSince1970: 10))
+            #expect(try store.integer("SELECT count(*) FROM quote_cache") == 70)
+            for quote in first {
+                #expect(try store.cachedQuote(exchange: "bithumb", market: quote.market)?.quote == quote)
+            }
+            // A later batch replaces every row.
+            let second = try batch("bithumb", last: 2000)
+            try store.cacheQuotes(second, fetchedAt: Timestamp(secondsSince1970: 20))
+            #expect(
+                try store.cachedQuote(exchange: "bithumb", market: Market(base: "C69", quote: "KRW"))?.quote
+                    == second[69])
+            // An older batch of the same venue and a new venue's batch: the upsert keeps every newer
+            // bithumb row and writes all of upbit's.
+            let older = try batch("bithumb", last: 3000) + batch("upbit", last: 4000)
+            try store.cacheQuotes(older, fetchedAt: Timestamp(secondsSince1970: 15))
+            #expect(try store.integer("SELECT count(*) FROM quote_cache") == 140)
+            for (index, quote) in second.enumerated() {
+                let cached = try store.cachedQuote(exchange: "bithumb", market: quote.market)
+                #expect(cached?.quote == quote, "C\(index)")
+                #expect(cached?.fetchedAt == Timestamp(secondsSince1970: 20))
+            }
+            for quote in older[70...] {
+                #expect(try store.cachedQuote(exchange: "upbit", market: quote.market)?.quote == quote)
+            }
+        }
+    }
+
     @Test("missing fields stay nil")
     func nilFields() async throws {
         try await withTemporaryDirectory { folder in

@@ -73,7 +73,8 @@ final class SQLiteStatement {
     func runOnce(
         arena: SQLiteTextArena, _ body: (inout SQLiteParameters) throws(SQLiteError) -> Void
     ) throws(SQLiteError) -> Int {
-        reset()
+        // Every run ends by rewinding the statement and clearing its bindings (below), so it
+        // starts clean.
         arena.clear()
         defer {
             sqlite3_reset(handle)
