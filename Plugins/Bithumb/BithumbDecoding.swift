@@ -79,16 +79,16 @@ public enum BithumbDecoding {
         Quote(
             exchange: BithumbAdapter.descriptor.id,
             market: Market(base: coin, quote: payment),
-            last: try ticker["closing_price"].decimal(),
-            open: try ticker["opening_price"].optionalDecimal(),
-            high: try ticker["max_price"].optionalDecimal(),
-            low: try ticker["min_price"].optionalDecimal(),
-            previousClose: try ticker["prev_closing_price"].optionalDecimal(),
-            change: try ticker["fluctate_24H"].optionalDecimal(),
-            changePercent: try ticker["fluctate_rate_24H"].optionalDecimal(),
+            last: try ticker.decimal("closing_price"),
+            open: try ticker.optionalDecimal("opening_price"),
+            high: try ticker.optionalDecimal("max_price"),
+            low: try ticker.optionalDecimal("min_price"),
+            previousClose: try ticker.optionalDecimal("prev_closing_price"),
+            change: try ticker.optionalDecimal("fluctate_24H"),
+            changePercent: try ticker.optionalDecimal("fluctate_rate_24H"),
             changeBasis: BithumbAdapter.descriptor.changeBasis,
-            baseVolume: try ticker["units_traded_24H"].optionalDecimal(),
-            quoteVolume: try ticker["acc_trade_value_24H"].optionalDecimal(),
+            baseVolume: try ticker.optionalDecimal("units_traded_24H"),
+            quoteVolume: try ticker.optionalDecimal("acc_trade_value_24H"),
             timestamp: timestamp
         )
     }

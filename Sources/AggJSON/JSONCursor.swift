@@ -165,6 +165,37 @@ public struct JSONCursor: Sendable {
         return isPresent ? try decimal() : nil
     }
 
+    /// The member `key` of this object as an exact decimal: `self[key].decimal()`, without making
+    /// the member's cursor unless the member is missing or fails (the error is then the same).
+    /// A market-wide answer reads nine of these per coin.
+    public func decimal(_ key: String) throws(JSONDecodingError) -> Decimal {
+        if case .object(let object)? = value, let member = object[key], let decimal = Self.decimal(member) {
+            return decimal
+        }
+        return try self[key].decimal()
+    }
+
+    /// The member `key` as an exact decimal, or `nil` when absent, `null` or an empty string:
+    /// `self[key].optionalDecimal()`, without making the member's cursor unless it fails.
+    public func optionalDecimal(_ key: String) throws(JSONDecodingError) -> Decimal? {
+        guard case .object(let object)? = value else { return try self[key].optionalDecimal() }
+        switch object[key] {
+        case nil, .null?: return nil
+        case .string(let text)? where text.isEmpty: return nil
+        case let member?:
+            if let decimal = Self.decimal(member) { return decimal }
+            return try self[key].optionalDecimal()
+        }
+    }
+
+    /// The exact decimal a number or numeric string holds, or `nil` (the caller reports why).
+    private static func decimal(_ value: JSONValue) -> Decimal? {
+        switch value {
+        case .number(let text), .string(let text): try? DecimalText.parse(text)
+        default: nil
+        }
+    }
+
     /// A whole number from a JSON number or a numeric string (`"1723104735027"`).
     public func int64() throws(JSONDecodingError) -> Int64 {
         switch value {

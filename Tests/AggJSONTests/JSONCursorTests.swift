@@ -202,4 +202,34 @@ struct JSONCursorTests {
         #expect(error == JSONDecodingError(path: "body.a[0]", reason: "expected a decimal, found null"))
         #expect(cursor["a"][0].failure("custom").description == "body.a[0]: custom")
     }
+
+    /// `cursor.decimal(key)` and `cursor.optionalDecimal(key)` are shortcuts for
+    /// `cursor[key].decimal()` and `cursor[key].optionalDecimal()`: the same value or the same
+    /// error (path and reason), for every member of the awkward ticker and for missing ones.
+    @Test("the member shortcuts answer exactly what the member's cursor answers")
+    func memberShortcuts() throws {
+        let ticker = Self.tickers["data"]["BTC"]
+        let keys = [
+            "closing_price", "opening_price", "units_traded", "min_price", "max_price", "fluctate_rate_24H", "bad",
+            "date", "count", "fraction", "huge", "flag", "name", "comma", "spaced", "bare", "plus", "exponent",
+            "missing",
+        ]
+        for cursor in [ticker, Self.tickers["data"]["1INCH"], Self.tickers["status"], Self.tickers["nothing"]] {
+            for key in keys {
+                let viaMember = Result { () throws(JSONDecodingError) in try cursor[key].decimal() }
+                let shortcut = Result { () throws(JSONDecodingError) in try cursor.decimal(key) }
+                #expect(shortcut == viaMember, "\(cursor.path).\(key)")
+                let optionalViaMember = Result { () throws(JSONDecodingError) in try cursor[key].optionalDecimal() }
+                let optionalShortcut = Result { () throws(JSONDecodingError) in try cursor.optionalDecimal(key) }
+                #expect(optionalShortcut == optionalViaMember, "\(cursor.path).\(key)")
+            }
+        }
+        // A few of them spelled out.
+        #expect(try ticker.optionalDecimal("opening_price") == Decimal(string: "80630000"))
+        #expect(try ticker.optionalDecimal("units_traded") == nil)
+        #expect(try ticker.optionalDecimal("min_price") == nil)
+        #expect(try ticker.optionalDecimal("missing") == nil)
+        let error = #expect(throws: JSONDecodingError.self) { try ticker.decimal("comma") }
+        #expect(error?.path == "$.data.BTC.comma")
+    }
 }
