@@ -30,16 +30,16 @@ public enum BinanceDecoding {
         return Quote(
             exchange: BinanceAdapter.descriptor.id,
             market: market,
-            last: try ticker["lastPrice"].decimal(),
-            open: try ticker["openPrice"].optionalDecimal(),
-            high: try ticker["highPrice"].optionalDecimal(),
-            low: try ticker["lowPrice"].optionalDecimal(),
-            previousClose: try ticker["prevClosePrice"].optionalDecimal(),
-            change: try ticker["priceChange"].optionalDecimal(),
-            changePercent: try ticker["priceChangePercent"].optionalDecimal(),
+            last: try ticker.decimal("lastPrice"),
+            open: try ticker.optionalDecimal("openPrice"),
+            high: try ticker.optionalDecimal("highPrice"),
+            low: try ticker.optionalDecimal("lowPrice"),
+            previousClose: try ticker.optionalDecimal("prevClosePrice"),
+            change: try ticker.optionalDecimal("priceChange"),
+            changePercent: try ticker.optionalDecimal("priceChangePercent"),
             changeBasis: BinanceAdapter.descriptor.changeBasis,
-            baseVolume: try ticker["volume"].optionalDecimal(),
-            quoteVolume: try ticker["quoteVolume"].optionalDecimal(),
+            baseVolume: try ticker.optionalDecimal("volume"),
+            quoteVolume: try ticker.optionalDecimal("quoteVolume"),
             timestamp: try ticker["closeTime"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) }
         )
     }

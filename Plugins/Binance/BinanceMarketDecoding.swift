@@ -29,14 +29,14 @@ extension BinanceDecoding {
     public static func trades(_ json: JSONCursor) throws(JSONDecodingError) -> [Trade] {
         var trades: [Trade] = []
         for row in try json.elements() {
-            let price = try row["price"].decimal()
-            let amount = try row["qty"].decimal()
+            let price = try row.decimal("price")
+            let amount = try row.decimal("qty")
             trades.append(
                 Trade(
                     time: Timestamp(millisecondsSince1970: try row["time"].int64()),
                     side: try row["isBuyerMaker"].bool() ? .sell : .buy,
                     price: price, amount: amount,
-                    cost: try row["quoteQty"].optionalDecimal() ?? price * amount))
+                    cost: try row.optionalDecimal("quoteQty") ?? price * amount))
         }
         return trades.sorted(byTime: \.time, newestFirst: true, ties: .reversed)
     }

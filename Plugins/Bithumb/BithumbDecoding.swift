@@ -130,9 +130,9 @@ public enum BithumbDecoding {
             case "ask": side = .sell
             case let other: throw typeField.failure("unknown trade type '\(other)'")
             }
-            let price = try row["price"].decimal()
-            let amount = try row["units_traded"].decimal()
-            let cost = try row["total"].optionalDecimal() ?? price * amount
+            let price = try row.decimal("price")
+            let amount = try row.decimal("units_traded")
+            let cost = try row.optionalDecimal("total") ?? price * amount
             trades.append(Trade(time: time, side: side, price: price, amount: amount, cost: cost))
         }
         return trades.sorted(byTime: \.time, newestFirst: true, ties: .reversed)

@@ -33,8 +33,8 @@ public enum CoinbaseDecoding {
     public static func quote(market: Market, ticker: JSONCursor, stats: JSONCursor) throws(JSONDecodingError)
         -> Quote
     {
-        let last = try ticker["price"].decimal()
-        let open = try stats["open"].optionalDecimal()
+        let last = try ticker.decimal("price")
+        let open = try stats.optionalDecimal("open")
         let change = open.map { last - $0 }
         var changePercent: Decimal?
         if let open, let change, open != 0 {
@@ -53,12 +53,12 @@ public enum CoinbaseDecoding {
             market: market,
             last: last,
             open: open,
-            high: try stats["high"].optionalDecimal(),
-            low: try stats["low"].optionalDecimal(),
+            high: try stats.optionalDecimal("high"),
+            low: try stats.optionalDecimal("low"),
             change: change,
             changePercent: changePercent,
             changeBasis: CoinbaseAdapter.descriptor.changeBasis,
-            baseVolume: try stats["volume"].optionalDecimal(),
+            baseVolume: try stats.optionalDecimal("volume"),
             timestamp: timestamp
         )
     }

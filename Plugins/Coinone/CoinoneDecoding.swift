@@ -40,21 +40,21 @@ public enum CoinoneDecoding {
     /// is `last - first`, exact, with the percent rounded to `PriceChange.percentScale` decimals.
     static func quote(_ ticker: JSONCursor) throws(JSONDecodingError) -> Quote {
         let market = try self.market(ticker)
-        let last = try ticker["last"].decimal()
-        let open = try ticker["first"].optionalDecimal()
+        let last = try ticker.decimal("last")
+        let open = try ticker.optionalDecimal("first")
         let change = PriceChange.from(open, to: last)
         return Quote(
             exchange: CoinoneAdapter.descriptor.id,
             market: market,
             last: last,
             open: open,
-            high: try ticker["high"].optionalDecimal(),
-            low: try ticker["low"].optionalDecimal(),
+            high: try ticker.optionalDecimal("high"),
+            low: try ticker.optionalDecimal("low"),
             change: change?.change,
             changePercent: change?.percent,
             changeBasis: CoinoneAdapter.descriptor.changeBasis,
-            baseVolume: try ticker["target_volume"].optionalDecimal(),
-            quoteVolume: try ticker["quote_volume"].optionalDecimal(),
+            baseVolume: try ticker.optionalDecimal("target_volume"),
+            quoteVolume: try ticker.optionalDecimal("quote_volume"),
             timestamp: try ticker["timestamp"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) }
         )
     }
@@ -98,8 +98,8 @@ public enum CoinoneDecoding {
     public static func trades(_ json: JSONCursor) throws(JSONDecodingError) -> [Trade] {
         var trades: [Trade] = []
         for row in try json["transactions"].elements() {
-            let price = try row["price"].decimal()
-            let amount = try row["qty"].decimal()
+            let price = try row.decimal("price")
+            let amount = try row.decimal("qty")
             trades.append(
                 Trade(
                     time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()),
@@ -117,11 +117,11 @@ public enum CoinoneDecoding {
             candles.append(
                 Candle(
                     time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()),
-                    open: try row["open"].decimal(),
-                    high: try row["high"].decimal(),
-                    low: try row["low"].decimal(),
-                    close: try row["close"].decimal(),
-                    volume: try row["target_volume"].decimal()))
+                    open: try row.decimal("open"),
+                    high: try row.decimal("high"),
+                    low: try row.decimal("low"),
+                    close: try row.decimal("close"),
+                    volume: try row.decimal("target_volume")))
         }
         return candles.sorted(byTime: \.time, newestFirst: false, ties: .reversed)
     }

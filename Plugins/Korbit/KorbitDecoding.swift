@@ -48,15 +48,15 @@ public enum KorbitDecoding {
                 Quote(
                     exchange: KorbitAdapter.descriptor.id,
                     market: market,
-                    last: try ticker["close"].decimal(),
-                    open: try ticker["open"].optionalDecimal(),
-                    high: try ticker["high"].optionalDecimal(),
-                    low: try ticker["low"].optionalDecimal(),
-                    previousClose: try ticker["prevClose"].optionalDecimal(),
-                    change: try ticker["priceChange"].optionalDecimal(),
-                    changePercent: try ticker["priceChangePercent"].optionalDecimal(),
-                    baseVolume: try ticker["volume"].optionalDecimal(),
-                    quoteVolume: try ticker["quoteVolume"].optionalDecimal(),
+                    last: try ticker.decimal("close"),
+                    open: try ticker.optionalDecimal("open"),
+                    high: try ticker.optionalDecimal("high"),
+                    low: try ticker.optionalDecimal("low"),
+                    previousClose: try ticker.optionalDecimal("prevClose"),
+                    change: try ticker.optionalDecimal("priceChange"),
+                    changePercent: try ticker.optionalDecimal("priceChangePercent"),
+                    baseVolume: try ticker.optionalDecimal("volume"),
+                    quoteVolume: try ticker.optionalDecimal("quoteVolume"),
                     timestamp: try ticker["lastTradedAt"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) }
                 ))
         }
@@ -90,8 +90,8 @@ public enum KorbitDecoding {
     public static func trades(_ data: JSONCursor) throws(JSONDecodingError) -> [Trade] {
         var trades: [Trade] = []
         for row in try data.elements() {
-            let price = try row["price"].decimal()
-            let amount = try row["qty"].decimal()
+            let price = try row.decimal("price")
+            let amount = try row.decimal("qty")
             trades.append(
                 Trade(
                     time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()),
@@ -109,11 +109,11 @@ public enum KorbitDecoding {
             candles.append(
                 Candle(
                     time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()),
-                    open: try row["open"].decimal(),
-                    high: try row["high"].decimal(),
-                    low: try row["low"].decimal(),
-                    close: try row["close"].decimal(),
-                    volume: try row["volume"].decimal()))
+                    open: try row.decimal("open"),
+                    high: try row.decimal("high"),
+                    low: try row.decimal("low"),
+                    close: try row.decimal("close"),
+                    volume: try row.decimal("volume")))
         }
         return candles.sorted(byTime: \.time, newestFirst: false, ties: .asSent)
     }

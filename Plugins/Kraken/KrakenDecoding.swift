@@ -82,7 +82,7 @@ public enum KrakenDecoding {
     /// sends no time.
     static func quote(ticker: JSONCursor, market: Market) throws(JSONDecodingError) -> Quote {
         let last = try ticker["c"][0].decimal()
-        let open = try ticker["o"].optionalDecimal()
+        let open = try ticker.optionalDecimal("o")
         let change = PriceChange.from(open, to: last)
         return Quote(
             exchange: KrakenAdapter.descriptor.id,

@@ -48,21 +48,21 @@ public enum OKXDecoding {
     /// `PriceChange.percentScale` decimals. For spot, `vol24h` is in the base currency and
     /// `volCcy24h` in the quote currency.
     static func quote(_ ticker: JSONCursor, market: Market) throws(JSONDecodingError) -> Quote {
-        let last = try ticker["last"].decimal()
-        let open = try ticker["open24h"].optionalDecimal()
+        let last = try ticker.decimal("last")
+        let open = try ticker.optionalDecimal("open24h")
         let change = PriceChange.from(open, to: last)
         return Quote(
             exchange: OKXAdapter.descriptor.id,
             market: market,
             last: last,
             open: open,
-            high: try ticker["high24h"].optionalDecimal(),
-            low: try ticker["low24h"].optionalDecimal(),
+            high: try ticker.optionalDecimal("high24h"),
+            low: try ticker.optionalDecimal("low24h"),
             change: change?.change,
             changePercent: change?.percent,
             changeBasis: OKXAdapter.descriptor.changeBasis,
-            baseVolume: try ticker["vol24h"].optionalDecimal(),
-            quoteVolume: try ticker["volCcy24h"].optionalDecimal(),
+            baseVolume: try ticker.optionalDecimal("vol24h"),
+            quoteVolume: try ticker.optionalDecimal("volCcy24h"),
             timestamp: try ticker["ts"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) }
         )
     }
@@ -101,8 +101,8 @@ public enum OKXDecoding {
             case "sell": side = .sell
             case let other: throw sideField.failure("unknown side '\(other.prefix(20))'")
             }
-            let price = try row["px"].decimal()
-            let amount = try row["sz"].decimal()
+            let price = try row.decimal("px")
+            let amount = try row.decimal("sz")
             trades.append(
                 Trade(
                     time: Timestamp(millisecondsSince1970: try row["ts"].int64()), side: side, price: price,

@@ -54,16 +54,16 @@ public struct UpbitShapeDecoder: Sendable {
                 Quote(
                     exchange: exchange,
                     market: market,
-                    last: try ticker["trade_price"].decimal(),
-                    open: try ticker["opening_price"].optionalDecimal(),
-                    high: try ticker["high_price"].optionalDecimal(),
-                    low: try ticker["low_price"].optionalDecimal(),
-                    previousClose: try ticker["prev_closing_price"].optionalDecimal(),
-                    change: try ticker["signed_change_price"].optionalDecimal(),
-                    changePercent: try ticker["signed_change_rate"].optionalDecimal().map { $0 * 100 },
+                    last: try ticker.decimal("trade_price"),
+                    open: try ticker.optionalDecimal("opening_price"),
+                    high: try ticker.optionalDecimal("high_price"),
+                    low: try ticker.optionalDecimal("low_price"),
+                    previousClose: try ticker.optionalDecimal("prev_closing_price"),
+                    change: try ticker.optionalDecimal("signed_change_price"),
+                    changePercent: try ticker.optionalDecimal("signed_change_rate").map { $0 * 100 },
                     changeBasis: changeBasis,
-                    baseVolume: try ticker["acc_trade_volume_24h"].optionalDecimal(),
-                    quoteVolume: try ticker["acc_trade_price_24h"].optionalDecimal(),
+                    baseVolume: try ticker.optionalDecimal("acc_trade_volume_24h"),
+                    quoteVolume: try ticker.optionalDecimal("acc_trade_price_24h"),
                     timestamp: try ticker["timestamp"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) }
                 ))
         }
@@ -101,11 +101,11 @@ public struct UpbitShapeDecoder: Sendable {
             candles.append(
                 Candle(
                     time: time,
-                    open: try row["opening_price"].decimal(),
-                    high: try row["high_price"].decimal(),
-                    low: try row["low_price"].decimal(),
-                    close: try row["trade_price"].decimal(),
-                    volume: try row["candle_acc_trade_volume"].decimal()
+                    open: try row.decimal("opening_price"),
+                    high: try row.decimal("high_price"),
+                    low: try row.decimal("low_price"),
+                    close: try row.decimal("trade_price"),
+                    volume: try row.decimal("candle_acc_trade_volume")
                 ))
         }
         return candles.sorted(byTime: \.time, newestFirst: false, ties: .reversed)
@@ -145,8 +145,8 @@ public struct UpbitShapeDecoder: Sendable {
             case "ASK": side = .sell
             case let other: throw sideField.failure("unknown ask_bid '\(other.prefix(40))'")
             }
-            let price = try row["trade_price"].decimal()
-            let amount = try row["trade_volume"].decimal()
+            let price = try row.decimal("trade_price")
+            let amount = try row.decimal("trade_volume")
             trades.append(
                 Trade(
                     time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()), side: side,
@@ -169,8 +169,8 @@ public struct UpbitShapeDecoder: Sendable {
         var bids: [BookLevel] = []
         var asks: [BookLevel] = []
         for unit in try book["orderbook_units"].elements() {
-            asks.append(BookLevel(price: try unit["ask_price"].decimal(), amount: try unit["ask_size"].decimal()))
-            bids.append(BookLevel(price: try unit["bid_price"].decimal(), amount: try unit["bid_size"].decimal()))
+            asks.append(BookLevel(price: try unit.decimal("ask_price"), amount: try unit.decimal("ask_size")))
+            bids.append(BookLevel(price: try unit.decimal("bid_price"), amount: try unit.decimal("bid_size")))
         }
         return OrderBook(
             exchange: exchange,
