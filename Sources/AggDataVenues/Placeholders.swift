@@ -9,15 +9,15 @@
 extension String {
     /// How many times `placeholder` (ASCII) occurs, counted from the left without overlaps.
     func occurrences(of placeholder: String) -> Int {
-        placeholderOffsets(of: placeholder).count
+        Self.offsets(of: placeholder, in: Array(utf8)).count
     }
 
     /// This text with every occurrence of `placeholder` (ASCII), from the left and without
     /// overlaps, replaced by `replacement`.
     func replacingPlaceholder(_ placeholder: String, with replacement: String) -> String {
-        let offsets = placeholderOffsets(of: placeholder)
-        guard !offsets.isEmpty else { return self }
         let text = Array(utf8)
+        let offsets = Self.offsets(of: placeholder, in: text)
+        guard !offsets.isEmpty else { return self }
         let length = placeholder.utf8.count
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.count + offsets.count * replacement.utf8.count)
@@ -31,10 +31,9 @@ extension String {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The byte offsets where `placeholder` starts, from the left, without overlaps.
-    private func placeholderOffsets(of placeholder: String) -> [Int] {
+    /// The byte offsets in `text` where `placeholder` starts, from the left, without overlaps.
+    private static func offsets(of placeholder: String, in text: [UInt8]) -> [Int] {
         assert(placeholder.utf8.allSatisfy { $0 < 0x80 }, "placeholders are ASCII")
-        let text = Array(utf8)
         let piece = Array(placeholder.utf8)
         guard !piece.isEmpty else { return [] }
         var offsets: [Int] = []
