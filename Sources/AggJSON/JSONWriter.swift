@@ -18,7 +18,7 @@ import FoundationEssentials
 /// ```
 public struct JSONWriter: Sendable {
     /// The text, then room already allocated: the first `length` bytes are the text, the rest
-    /// room for what comes next. Values are written in place into that room (`write(reserving:_:)`): going through
+    /// room for what comes next. Values are written in place into that room: going through
     /// `Array.append` piece by piece, or through a temporary buffer, cost a market-wide answer
     /// more than the digits themselves.
     private var storage: [UInt8]

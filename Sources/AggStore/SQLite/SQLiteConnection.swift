@@ -55,7 +55,7 @@ final class SQLiteConnection {
         // would otherwise run every time the last connection closes, that is at the end of every
         // agg process: three or four fsyncs plus creating and deleting the WAL file, tens of
         // milliseconds on a busy disk. Instead the WAL stays between runs, and once a commit
-        // leaves `checkpointPages` pages in it (every eight or so `quote --all` runs) it is
+        // leaves `checkpointPages` pages in it (about every fifteen `quote --all` runs) it is
         // checkpointed and emptied, when no other connection is using it (see
         // `agg_sqlite_checkpoint_at`); the next process to open the file re-reads what the WAL
         // holds, at most about 1 MB.
