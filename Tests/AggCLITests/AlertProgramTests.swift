@@ -1,4 +1,5 @@
 import AggCore
+import AggTestKit
 import Foundation
 import Testing
 
@@ -59,22 +60,36 @@ struct AlertProgramTests {
         #expect(errors.text == "agg: --on-alert \(path): exited with status 1\n")
     }
 
+    /// The bounds come from what they tell apart, not from how fast this machine is now: `run`
+    /// must return before the time limit (a run that waited for the program would take at least
+    /// that), and `finish` well before the 30 s the program would take if it were not killed. The
+    /// limit itself is ten times what starting and reaping a program that exits at once takes
+    /// here and now (at least 0.3 s), so that on a loaded machine the kill is still what ends it.
     @Test("a program that hangs is killed at the limit with its children, reaped, and reported; run returns at once")
     func hang() async throws {
+        let clock = ContinuousClock()
+        let quick = AlertProgram(
+            path: try script("exit 0"), arguments: [],
+            console: Console(standardOutput: BufferSink(), standardError: BufferSink()))
+        let measured = clock.now
+        quick.run(sampleAlert)
+        await quick.finish()
+        let startCost = (clock.now - measured).seconds
+        let limit = max(0.3, (startCost * 100).rounded(.up) / 10)
+
         let children = try temporaryDirectory().appendingPathComponent("child").path
         let path = try script(#"sleep 30 & echo $! > "$1"; wait"#)
         let errors = BufferSink()
         let program = AlertProgram(
-            path: path, arguments: [children], timeLimit: 0.3,
+            path: path, arguments: [children], timeLimit: limit,
             console: Console(standardOutput: BufferSink(), standardError: errors))
-        let clock = ContinuousClock()
         let started = clock.now
         program.run(sampleAlert)
-        #expect(clock.now - started < .milliseconds(100))
+        #expect((clock.now - started).seconds < limit, "run waited for the program")
         await program.finish()
-        let elapsed = clock.now - started
-        #expect(elapsed >= .milliseconds(300) && elapsed < .seconds(2))
-        #expect(errors.text == "agg: --on-alert \(path): did not finish within 0.3 s: killed\n")
+        let elapsed = (clock.now - started).seconds
+        #expect(elapsed >= limit && elapsed < 15, "took \(elapsed) s with a limit of \(limit) s")
+        #expect(errors.text == "agg: --on-alert \(path): did not finish within \(RateText.format(limit)) s: killed\n")
         // The shell's own child was in its process group: it is gone too (init reaps it).
         let child = pid_t(
             try String(contentsOfFile: children, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))

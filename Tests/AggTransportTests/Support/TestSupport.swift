@@ -21,14 +21,6 @@ func timed<T>(_ body: () async throws -> T) async rethrows -> (result: T, elapse
     return (result, ContinuousClock.now - start)
 }
 
-extension Duration {
-    /// The duration in seconds, for messages.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}
-
 /// Text and its gzip encoding, made with `printf '%s' "$text" | gzip -cn9`.
 enum GzipFixture {
     static let text =
