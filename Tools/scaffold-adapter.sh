@@ -78,7 +78,7 @@ import AggCore
 /// __NAME__'s market ids and unified markets.
 ///
 /// The scaffold's paths and its `BASE_QUOTE` ids are placeholders: replace them with the venue's
-/// own (see /work/shared/API-NOTES.md and the venue's documentation). Codes reaching the router
+/// own (see the venue's API documentation and docs/adding-a-venue.md). Codes reaching the router
 /// come from validated `Market` values, so nothing here needs escaping.
 public enum APIRouter: VenueRoute, Equatable {
     /// `GET /ticker/{BASE}_{QUOTE}`: one market's ticker.

@@ -80,6 +80,17 @@ private func inserting(_ insertion: String, in text: String, after anchor: Strin
     return result
 }
 
+/// The first of Probit, Probit2, Probit3, ... that `manifest`'s adapter list does not hold.
+func unusedVenueName(in manifest: String) -> String {
+    var candidate = "Probit"
+    var number = 1
+    while manifest.contains("    \"\(candidate)\",\n") {
+        number += 1
+        candidate = "Probit\(number)"
+    }
+    return candidate
+}
+
 @Suite("Adapter scaffold")
 struct ScaffoldTests {
     @Test("creates the venue's files and adds it to the manifest and the one venue list, changing nothing else")
@@ -88,40 +99,55 @@ struct ScaffoldTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let manifestBefore = try text(directory, "Package.swift")
         let venuesBefore = try text(directory, venueList)
-        let run = try await runScript("scaffold-adapter.sh", ["--name", "Probit", "--root", directory.path])
+        // Not a name the package already has: docs/adding-a-venue.md walks a reader through adding
+        // Probit, and this test must pass in the package that walkthrough leaves.
+        let name = unusedVenueName(in: manifestBefore)
+        let id = name.lowercased()
+        let run = try await runScript("scaffold-adapter.sh", ["--name", name, "--root", directory.path])
         #expect(run.status == 0, "\(run.output)")
 
         let files = [
-            "Plugins/Probit/APIRouter.swift", "Plugins/Probit/ProbitDecoding.swift",
-            "Plugins/Probit/ProbitAdapter.swift", "Tests/ProbitTests/ProbitTests.swift",
-            "Fixtures/probit/routes.json", "Fixtures/probit/contract.json", "Fixtures/probit/ticker_BTC_KRW.json",
-            "Fixtures/probit/error_not_found.json",
+            "Plugins/\(name)/APIRouter.swift", "Plugins/\(name)/\(name)Decoding.swift",
+            "Plugins/\(name)/\(name)Adapter.swift", "Tests/\(name)Tests/\(name)Tests.swift",
+            "Fixtures/\(id)/routes.json", "Fixtures/\(id)/contract.json", "Fixtures/\(id)/ticker_BTC_KRW.json",
+            "Fixtures/\(id)/error_not_found.json",
         ]
         for file in files {
             let contents = try text(directory, file)
             #expect(!contents.contains("__NAME__") && !contents.contains("__ID__"), "\(file)")
+            // Nothing of the machine that ran the scaffold: no absolute path of a checkout or a home.
+            for machinePath in [root.path, directory.path, "/work/", "/home/", "/root/", "/Users/", "/tmp/"] {
+                #expect(!contents.contains(machinePath), "\(file) holds \(machinePath)")
+            }
         }
-        #expect(try text(directory, "Plugins/Probit/ProbitAdapter.swift").contains("id: \"probit\""))
-        #expect(try text(directory, "Fixtures/probit/routes.json").contains("\"venue\": \"probit\""))
+        #expect(try text(directory, "Plugins/\(name)/\(name)Adapter.swift").contains("id: \"\(id)\""))
+        #expect(try text(directory, "Fixtures/\(id)/routes.json").contains("\"venue\": \"\(id)\""))
 
         // The manifest gains one name at the end of adapterNames, whatever the names before it.
         let manifest = try text(directory, "Package.swift")
         #expect(
-            manifest == inserting("    \"Probit\",\n", in: manifestBefore, after: "let adapterNames = [", before: "]"))
+            manifest == inserting("    \"\(name)\",\n", in: manifestBefore, after: "let adapterNames = [", before: "]"))
         // The venue list gains its import, in order, and one registration at the end.
         let venues = try text(directory, venueList)
         let registered = inserting(
-            "        AdapterRegistration(ProbitAdapter.self),\n", in: venuesBefore,
+            "        AdapterRegistration(\(name)Adapter.self),\n", in: venuesBefore,
             after: "public static let standard = AdapterRegistry([", before: "    ])")
         let imports = venues.split(separator: "\n").filter { $0.hasPrefix("import ") }
-        #expect(imports.contains("import Probit"))
+        #expect(imports.contains("import \(name)"))
         #expect(imports == imports.sorted())
-        #expect(venues.replacing("import Probit\n", with: "") == registered)
+        #expect(venues.replacing("import \(name)\n", with: "") == registered)
         #expect(run.output.contains("Sources/AggVenues/StandardVenues.swift"))
 
-        let again = try await runScript("scaffold-adapter.sh", ["--name", "Probit", "--root", directory.path])
+        let again = try await runScript("scaffold-adapter.sh", ["--name", name, "--root", directory.path])
         #expect(again.status == 1)
-        #expect(again.output == "scaffold-adapter: 'Probit' is already in adapterNames\n")
+        #expect(again.output == "scaffold-adapter: '\(name)' is already in adapterNames\n")
+    }
+
+    @Test("the test's venue name is never one the package already has")
+    func unusedName() {
+        #expect(unusedVenueName(in: "let adapterNames = [\n    \"Bithumb\",\n]") == "Probit")
+        #expect(
+            unusedVenueName(in: "let adapterNames = [\n    \"Probit\",\n    \"Probit2\",\n]") == "Probit3")
     }
 
     @Test("--id sets the id users type; the module keeps its name")
