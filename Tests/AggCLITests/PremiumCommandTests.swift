@@ -519,6 +519,14 @@ struct PremiumOutputTests {
         #expect(json["rows"][0]["volumeKRW"].value == nil)
         #expect(json["rows"][0]["venues"][0]["lastKRW"].value == nil)
 
+        // --in USD: the USD venue is local, its figures are in dollars under the same keys.
+        let dollars = try await runBoard(["premium", "BTC", "--in", "USD", "-f", "json"]).json()
+        #expect(try dollars["currency"].string() == "USD")
+        #expect(
+            try dollars["rows"][0]["venues"].elements().map {
+                "\(try $0["exchange"].string()) \(try $0["lastConverted"].string()) \(try $0["local"].bool())"
+            } == ["glb 58431.29 true", "gla 58412.07 false"])
+
         let refused = await runBoard(["premium", "--fx", "fxb", "-f", "json"])
         #expect(refused.status == 1)
         let board = try refused.json()

@@ -53,7 +53,10 @@ public enum PremiumCommand: Command {
             USDT PREM is over the reference converted at USDT's price on the same venue, which
             takes the tether premium out. The tether premium (USDT's local price over the FX rate)
             heads the board. A price more than 50% away from the others is most likely another
-            coin under the same ticker: it is marked and left out of the reference. Favorite coins
+            coin under the same ticker: it is marked and left out of the reference, and it never
+            ranks a coin nor fires an alert. USDT's own row is measured against one US dollar, as the
+            tether line is. With --sort premium, coins go by the premium shown first (USDT PREM with
+            --basis usdt). Favorite coins
             come first. A coin whose deposits or withdrawals are closed on a venue (from the
             venues that publish transfer status, as agg status shows) is marked: its premium
             cannot be arbitraged there. With --watch the board is redrawn in place on a terminal (one JSON line,
