@@ -41,13 +41,15 @@ public enum ProgressLine {
                 }
             }
         }
-        defer { watcher?.cancel() }
         let result: Result<T, AggError>
         do throws(AggError) {
             result = .success(try await body())
         } catch {
             result = .failure(error)
         }
+        // The work is done: a signal from now on is the caller's (its default disposition comes
+        // back as the stream ends).
+        watcher?.cancel()
         spinner.cancel()
         await spinner.value
         return try result.get()
