@@ -7,7 +7,10 @@ import FoundationEssentials
 /// Commas, `:` and (when `pretty`) line breaks and two-space indentation are placed by the
 /// writer; callers say what comes next. Strings are escaped as `JSONValue.serialized` always
 /// did: `\"`, `\\`, `\n`, `\r`, `\t`, other control characters as `\u00XX`, and everything else
-/// (non-ASCII included) as UTF-8. A string that needs no escape is copied in one block.
+/// (non-ASCII included) as UTF-8, except what a terminal would act on: DEL, the C1 controls
+/// (U+0080–U+009F), bidirectional marks, embeddings, overrides and isolates, and the line and
+/// paragraph separators are written as `\uXXXX` too (`TerminalControls`), so that JSON printed
+/// on a terminal is as safe as a table. A string that needs no escape is copied in one block.
 ///
 /// ```swift
 /// var json = JSONWriter()
@@ -354,8 +357,25 @@ public struct JSONWriter: Sendable {
             return
         }
         append(UInt8(ascii: "\""))
-        for byte in utf8 { appendEscaped(byte) }
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte >= 0x7F, let control = TerminalControls.control(in: utf8, at: index) {
+                appendUnicodeEscape(control.value)
+                index += control.length
+            } else {
+                appendEscaped(byte)
+                index += 1
+            }
+        }
         append(UInt8(ascii: "\""))
+    }
+
+    /// `\uXXXX`, lowercase hex.
+    private mutating func appendUnicodeEscape(_ value: UInt32) {
+        let hex: StaticString = "0123456789abcdef"
+        append("\\u")
+        for shift in [12, 8, 4, 0] as [UInt32] { append(hex.utf8Start[Int((value >> shift) & 0x0F)]) }
     }
 
     private mutating func appendEscaped(_ byte: UInt8) {
@@ -375,10 +395,11 @@ public struct JSONWriter: Sendable {
     }
 }
 
-/// Whether a UTF-8 byte must be escaped inside a JSON string: `"`, `\` and control characters.
-/// Bytes of multi-byte characters are all 0x80 or above and pass unchanged.
+/// Whether a UTF-8 byte may need an escape inside a JSON string: `"`, `\`, C0 controls, and
+/// the bytes that start a terminal control (`TerminalControls.mayStart`). Other bytes of
+/// multi-byte characters (Hangul among them) pass unchanged.
 private func needsEscape(_ byte: UInt8) -> Bool {
-    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || TerminalControls.mayStart(byte)
 }
 
 extension JSONValue {

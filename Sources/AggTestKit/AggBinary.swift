@@ -32,11 +32,11 @@ public enum AggBinary {
     /// Starts `agg` with `arguments` and `environment` (added to a minimal environment: PATH and
     /// HOME only, so the developer's own settings never leak in). Standard output goes to
     /// `standardOutput` when given (a file such as `/dev/full`, or a terminal), else to the
-    /// returned pipe. `executable` replaces `url` (a copy installed elsewhere; a bare name is
+    /// returned pipe; standard error likewise to `standardError` or the returned pipe. `executable` replaces `url` (a copy installed elsewhere; a bare name is
     /// looked up in the environment's `PATH`, as a shell would).
     public static func start(
         _ arguments: [String], environment: [String: String], standardOutput: FileHandle? = nil,
-        executable: String? = nil
+        standardError: FileHandle? = nil, executable: String? = nil
     ) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         var base = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
@@ -53,10 +53,11 @@ public enum AggBinary {
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = standardOutput ?? output
-        process.standardError = error
+        process.standardError = standardError ?? error
         process.standardInput = FileHandle.nullDevice
         try process.run()
         if standardOutput != nil { try output.fileHandleForWriting.close() }
+        if standardError != nil { try error.fileHandleForWriting.close() }
         return (process, output, error)
     }
 

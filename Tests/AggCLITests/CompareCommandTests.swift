@@ -165,7 +165,8 @@ struct CompareCommandTests {
         #expect(try json["venues"].elements().map { try $0["exchange"].string() } == ["binance", "bithumb", "upbit"])
         #expect(
             json["errors"].serialized()
-                == #"[{"exchange":"coinbase","kind":"notListed","code":"404","message":"NotFound"}]"#)
+                == #"[{"exchange":"coinbase","symbol":"BTC/USD","kind":"notListed","code":"404","message":"NotFound"}]"#
+        )
         #expect(try json["reference"]["price"].string() == "84250649.1645")
         #expect(run.error.isEmpty)
 
@@ -202,6 +203,7 @@ struct CompareCommandTests {
         #expect(try json["venues"].elements().count == 3)
         #expect(try json["reference"]["price"].string() == "84278371.1315")
         #expect(try json["errors"][0]["exchange"].string() == "binance")
+        #expect(try json["errors"][0]["symbol"].string() == "BTC/USDT")
         #expect(try json["errors"][0]["kind"].string() == "timeout")
         #expect(
             run.errorLines == [
@@ -221,7 +223,7 @@ struct CompareCommandTests {
         #expect(run.status == 1)
         #expect(
             try run.json()["errors"][0].serialized()
-                == #"{"exchange":"binance","kind":"locationRestricted","code":"451","message":"HTTP 451: the venue refuses requests from this location (restricted location)"}"#
+                == #"{"exchange":"binance","symbol":"BTC/USDT","kind":"locationRestricted","code":"451","message":"HTTP 451: the venue refuses requests from this location (restricted location)"}"#
         )
     }
 
@@ -236,13 +238,18 @@ struct CompareCommandTests {
         let message = "cannot convert to KRW: no USD→KRW rate (testfx: HTTP 503 from https://fx.test/latest/USD)"
         #expect(
             json["errors"].serialized()
-                == "[{\"exchange\":\"binance\",\"kind\":\"conversion\",\"code\":null,\"message\":\"\(message)\"},"
-                + "{\"exchange\":\"coinbase\",\"kind\":\"conversion\",\"code\":null,\"message\":\"\(message)\"},"
-                + "{\"exchange\":\"testfx\",\"kind\":\"http\",\"code\":\"503\",\"message\":\"HTTP 503 from https://fx.test/latest/USD\"}]"
+                == "[{\"exchange\":\"binance\",\"symbol\":\"BTC/USDT\",\"kind\":\"conversion\",\"code\":null,\"message\":\"\(message)\"},"
+                + "{\"exchange\":\"coinbase\",\"symbol\":\"BTC/USD\",\"kind\":\"conversion\",\"code\":null,\"message\":\"\(message)\"},"
+                + "{\"exchange\":\"testfx\",\"symbol\":null,\"kind\":\"http\",\"code\":\"503\",\"message\":\"HTTP 503 from https://fx.test/latest/USD\"}]"
         )
         #expect(run.errorLines == ["agg: binance BTC/USDT: \(message)", "agg: coinbase BTC/USD: \(message)"])
+        // The KRW venues are not compared with themselves: no global price, no reference, no premium.
+        #expect(json["reference"].value == .null)
+        #expect(try json["venues"].elements().allSatisfy { $0["premiumPercent"].value == .null })
         let table = try await compare(["BTC", "-f", "table"], http: try network(fxStatus: 503, fxBody: ""))
-        #expect(table.output.contains("\nbinance   BTC/USDT   58,412.07     -     no rate         -\n"))
+        #expect(table.output.contains("\nbinance   BTC/USDT   58,412.07     -     no rate\n"))
+        #expect(!table.output.contains("PREMIUM"))
+        #expect(!table.output.contains("Reference:"))
     }
 
     @Test("an FX source answering a zero rate: the conversions needing it fail and say why; exit 1")
@@ -489,6 +496,18 @@ struct QuoteAcrossVenuesTests {
         #expect(run.status == 0)
         #expect(http.requests.map(\.url) == ["https://api.upbit.com/v1/ticker?markets=KRW-BTC,KRW-ETH"])
         #expect(try run.json()["quotes"][1]["changePercent"].string() == "-0.40923707")
+    }
+
+    @Test("several coins with --usdt market: each Korean USDT/KRW is asked once, not once per coin")
+    func usdtMarketOnce() async throws {
+        let http = try network()
+        let run = try await compare(
+            ["BTC", "ETH", "-e", "binance,upbit,bithumb", "--usdt", "market", "-f", "json"], http: http)
+        #expect(run.status == 0, "\(run.error)")
+        let comparisons = try run.json()["comparisons"].elements()
+        #expect(try comparisons.map { try $0["fx"][0]["source"].string() } == ["upbit USDT/KRW", "upbit USDT/KRW"])
+        let usdt = http.requests.filter { $0.url.contains("KRW-USDT") || $0.url.contains("USDT_KRW") }
+        #expect(usdt.count == 2, "\(usdt.map(\.url))")
     }
 
     @Test("several coins: one comparison each, the FX source asked once; CSV is one table")

@@ -47,33 +47,33 @@ struct EndToEndPremiumTests {
             rows[0].value?.serialized()
                 == """
                 {"base":"BTC","venues":[\
-                {"exchange":"bithumb","symbol":"BTC/KRW","last":"80630000","lastKRW":"80630000",\
-                "premiumPercent":"3.66","usdtPremiumPercent":"0.60","volumeKRW":"109282011238.50126",\
+                {"exchange":"bithumb","symbol":"BTC/KRW","last":"80630000","lastConverted":"80630000",\
+                "premiumPercent":"3.66","usdtPremiumPercent":"0.60","volumeConverted":"109282011238.50126",\
                 "local":true,"outlier":false,"transfer":"open"},\
-                {"exchange":"coinone","symbol":"BTC/KRW","last":"80640000","lastKRW":"80640000",\
-                "premiumPercent":"3.67","usdtPremiumPercent":"0.54","volumeKRW":"21034512874.2615",\
+                {"exchange":"coinone","symbol":"BTC/KRW","last":"80640000","lastConverted":"80640000",\
+                "premiumPercent":"3.67","usdtPremiumPercent":"0.54","volumeConverted":"21034512874.2615",\
                 "local":true,"outlier":false,"transfer":"open"},\
-                {"exchange":"gopax","symbol":"BTC/KRW","last":"80640000","lastKRW":"80640000",\
-                "premiumPercent":"3.67","usdtPremiumPercent":null,"volumeKRW":"2829795970.9824",\
+                {"exchange":"gopax","symbol":"BTC/KRW","last":"80640000","lastConverted":"80640000",\
+                "premiumPercent":"3.67","usdtPremiumPercent":null,"volumeConverted":"2829795970.9824",\
                 "local":true,"outlier":false,"transfer":"unknown"},\
-                {"exchange":"korbit","symbol":"BTC/KRW","last":"80645000","lastKRW":"80645000",\
-                "premiumPercent":"3.68","usdtPremiumPercent":"0.55","volumeKRW":"14721590432.51286",\
+                {"exchange":"korbit","symbol":"BTC/KRW","last":"80645000","lastConverted":"80645000",\
+                "premiumPercent":"3.68","usdtPremiumPercent":"0.55","volumeConverted":"14721590432.51286",\
                 "local":true,"outlier":false,"transfer":"open"},\
-                {"exchange":"upbit","symbol":"BTC/KRW","last":"80651000","lastKRW":"80651000",\
-                "premiumPercent":"3.69","usdtPremiumPercent":"0.56","volumeKRW":"311604512879.45103",\
+                {"exchange":"upbit","symbol":"BTC/KRW","last":"80651000","lastConverted":"80651000",\
+                "premiumPercent":"3.69","usdtPremiumPercent":"0.56","volumeConverted":"311604512879.45103",\
                 "local":true,"outlier":false,"transfer":"unknown"},\
-                {"exchange":"binance","symbol":"BTC/USDT","last":"58412.07","lastKRW":"77777367.14104038",\
-                "premiumPercent":"-0.01","usdtPremiumPercent":null,"volumeKRW":"2400369403571.04785730372812",\
+                {"exchange":"binance","symbol":"BTC/USDT","last":"58412.07","lastConverted":"77777367.14104038",\
+                "premiumPercent":"-0.01","usdtPremiumPercent":null,"volumeConverted":"2400369403571.04785730372812",\
                 "local":false,"outlier":false,"transfer":"unknown"},\
-                {"exchange":"kraken","symbol":"BTC/USD","last":"58419.9","lastKRW":"77787793.0133766",\
-                "premiumPercent":"0.01","usdtPremiumPercent":null,"volumeKRW":"335906912048.138719495711812",\
+                {"exchange":"kraken","symbol":"BTC/USD","last":"58419.9","lastConverted":"77787793.0133766",\
+                "premiumPercent":"0.01","usdtPremiumPercent":null,"volumeConverted":"335906912048.138719495711812",\
                 "local":false,"outlier":false,"transfer":"unknown"},\
-                {"exchange":"okx","symbol":"BTC/USDT","last":"58415.3","lastKRW":"77781667.9798202",\
-                "premiumPercent":"0.00","usdtPremiumPercent":null,"volumeKRW":"626767166922.02848144444612",\
+                {"exchange":"okx","symbol":"BTC/USDT","last":"58415.3","lastConverted":"77781667.9798202",\
+                "premiumPercent":"0.00","usdtPremiumPercent":null,"volumeConverted":"626767166922.02848144444612",\
                 "local":false,"outlier":false,"transfer":"unknown"}],\
                 "reference":{"method":"median of binance, kraken, okx in USD (USDT = USD)",\
                 "price":"77781667.9798202","priceUSD":"58415.3"},\
-                "volumeKRW":"459472423395.70905","flags":[]}
+                "volumeConverted":"459472423395.70905","flags":[]}
                 """)
         // ETH: 2478.52 (okx, the median) × 1331.529034 = 3300221.34134968; coinone's USDT premium
         // is 3406000 / (2478.52 × 1373) − 1 = 0.0879 → 0.09 %.
@@ -110,8 +110,14 @@ struct EndToEndPremiumTests {
         #expect(
             lines[1] == "Tether premium: -0.04% (USDT/KRW: bithumb -0.12%, coinone -0.04%, korbit -0.04%, upbit -0.04%)"
         )
+        // Which venues make the reference, and that Coinbase (no all-tickers request) is not
+        // among them though compare asks it.
         #expect(
-            lines.dropFirst(2) == [
+            lines[2]
+                == "Global price: each coin's median on binance, kraken, okx in USD (USDT = USD), outliers left out; "
+                + "not asked: coinbase (no all-tickers request; agg compare asks it)")
+        #expect(
+            lines.dropFirst(3) == [
                 "COIN  EXCHANGE  LAST (KRW)  GLOBAL (KRW)  PREMIUM       VOLUME 24H  NOTE",
                 "BTC   bithumb   80,630,000    80,238,672   +0.49%  109,282,011,239",
                 "      coinone   80,640,000                 +0.50%   21,034,512,874",

@@ -146,6 +146,14 @@ struct HistoryCommandTests {
         #expect(chart.status == 0)
         #expect(chart.output.contains("105 ┤"))
         #expect(chart.output.contains("100 ┤"))
+        // In a pipe the implicit format is JSON: --chart asks for the chart, and gets it.
+        let piped = try await history(["BTC", "--chart", "--exchange", "bithumb"])
+        #expect(piped.status == 0, "\(piped.error)")
+        #expect(piped.output == chart.output)
+        let explicit = try await history(["BTC", "--chart", "-f", "json"])
+        #expect(explicit.status == 64)
+        #expect(
+            explicit.errorLines == ["agg: --chart draws on the terminal; it cannot be combined with --format json"])
     }
 
     @Test("nothing recorded: the table says so on stderr and exits 0; JSON has no series")

@@ -69,12 +69,14 @@ struct OutputReferenceTests {
             ([header] + rows).map { $0.map(escape).joined(separator: ",") }.joined(separator: "\n")
         }
 
+        /// A field with a comma or quote is quoted; one with a terminal control (a line break
+        /// among them) is quoted with each control in `TerminalText`'s visible form.
         static func escape(_ field: String) -> String {
-            guard field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-            else {
+            let shown = TerminalText.escape(field)
+            guard shown != field || field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" }) else {
                 return field
             }
-            return "\"" + field.replacing("\"", with: "\"\"") + "\""
+            return "\"" + shown.replacing("\"", with: "\"\"") + "\""
         }
     }
 
@@ -153,7 +155,7 @@ struct OutputReferenceTests {
         ]
         #expect(CSVWriter.render(header: ["h1", "h2"], rows: rows) == Reference.csv(header: ["h1", "h2"], rows: rows))
         #expect(CSVWriter.render(header: [], rows: []) == Reference.csv(header: [], rows: []))
-        #expect(CSVWriter.render(header: ["a\r\nb"], rows: []) == "\"a\r\nb\"")
+        #expect(CSVWriter.render(header: ["a\r\nb"], rows: []) == #""a\x0D\x0Ab""#)
     }
 
     @Test("tables agree, every width and style", arguments: [20, 60, 80, 200], [false, true])

@@ -114,10 +114,25 @@ private let boardFX = [
     FixedFX(id: "fxb", rate: "1375.2", ageMilliseconds: 100 * 86_400_000),
 ]
 
-private func boardRegistry(fxCalls: CallCounter? = nil) -> AdapterRegistry {
+/// More coins for the ranking tests, by venue: HHH is another coin on kra (50,000 KRW against
+/// about 1,008 elsewhere, +4,859.88 %: an outlier); EEE (krb only) leads FFF (kra only) on the FX
+/// basis (+0.30 % against +0.25 %) and trails it on the USDT basis (−0.02 % against +0.07 %),
+/// since krb's USDT costs more than kra's.
+private let rankingTickers: [String: [String: (String, String?, String?)]] = [
+    "kra": ["HHH": ("50000", nil, nil), "FFF": ("1375.0", nil, nil)],
+    "krb": ["HHH": ("1000", nil, nil), "EEE": ("1375.7", nil, nil)],
+    "gla": ["HHH": ("0.73", nil, nil), "EEE": ("1", nil, nil), "FFF": ("1", nil, nil)],
+    "glb": ["HHH": ("0.74", nil, nil), "EEE": ("1", nil, nil), "FFF": ("1", nil, nil)],
+]
+
+private func boardRegistry(
+    fxCalls: CallCounter? = nil, extra: [String: [String: (String, String?, String?)]] = [:]
+) -> AdapterRegistry {
     AdapterRegistry(
         boardVenues.values.map { venue in
-            AdapterRegistration(descriptor: venue.descriptor) { _ in TableVenue(venue: venue) }
+            var venue = venue
+            venue.tickers.merge(extra[venue.descriptor.id] ?? [:]) { _, added in added }
+            return AdapterRegistration(descriptor: venue.descriptor) { [venue] _ in TableVenue(venue: venue) }
         }
             + boardFX.map { fx in
                 var counted = fx
@@ -126,10 +141,15 @@ private func boardRegistry(fxCalls: CallCounter? = nil) -> AdapterRegistry {
             })
 }
 
-private func runBoard(_ arguments: [String], fxCalls: CallCounter? = nil, environment: [String: String] = [:])
+private func runBoard(
+    _ arguments: [String], fxCalls: CallCounter? = nil, environment: [String: String] = [:],
+    extra: [String: [String: (String, String?, String?)]] = [:], width: Int = 200
+)
     async -> CLIRun
 {
-    await runCLI(arguments, environment: environment, registry: boardRegistry(fxCalls: fxCalls), now: boardNow)
+    await runCLI(
+        arguments, environment: environment, width: width, registry: boardRegistry(fxCalls: fxCalls, extra: extra),
+        now: boardNow)
 }
 
 @Suite("agg premium")
@@ -151,7 +171,7 @@ struct PremiumCommandTests {
         let btc = rows[1]
         #expect(try btc["reference"]["price"].string() == "80128255.204")
         #expect(try btc["reference"]["priceUSD"].string() == "58421.68")
-        #expect(try btc["volumeKRW"].string() == "420886524117.95229")
+        #expect(try btc["volumeConverted"].string() == "420886524117.95229")
         let venues = try btc["venues"].elements()
         #expect(try venues.map { try $0["exchange"].string() } == ["kra", "krb", "gla", "glb"])
         #expect(try venues.map { try $0["premiumPercent"].string() } == ["0.65", "0.63", "-0.02", "0.02"])
@@ -180,7 +200,7 @@ struct PremiumCommandTests {
                 "Tether premium: +0.25% (USDT/KRW: kra +0.18%, krb +0.32%)",
             ])
         #expect(
-            lines.dropFirst(2) == [
+            lines.dropFirst(3) == [
                 "COIN  EXCHANGE  LAST (KRW)  GLOBAL (KRW)  PREMIUM  USDT PREM       VOLUME 24H  NOTE",
                 "BTC   kra       80,651,000    80,128,255   +0.65%     +0.47%  311,604,512,879",
                 "      krb       80,630,000                 +0.63%     +0.30%  109,282,011,239",
@@ -262,7 +282,8 @@ struct PremiumCommandTests {
         }
         let short = await runBoard(["premium", "--watch", "--interval", "0.5"])
         #expect(short.status == 64)
-        #expect(short.errorLines == ["agg: invalid --interval '0.5': expected seconds, such as 10 or 1m"])
+        #expect(
+            short.errorLines == ["agg: invalid --interval '0.5': expected seconds, such as 10 or 1m, from 1s to 1d"])
     }
 
     @Test("--watch on a terminal: the board redrawn in place, the cursor hidden, then shown again")
@@ -274,9 +295,9 @@ struct PremiumCommandTests {
         #expect(run.output.hasPrefix("\u{1B}[?25l"))
         #expect(run.output.hasSuffix("\u{1B}[?25h"))
         #expect(run.output.components(separatedBy: "every 1 s · 2024-08-08 08:12:15 UTC · Ctrl-C to stop").count == 3)
-        // The second refresh moves back over the first: the header, two FX lines, the table's
-        // header and two rows (kra, krb).
-        #expect(run.output.contains("\u{1B}[6A\r\u{1B}[J"))
+        // The second refresh moves back over the first: the header, the FX, tether and global
+        // price lines, the table's header and two rows (kra, krb).
+        #expect(run.output.contains("\u{1B}[7A\r\u{1B}[J"))
     }
 
     @Test("rates --source all: every FX source and each KRW venue's USDT against the FX median")
@@ -314,8 +335,8 @@ struct PremiumCommandTests {
         let run = await runBoard(["premium", "ABC", "-f", "table", "--basis", "fx"])
         #expect(run.status == 0, "\(run.error)")
         let lines = run.output.split(separator: "\n").map(String.init)
-        #expect(lines[3].hasPrefix("ABC   kra"))
-        #expect(lines[3].hasSuffix("outlier: glb; transfers closed: kra"))
+        #expect(lines[4].hasPrefix("ABC   kra"))
+        #expect(lines[4].hasSuffix("outlier: glb; transfers closed: kra"))
     }
 
     @Test("compare --fx SOURCE converts at that source's rate, names it, and asks no other FX source")
@@ -424,5 +445,185 @@ struct PremiumCommandTests {
         #expect(try !plain.json()["rows"][0]["venues"][0]["premiumPercentile7d"].isPresent)
         let table = await runBoard(["premium", "BTC", "-f", "table"])
         #expect(!table.output.contains("7D PCTL"))
+    }
+}
+
+@Suite("agg premium: what ranks and what alerts")
+struct PremiumRankingTests {
+    @Test("an outlier (most likely another coin) is shown and marked but is not its row's sort key")
+    func outlierDoesNotRank() async throws {
+        let run = await runBoard(["premium", "--top", "1", "-f", "json"], extra: rankingTickers)
+        #expect(run.status == 0, "\(run.error)")
+        let rows = try run.json()["rows"].elements()
+        #expect(try rows.map { try $0["base"].string() } == ["ABC"])
+
+        let all = await runBoard(["premium", "-f", "json"], extra: rankingTickers)
+        let json = try all.json()
+        #expect(
+            try json["rows"].elements().map { try $0["base"].string() } == ["ABC", "BTC", "EEE", "FFF", "ETH", "HHH"])
+        let hhh = json["rows"][5]
+        #expect(
+            try hhh["venues"].elements().map { try $0["premiumPercent"].string() } == [
+                "4859.88", "-0.80", "-0.68", "0.68",
+            ])
+        #expect(try hhh["venues"].elements().map { try $0["outlier"].bool() } == [true, false, false, false])
+        #expect(try hhh["flags"].elements().map { try $0.string() } == ["priceMismatch"])
+    }
+
+    @Test("--basis usdt orders by the USDT premium it shows; fx and both by the FX premium")
+    func basisOrders() async throws {
+        let usdt = await runBoard(
+            ["premium", "EEE", "FFF", "--basis", "usdt", "-f", "table"], extra: rankingTickers)
+        #expect(usdt.status == 0, "\(usdt.error)")
+        #expect(
+            Array(usdt.output.split(separator: "\n").map(String.init).suffix(2)) == [
+                "FFF   kra            1,375         1,372     +0.07%           -",
+                "EEE   krb          1,375.7         1,372     -0.02%           -",
+            ])
+        for basis in ["fx", "both"] {
+            let run = await runBoard(["premium", "EEE", "FFF", "--basis", basis, "-f", "json"], extra: rankingTickers)
+            let rows = try run.json()["rows"].elements()
+            #expect(try rows.map { try $0["base"].string() } == ["EEE", "FFF"])
+            #expect(try rows.map { try $0["venues"][0]["premiumPercent"].string() } == ["0.30", "0.25"])
+            #expect(try rows.map { try $0["venues"][0]["usdtPremiumPercent"].string() } == ["-0.02", "0.07"])
+        }
+        let json = await runBoard(["premium", "EEE", "FFF", "--basis", "usdt", "-f", "json"], extra: rankingTickers)
+        #expect(try json.json()["rows"].elements().map { try $0["base"].string() } == ["FFF", "EEE"])
+    }
+
+    @Test("an outlier's premium fires no alert; the coin's other venues still do")
+    func outlierDoesNotAlert() async throws {
+        let run = await runBoard(
+            [
+                "premium", "HHH", "--watch", "-c", "1", "-i", "1", "-f", "json", "--alert", "HHH premium > 10%",
+                "--alert", "HHH usdtPremium > 10%", "--alert", "krb:HHH premium < 0%",
+            ], extra: rankingTickers)
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.errorLines == ["agg: alert: krb HHH premium -0.8% (rule krb:HHH premium < 0%)"])
+    }
+}
+
+@Suite("agg premium: output shape and options")
+struct PremiumOutputTests {
+    @Test("JSON names converted values by role with the board's currency, also when FX is refused")
+    func jsonShape() async throws {
+        let run = await runBoard(["premium", "BTC", "-f", "json"])
+        #expect(run.status == 0, "\(run.error)")
+        let json = try run.json()
+        #expect(try json["currency"].string() == "KRW")
+        #expect(
+            json["rows"][0]["venues"][0].value?.serialized()
+                == #"{"exchange":"kra","symbol":"BTC/KRW","last":"80651000","lastConverted":"80651000","premiumPercent":"0.65","usdtPremiumPercent":"0.47","volumeConverted":"311604512879.45103","local":true,"outlier":false,"transfer":"open"}"#
+        )
+        #expect(try json["rows"][0]["volumeConverted"].string() == "420886524117.95229")
+        #expect(json["rows"][0]["volumeKRW"].value == nil)
+        #expect(json["rows"][0]["venues"][0]["lastKRW"].value == nil)
+
+        // --in USD: the USD venue is local, its figures are in dollars under the same keys.
+        let dollars = try await runBoard(["premium", "BTC", "--in", "USD", "-f", "json"]).json()
+        #expect(try dollars["currency"].string() == "USD")
+        #expect(
+            try dollars["rows"][0]["venues"].elements().map {
+                "\(try $0["exchange"].string()) \(try $0["lastConverted"].string()) \(try $0["local"].bool())"
+            } == ["glb 58431.29 true", "gla 58412.07 false"])
+
+        let refused = await runBoard(["premium", "--fx", "fxb", "-f", "json"])
+        #expect(refused.status == 1)
+        let board = try refused.json()
+        #expect(try board["currency"].string() == "KRW")
+        #expect(try board["rows"].elements().isEmpty)
+        #expect(try board["errors"].elements().count == 1)
+    }
+
+    @Test("a symbol not on the board is an error entry in JSON, naming it, as on stderr")
+    func missingSymbolJSON() async throws {
+        let run = await runBoard(["premium", "ZZZ", "-f", "json"])
+        #expect(run.status == 1)
+        #expect(
+            try run.json()["errors"].value?.serialized()
+                == #"[{"exchange":null,"symbol":"ZZZ","kind":"notListed","code":null,"message":"ZZZ is not listed on both a local and a global venue"}]"#
+        )
+        #expect(run.errorLines == ["agg: ZZZ is not listed on both a local and a global venue"])
+    }
+
+    @Test("--count and --interval without --watch are usage errors, as --alert is")
+    func watchOnlyOptions() async {
+        for (arguments, message) in [
+            (["-c", "2"], "--count needs --watch"), (["-i", "5"], "--interval needs --watch"),
+            (["--alert", "BTC premium > 1%"], "--alert needs --watch"),
+        ] {
+            let run = await runBoard(["premium"] + arguments)
+            #expect(run.status == 64)
+            #expect(run.errorLines == ["agg: " + message])
+        }
+    }
+
+    @Test("--max-fx-age is told back in the unit it was given, and the age in the same unit")
+    func fxAgeUnit() async {
+        for (age, message) in [
+            (
+                "1s",
+                "fxa's rate is from 2024-08-07T16:12:15.000Z, 57600 s old, older than the 1 s allowed (--max-fx-age)"
+            ),
+            (
+                "90m",
+                "fxa's rate is from 2024-08-07T16:12:15.000Z, 960 min old, older than the 90 min allowed (--max-fx-age)"
+            ),
+            ("2h", "fxa's rate is from 2024-08-07T16:12:15.000Z, 16 h old, older than the 2 h allowed (--max-fx-age)"),
+        ] {
+            let run = await runBoard(["premium", "--fx", "fxa", "--max-fx-age", age, "-f", "json"])
+            #expect(run.status == 1)
+            #expect(run.errorLines == ["agg: no usable FX rate: " + message])
+        }
+    }
+
+    @Test("USDT's own row is measured against one US dollar, so it agrees with the tether line to the cent")
+    func tetherRowAgrees() async throws {
+        let run = await runBoard(["premium", "USDT", "-f", "json"], extra: ["glb": ["USDT": ("0.9995", nil, nil)]])
+        #expect(run.status == 0, "\(run.error)")
+        let json = try run.json()
+        let tether = try json["tether"].elements().map { try $0["premiumPercent"].string() }
+        #expect(tether == ["0.18", "0.32"])
+        let venues = try json["rows"][0]["venues"].elements()
+        #expect(try venues.map { try $0["premiumPercent"].string() } == ["0.18", "0.32", "-0.05"])
+        #expect(try json["rows"][0]["reference"]["priceUSD"].string() == "1")
+        #expect(try json["rows"][0]["reference"]["method"].string() == "one US dollar (USDT = USD)")
+        let table = await runBoard(
+            ["premium", "USDT", "-f", "table", "--basis", "fx"], extra: ["glb": ["USDT": ("0.9995", nil, nil)]])
+        let lines = table.output.split(separator: "\n").map(String.init)
+        #expect(lines[1] == "Tether premium: +0.25% (USDT/KRW: kra +0.18%, krb +0.32%)")
+        #expect(
+            lines[2]
+                == "Global price: each coin's median on gla, glb in USD (USDT = USD), outliers left out; USDT: one US dollar"
+        )
+        #expect(lines[4].hasPrefix("USDT  kra") && lines[4].contains("+0.18%"))
+        #expect(lines[5].contains("krb") && lines[5].contains("+0.32%"))
+    }
+
+    @Test("the table says which global venues make each coin's reference")
+    func referenceLine() async {
+        let run = await runBoard(["premium", "BTC", "-f", "table", "--basis", "fx"])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(
+            run.output.split(separator: "\n").map(String.init)[2]
+                == "Global price: each coin's median on gla, glb in USD (USDT = USD), outliers left out"
+        )
+    }
+
+    @Test("a narrow terminal drops volume and the global price before the warnings in NOTE")
+    func narrowKeepsNotes() async {
+        let run = await runBoard(["premium", "ABC", "-f", "table", "--basis", "fx"], width: 60)
+        #expect(run.status == 0, "\(run.error)")
+        // NOTE does not fit in 60 columns: the table goes without it, the note is a line under it.
+        #expect(
+            Array(run.output.split(separator: "\n").map(String.init).dropFirst(3)) == [
+                "COIN  EXCHANGE  LAST (KRW)  GLOBAL (KRW)  PREMIUM",
+                "ABC   kra            1,000           960   +4.16%",
+                "      krb            1,000                 +4.16%",
+                "ABC: outlier: glb; transfers closed: kra",
+            ])
+        let wide = await runBoard(["premium", "ABC", "-f", "table", "--basis", "fx"], width: 200)
+        #expect(wide.output.split(separator: "\n").count == 6)
+        #expect(wide.output.split(separator: "\n").map(String.init)[4].hasSuffix("outlier: glb; transfers closed: kra"))
     }
 }

@@ -39,6 +39,10 @@ struct StatusCommandTests {
             "\(try $0["exchange"].string()) \(try $0["symbol"].string()) \(try $0["kind"].string())"
         }
         #expect(errors == ["bithumb NOPE notListed", "upbit USDT notListed", "upbit NOPE notListed"])
+        // As with every command and format, each failure is also one line on stderr.
+        let failures = run.errorLines.filter { !$0.hasPrefix("agg: offline:") }
+        #expect(failures.count == 3)
+        #expect(failures.contains("agg: upbit: USDT/KRW is not listed (USDT is not on its transfer status list)"))
     }
 
     @Test("CSV and the errors on stderr")

@@ -69,10 +69,13 @@ struct PremiumBoardTests {
         let withUSDT = quotes + [Self.quote("coinbase", "USDT", "USD", "1.0001")]
         let board = PremiumBoard(currency: "KRW", quotes: withUSDT, fx: Self.fx)
         #expect(board.rows.map(\.base) == ["BTC", "USDT"])
-        // 1374 / (1.0001 × 1371.55) − 1 = 0.1686…%, and USDT over itself on the USDT basis is 0.
-        #expect(board.rows[1].venues.map(\.premiumPercent) == [0.31, 0.17, 0].map { decimal("\($0)") })
-        #expect(
-            board.rows[1].venues.map(\.usdtPremiumPercent) == [decimal("-0.01"), decimal("-0.01"), nil])
+        // USDT's reference is one US dollar, as the tether line's: 1374 / 1371.55 − 1 = 0.1786…%,
+        // the tether line's 0.18 to the cent; coinbase deviates 1.0001 − 1 = 0.01 %; USDT over
+        // itself on the USDT basis is 0.
+        #expect(board.rows[1].venues.map(\.premiumPercent) == [decimal("0.32"), decimal("0.18"), decimal("0.01")])
+        #expect(board.rows[1].venues.compactMap(\.premiumPercent).prefix(2) == board.tether.map(\.premiumPercent)[...])
+        #expect(board.rows[1].venues.map(\.usdtPremiumPercent) == [0, 0, nil])
+        #expect(board.rows[1].reference?.method == "one US dollar (USDT = USD)")
     }
 
     @Test("a venue quoting a coin in USDT and USD counts once, in USDT")

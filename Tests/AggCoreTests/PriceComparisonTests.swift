@@ -193,7 +193,10 @@ struct PriceComparisonTests {
         #expect(comparison.rows.map(\.converted) == [nil, 80_630_000, nil, 141_350_000])
         #expect(comparison.rows[0].missing == [.fx("KRW")])
         #expect(comparison.rows[0].premiumPercent == nil)
-        #expect(comparison.reference?.method == "median of all venues")
+        // The venues quoted elsewhere could not be converted: no reference, rather than the KRW
+        // venues' median and each KRW venue's premium over itself.
+        #expect(comparison.reference == nil)
+        #expect(comparison.rows.map(\.premiumPercent) == [nil, nil, nil, nil])
         #expect(comparison.rateLines.isEmpty)
     }
 

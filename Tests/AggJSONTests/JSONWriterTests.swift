@@ -51,12 +51,15 @@ struct JSONWriterTests {
         ("tab\there", #""tab\there""#),
         ("\u{0}", #""\u0000""#),
         ("\u{1}\u{8}\u{C}\u{1F}", #""\u0001\u0008\u000c\u001f""#),
-        ("\u{7F}", "\"\u{7F}\""),
+        // What a terminal would act on (TerminalControls) is escaped too: DEL, C1, bidi, U+2028.
+        ("\u{7F}", #""\u007f""#),
+        ("\u{9B}2J\u{202E}", #""\u009b2J\u202e""#),
         ("café", "\"café\""),
         ("비트코인", "\"비트코인\""),
         ("😀", "\"😀\""),
         ("e\u{301}", "\"e\u{301}\""),
-        ("\u{2028}", "\"\u{2028}\""),
+        ("\u{2028}", #""\u2028""#),
+        ("\u{A0}€\u{2030}", "\"\u{A0}€\u{2030}\""),
     ]
 
     @Test("strings are escaped minimally; non-ASCII stays UTF-8", arguments: escapes)

@@ -15,17 +15,18 @@ extension AlertObservations {
 
     /// The readings of one board: every ticker's last price and change, each local venue's
     /// premiums on both bases (a global venue's figure is its deviation from the reference, not
-    /// a premium), and the transfer status that came with it; for the coins in `symbols` only
-    /// (a board has hundreds, the rules name a few).
+    /// a premium; an outlier's is most likely another coin's, and fires nothing), and the
+    /// transfer status that came with it; for the coins in `symbols` only (a board has
+    /// hundreds, the rules name a few).
     init(premium result: PremiumService.Result, symbols: Set<String>) {
         self.init()
         for quote in result.quotes where symbols.contains(quote.market.base) { record(quote) }
         for row in result.board?.rows ?? [] where symbols.contains(row.base) {
-            for venue in row.venues where venue.isLocal {
-                if let premium = venue.premiumPercent {
+            for venue in row.venues {
+                if let premium = venue.trustedPremiumPercent(on: .fx) {
                     record(premium, field: .premium, exchange: venue.exchange, symbol: row.base)
                 }
-                if let premium = venue.usdtPremiumPercent {
+                if let premium = venue.trustedPremiumPercent(on: .usdt) {
                     record(premium, field: .usdtPremium, exchange: venue.exchange, symbol: row.base)
                 }
             }

@@ -41,12 +41,17 @@ public enum HistoryCommand: Command {
 
     public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError) -> ExitCode {
         let symbol = try AssetCode.validate(arguments.positionals.first ?? "")
-        let format = OutputFormat.resolve(
-            arguments[CommonOptions.format], configured: context.configuration.format, console: context.console)
         let chart = arguments[Self.chart]
-        if chart && format != .table {
-            throw .usage("--chart draws on the terminal; it cannot be combined with --format \(format.rawValue)")
+        // --chart asks for a chart: only a format given on the command line conflicts with it,
+        // not the implicit one (JSON in a pipe) nor the config file's.
+        if chart, let explicit = arguments[CommonOptions.format], explicit != .table {
+            throw .usage("--chart draws on the terminal; it cannot be combined with --format \(explicit.rawValue)")
         }
+        let format =
+            chart
+            ? OutputFormat.table
+            : OutputFormat.resolve(
+                arguments[CommonOptions.format], configured: context.configuration.format, console: context.console)
         var exchanges: [String] = []
         for id in arguments[CommonOptions.exchange] ?? [] {
             exchanges.append(try context.registry.requireDescriptor(id: id).id)

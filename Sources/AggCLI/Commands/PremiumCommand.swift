@@ -53,7 +53,10 @@ public enum PremiumCommand: Command {
             USDT PREM is over the reference converted at USDT's price on the same venue, which
             takes the tether premium out. The tether premium (USDT's local price over the FX rate)
             heads the board. A price more than 50% away from the others is most likely another
-            coin under the same ticker: it is marked and left out of the reference. Favorite coins
+            coin under the same ticker: it is marked and left out of the reference, and it never
+            ranks a coin nor fires an alert. USDT's own row is measured against one US dollar, as the
+            tether line is. With --sort premium, coins go by the premium shown first (USDT PREM with
+            --basis usdt). Favorite coins
             come first. A coin whose deposits or withdrawals are closed on a venue (from the
             venues that publish transfer status, as agg status shows) is marked: its premium
             cannot be arbitraged there. With --watch the board is redrawn in place on a terminal (one JSON line,
@@ -73,7 +76,9 @@ public enum PremiumCommand: Command {
         -> ExitCode
     {
         let options = try NetworkOptions(arguments, context: context)
-        if !arguments[Self.watch], let option = AlertOptions.all.map(\.spec).first(where: { arguments.contains($0) }) {
+        // Every option that only --watch uses is refused without it, alike.
+        let watchOnly = [Self.count.spec, Self.interval.spec] + AlertOptions.all.map(\.spec)
+        if !arguments[Self.watch], let option = watchOnly.first(where: { arguments.contains($0) }) {
             throw .usage("--\(option.name) needs --watch")
         }
         let favorites = LocalStore.favorites(
@@ -96,15 +101,16 @@ public enum PremiumCommand: Command {
                 .run(interval: try interval(arguments, venues: venues + fxSources), count: arguments[Self.count])
         }
         let result = try await ProgressLine.during(
-            "asking \((venues + fxSources).map(\.id).joined(separator: ", "))", console: context.console
+            "asking \((venues + fxSources).map(\.id).joined(separator: ", "))", console: context.console,
+            signals: context.stopSignals
         ) { () async in await board.service.run(board.request) }
         var rendering = board.rendering(result)
         if !options.offline {
             rendering.percentiles = await PremiumPercentiles.load(
                 store: LocalStore.bestEffort(environment: context.environment, create: false),
                 current: rendering.rows.flatMap { row in
-                    row.venues.filter(\.isLocal).compactMap { venue in
-                        venue.premiumPercent.map {
+                    row.venues.compactMap { venue in
+                        venue.trustedPremiumPercent(on: .fx).map {
                             PremiumPercentiles.Current(exchange: venue.exchange, symbol: row.base, percent: $0)
                         }
                     }
@@ -135,7 +141,10 @@ public enum PremiumCommand: Command {
                 maximumFXAgeSeconds: fx.maximumAgeSeconds),
             basis: arguments[Self.basis] ?? .both, order: arguments[Self.sort] ?? .premium, symbols: symbols,
             minimumVolume: arguments[Self.minVolume], top: arguments[Self.top], favorites: favorites,
-            attributions: Dictionary(fxSources.compactMap { d in d.attribution.map { (d.id, $0) } }) { a, _ in a })
+            attributions: Dictionary(fxSources.compactMap { d in d.attribution.map { (d.id, $0) } }) { a, _ in a },
+            notAsked: PremiumService.notAsked(
+                in: context.registry, currency: currency,
+                named: options.exchanges.explicit ? options.exchanges.ids : []))
     }
 
     /// `--interval`, checked against every venue's rate limit (one request a venue a refresh).
@@ -160,14 +169,25 @@ struct Board: Sendable {
     var top: Int?
     var favorites: Set<String>
     var attributions: [String: String]
+    /// Global venues the board cannot ask (no all-tickers request).
+    var notAsked: [String] = []
 
     func rendering(_ result: PremiumService.Result) -> PremiumRendering {
         PremiumRendering(
             result: result, basis: basis,
             rows: PremiumRendering.select(
-                result.board, order: order, symbols: symbols, minimumVolume: minimumVolume, top: top,
+                result.board, order: order, basis: basis, symbols: symbols, minimumVolume: minimumVolume, top: top,
                 favorites: favorites),
-            attributions: attributions)
+            attributions: attributions,
+            globalVenues: request.venues.filter { !$0.quoteCurrencies.contains(request.currency) }.map(\.id),
+            notAsked: notAsked, missingSymbols: missingSymbols(result))
+    }
+
+    /// The symbols asked for that the board does not list (none without a board: the FX
+    /// failure says why).
+    func missingSymbols(_ result: PremiumService.Result) -> [String] {
+        guard let board = result.board else { return [] }
+        return symbols.filter { symbol in !board.rows.contains { $0.base == symbol } }
     }
 
     /// Prints what failed and returns the exit code.
@@ -176,11 +196,9 @@ struct Board: Sendable {
         for error in result.transfers.errors {
             console.printError("agg: warning: no transfer status: \(error.description)")
         }
-        guard let board = result.board else { return .sourceFailed }
-        let missing = symbols.filter { symbol in !board.rows.contains { $0.base == symbol } }
-        for symbol in missing {
-            console.printError("agg: \(symbol) is not listed on both a local and a global venue")
-        }
+        guard result.board != nil else { return .sourceFailed }
+        let missing = missingSymbols(result)
+        for symbol in missing { console.printError("agg: " + PremiumRendering.notListedMessage(symbol)) }
         return result.errors.isEmpty && missing.isEmpty ? .success : .sourceFailed
     }
 }

@@ -61,7 +61,7 @@ public enum QuoteCommand: Command {
             openStore: { LocalStore.bestEffort(environment: environment, create: creates) },
             caches: !options.offline, now: context.now)
         let answer = try await ProgressLine.during(
-            "asking \(plan.venues.joined(separator: ", "))", console: context.console
+            "asking \(plan.venues.joined(separator: ", "))", console: context.console, signals: context.stopSignals
         ) { () async throws(AggError) in
             try await service.quotes(plan, maxStale: maxStale)
         }

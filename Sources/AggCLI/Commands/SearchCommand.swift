@@ -45,7 +45,8 @@ public enum SearchCommand: Command {
         try factory.announceOffline(venues: venues.map(\.id))
         let service = SearchService(factory: factory)
         let result = try await ProgressLine.during(
-            "searching \(venues.map(\.id).joined(separator: ", "))", console: context.console
+            "searching \(venues.map(\.id).joined(separator: ", "))", console: context.console,
+            signals: context.stopSignals
         ) { () async throws(AggError) in
             try await service.search(
                 query, quote: arguments[Self.quote], limit: arguments[Self.limit] ?? defaultLimit, venues: venues)

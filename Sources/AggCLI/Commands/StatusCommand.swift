@@ -35,9 +35,8 @@ public enum StatusCommand: Command {
         if !report.rows.isEmpty || options.format == .json {
             Output.write(TransferStatusRendering(report: report), options: options, console: context.console)
         }
-        if options.format != .json {
-            for error in report.errors { context.console.printError("agg: \(error.description)") }
-        }
+        // One line a failure on stderr in every format, as every command does; JSON also has them.
+        for error in report.errors { context.console.printError("agg: \(error.description)") }
         return report.errors.isEmpty ? .success : .sourceFailed
     }
 }

@@ -61,23 +61,34 @@ struct CompareRendering: Rendering {
                 venues.append(.object(JSONObject(members)))
                 if row.converted == nil {
                     errors.append([
-                        "exchange": .string(venue.venue), "kind": "conversion", "code": .null,
-                        "message": .string(report.conversionFailure(row)),
+                        "exchange": .string(venue.venue), "symbol": .string(venue.market.description),
+                        "kind": "conversion", "code": .null, "message": .string(report.conversionFailure(row)),
                     ])
                 }
             case .notListed(let error), .failed(let error):
-                errors.append(JSONOutput.error(error, exchange: venue.venue, symbol: nil))
+                errors.append(Self.error(error, exchange: venue.venue, symbol: venue.market.description))
             }
         }
         if let failure = report.referenceFailure {
-            errors.append(["exchange": .null, "kind": "conversion", "code": .null, "message": .string(failure)])
+            errors.append([
+                "exchange": .null, "symbol": .null, "kind": "conversion", "code": .null, "message": .string(failure),
+            ])
         }
         for (source, error) in report.fxFailures {
-            errors.append(JSONOutput.error(error, exchange: source, symbol: nil))
+            errors.append(Self.error(error, exchange: source, symbol: nil))
         }
         return [
             "base": .string(report.plan.coin), "currency": .string(currency), "fx": .array(fx),
             "reference": reference, "venues": .array(venues), "errors": .array(errors),
+        ]
+    }
+
+    /// `{"exchange","symbol","kind","code","message"}`: every compare error names its market, or
+    /// has `"symbol":null` when it is about no market (an FX source, the reference).
+    private static func error(_ error: AggError, exchange: String, symbol: String?) -> JSONValue {
+        [
+            "exchange": .string(exchange), "symbol": JSONOutput.string(symbol), "kind": .string(error.kind),
+            "code": JSONOutput.string(error.code), "message": .string(error.message),
         ]
     }
 
@@ -100,11 +111,14 @@ struct CompareRendering: Rendering {
 
     func table(width: Int, style: TextStyle) -> String {
         let places = DecimalFormatting.minorUnits(of: currency)
+        // Without a reference there is no premium: the column is left out, not filled with dashes.
+        let premiums = comparison.reference != nil
         var table = TextTable(
             columns: [
                 .init("VENUE"), .init("MARKET", priority: 3), .init("LAST", .right, priority: 2),
-                .init("RATE", .right, priority: 1), .init("IN \(currency)", .right), .init("PREMIUM", .right),
-            ] + (percentiles.isEmpty ? [] : [.init("7D PCTL", .right, priority: 1)]))
+                .init("RATE", .right, priority: 1), .init("IN \(currency)", .right),
+            ] + (premiums ? [.init("PREMIUM", .right)] : [])
+                + (percentiles.isEmpty || !premiums ? [] : [.init("7D PCTL", .right, priority: 1)]))
         for (venue, outcome) in report.outcomes {
             switch outcome {
             case .compared(let row):
@@ -117,11 +131,14 @@ struct CompareRendering: Rendering {
                         .init(row.rate.map(DecimalFormatting.grouped) ?? "-"),
                         row.converted.map { .init(DecimalFormatting.fixed($0, places: places)) }
                             ?? .init("no rate", paint: { [style] in style.warning($0) }),
-                        .init(
-                            premium.map { arrow + DecimalFormatting.percent($0) } ?? "-",
-                            paint: { [style] in style.signed($0, premium) }),
                     ]
-                        + (percentiles.isEmpty
+                        + (premiums
+                            ? [
+                                .init(
+                                    premium.map { arrow + DecimalFormatting.percent($0) } ?? "-",
+                                    paint: { [style] in style.signed($0, premium) })
+                            ] : [])
+                        + (percentiles.isEmpty || !premiums
                             ? []
                             : [
                                 .init(
@@ -135,11 +152,11 @@ struct CompareRendering: Rendering {
                     .init("not listed", paint: { [style] in style.dim($0) }),
                 ])
             case .failed(let error):
-                table.append([
-                    .init(venue.venue), .init(venue.market.description),
-                    .init("failed", paint: { [style] in style.warning($0) }), .init(""), .init(""),
-                    .init(error.kind),
-                ])
+                table.append(
+                    [
+                        .init(venue.venue), .init(venue.market.description),
+                        .init("failed", paint: { [style] in style.warning($0) }), .init(""),
+                    ] + (premiums ? [.init("")] : []) + [.init(error.kind)])
             }
         }
         var lines: [String] = []

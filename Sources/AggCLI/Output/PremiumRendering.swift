@@ -7,6 +7,9 @@ struct PremiumRendering: Rendering {
     /// Which premiums a table shows.
     enum Basis: String, CaseIterable, Sendable {
         case fx, usdt, both
+
+        /// The premium rows are ordered by: the one shown first.
+        var sortBasis: PremiumBoard.Basis { self == .usdt ? .usdt : .fx }
     }
 
     var result: PremiumService.Result
@@ -18,15 +21,27 @@ struct PremiumRendering: Rendering {
     /// Each local venue's premium among those recorded over the last seven days; the column and
     /// the JSON field `premiumPercentile7d` appear only when there are any.
     var percentiles: PremiumPercentiles = .none
+    /// The global venues asked, whose median is each coin's reference.
+    var globalVenues: [String] = []
+    /// Global venues the board cannot ask (no all-tickers request), named in the table.
+    var notAsked: [String] = []
+    /// Symbols asked for that the board does not list: JSON error entries.
+    var missingSymbols: [String] = []
+
+    /// What a symbol missing from the board is told: one line on stderr, one JSON error.
+    static func notListedMessage(_ symbol: String) -> String {
+        "\(symbol) is not listed on both a local and a global venue"
+    }
 
     /// The board's rows filtered and ordered: the symbols asked for (all when none), at least
-    /// `minimumVolume`, favorites first, at most `top`.
+    /// `minimumVolume`, favorites first, at most `top`. By premium, rows go by the premium the
+    /// table shows: the USDT basis's with `--basis usdt`, else the FX basis's.
     static func select(
-        _ board: PremiumBoard?, order: PremiumBoard.Order, symbols: [String], minimumVolume: Decimal?, top: Int?,
-        favorites: Set<String>
+        _ board: PremiumBoard?, order: PremiumBoard.Order, basis: Basis = .both, symbols: [String],
+        minimumVolume: Decimal?, top: Int?, favorites: Set<String>
     ) -> [PremiumBoard.Row] {
         guard let board else { return [] }
-        var rows = board.rows(in: order)
+        var rows = board.rows(in: order, basis: basis.sortBasis)
         if !symbols.isEmpty { rows = rows.filter { symbols.contains($0.base) } }
         if let minimumVolume { rows = rows.filter { $0.volume >= minimumVolume } }
         rows = FavoritesFirst.order(rows, favorites: favorites, code: \.base)
@@ -67,10 +82,10 @@ struct PremiumRendering: Rendering {
                             exchange: venue.exchange, symbol: row.base,
                             [
                                 "exchange": .string(venue.exchange), "symbol": .string(venue.market.description),
-                                "last": Self.exact(venue.last), "lastKRW": Self.exact(venue.lastConverted),
+                                "last": Self.exact(venue.last), "lastConverted": Self.exact(venue.lastConverted),
                                 "premiumPercent": JSONOutput.string(Self.percentText(venue.premiumPercent)),
                                 "usdtPremiumPercent": JSONOutput.string(Self.percentText(venue.usdtPremiumPercent)),
-                                "volumeKRW": Self.exact(venue.volumeConverted),
+                                "volumeConverted": Self.exact(venue.volumeConverted),
                                 "local": .bool(venue.isLocal), "outlier": .bool(venue.isOutlier),
                                 "transfer": .string(result.transfer(venue: venue.exchange, coin: row.base).rawValue),
                             ])
@@ -81,18 +96,25 @@ struct PremiumRendering: Rendering {
                         "priceUSD": Self.exact(reference.dollars),
                     ]
                 } ?? .null,
-                "volumeKRW": Self.exact(row.volume),
+                "volumeConverted": Self.exact(row.volume),
                 "flags": .array(row.flags.map { .string($0.rawValue) }),
             ]
         }
         return [
             "asOf": .string(result.asOf.description),
-            "currency": .string(result.board?.currency ?? ""),
+            "currency": .string(result.currency),
             "fx": fx,
             "usdtPremiumPercent": JSONOutput.string(Self.percentText(result.board?.tetherPremiumPercent)),
             "tether": .array(tether),
             "rows": .array(rowValues),
-            "errors": .array(result.errors.map { JSONOutput.error($0, exchange: nil, symbol: nil) }),
+            "errors": .array(
+                result.errors.map { JSONOutput.error($0, exchange: nil, symbol: nil) }
+                    + missingSymbols.map { symbol in
+                        [
+                            "exchange": .null, "symbol": .string(symbol), "kind": "notListed", "code": .null,
+                            "message": .string(Self.notListedMessage(symbol)),
+                        ]
+                    }),
         ]
     }
 
@@ -145,6 +167,17 @@ struct PremiumRendering: Rendering {
                 "Tether premium: \(DecimalFormatting.percent(tether)) (USDT/\(currency): \(venues.joined(separator: ", ")))"
             )
         }
+        if !globalVenues.isEmpty {
+            var line =
+                "Global price: each coin's median on \(globalVenues.joined(separator: ", ")) in USD (USDT = USD), "
+                + "outliers left out"
+            let stablecoins = rows.map(\.base).filter { Conversion.dollarStablecoins.contains($0) }
+            if !stablecoins.isEmpty { line += "; \(stablecoins.joined(separator: ", ")): one US dollar" }
+            if !notAsked.isEmpty {
+                line += "; not asked: \(notAsked.joined(separator: ", ")) (no all-tickers request; agg compare asks it)"
+            }
+            lines.append(line)
+        }
         return lines
     }
 
@@ -161,15 +194,17 @@ struct PremiumRendering: Rendering {
         if basis != .fx { columns.append(.init("USDT PREM", .right, priority: basis == .usdt ? 0 : 1)) }
         columns += [.init("VOLUME 24H", .right, priority: 2), .init("NOTE", priority: 4)]
         var table = TextTable(columns: columns)
+        var notes: [(base: String, note: String)] = []
         for row in rows {
             let closed = row.venues.filter { result.transfer(venue: $0.exchange, coin: row.base) == .closed }
-            let notes = [
+            let marks = [
                 row.flags.contains(.noReference) ? "no global price agrees" : nil,
                 row.flags.contains(.priceMismatch) && !row.flags.contains(.noReference)
                     ? "outlier: " + row.venues.filter(\.isOutlier).map(\.exchange).joined(separator: ", ") : nil,
                 closed.isEmpty ? nil : "transfers closed: " + closed.map(\.exchange).joined(separator: ", "),
             ]
-            let note = notes.compactMap { $0 }.joined(separator: "; ")
+            let note = marks.compactMap { $0 }.joined(separator: "; ")
+            if !note.isEmpty { notes.append((row.base, note)) }
             for (index, venue) in row.venues.filter(\.isLocal).enumerated() {
                 var cells: [TextTable.Cell] = [
                     .init(index == 0 ? row.base : ""), .init(venue.exchange),
@@ -195,10 +230,22 @@ struct PremiumRendering: Rendering {
                 table.append(cells)
             }
         }
+        // Warnings are never the column a narrow terminal loses: when NOTE does not fit, the
+        // table goes without it and each coin's note is a line under it.
+        var footnotes: [String] = []
+        if let noteColumn = table.columns.indices.last, !notes.isEmpty,
+            !table.visibleColumns(width: width).contains(noteColumn)
+        {
+            table.columns.removeLast()
+            for index in table.rows.indices where table.rows[index].count > noteColumn {
+                table.rows[index].removeLast()
+            }
+            footnotes = notes.map { TerminalText.escape("\($0.base): \($0.note)") }
+        }
         let body =
             rows.isEmpty
             ? "no coin is listed on both a local and a global venue" : table.render(width: width, style: style)
-        return (headerLines() + [body]).joined(separator: "\n")
+        return (headerLines() + [body] + footnotes).joined(separator: "\n")
     }
 
     private func percentCell(_ value: Decimal?, style: TextStyle) -> TextTable.Cell {

@@ -1,5 +1,9 @@
 import AggCore
 
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
+
 /// A spinner on standard error while requests are in flight, so that a slow venue does not look
 /// like a hung program.
 ///
@@ -15,18 +19,37 @@ public enum ProgressLine {
 
     /// Runs `body`, showing `message` with a spinner on standard error while it runs when
     /// standard error is a terminal.
+    ///
+    /// With `signals`, a stop signal (Ctrl-C's SIGINT, SIGTERM, SIGHUP) while the spinner runs
+    /// erases its line and exits with 128 + the signal's number (130, 143, 129), as a shell
+    /// reports a process the signal ended, instead of dying with the spinner left on the line.
+    /// A one-shot command has printed nothing yet, so there is nothing else to put right.
     public static func during<T>(
         _ message: String, console: Console, delay: Duration = .milliseconds(150),
-        _ body: () async throws(AggError) -> T
+        signals: (@Sendable () -> AsyncStream<Int32>)? = nil, _ body: () async throws(AggError) -> T
     ) async throws(AggError) -> T {
         guard console.errorIsTerminal else { return try await body() }
         let spinner = start(TerminalText.escape(message), sink: console.standardError, delay: delay)
+        // The handlers are in place once the stream exists, before any request goes.
+        let stops = signals?()
+        let watcher = stops.map { stops in
+            Task {
+                for await number in stops {
+                    spinner.cancel()
+                    await spinner.value
+                    exit(128 + number)
+                }
+            }
+        }
         let result: Result<T, AggError>
         do throws(AggError) {
             result = .success(try await body())
         } catch {
             result = .failure(error)
         }
+        // The work is done: a signal from now on is the caller's (its default disposition comes
+        // back as the stream ends).
+        watcher?.cancel()
         spinner.cancel()
         await spinner.value
         return try result.get()

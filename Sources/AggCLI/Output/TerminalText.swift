@@ -1,3 +1,5 @@
+import AggJSON
+
 /// Text from outside agg (venue messages, market names, transport details, user input echoed
 /// back) made safe to show on a terminal.
 ///
@@ -7,8 +9,9 @@
 /// bidirectional override could make text read backwards. `escape` shows every such character
 /// as a visible escape instead, so the text stays readable and harmless. Tables (`TextTable`),
 /// stderr lines (`Console.printError`) and progress lines (`ProgressLine`) apply it at the
-/// rendering boundary, so no command has to remember to. JSON output needs nothing more (the
-/// writer escapes control characters), and CSV quotes fields with line breaks.
+/// rendering boundary, so no command has to remember to. CSV writes a field holding one quoted,
+/// in this escaped form (`CSVWriter`); JSON writes each as `\uXXXX` (`JSONWriter`), so the
+/// text reads back exactly.
 public enum TerminalText {
     /// `text` with every control character written as `\xHH` (C0 controls, DEL and C1
     /// controls) or `\u{HHHH}` (bidirectional formatting and line or paragraph separators);
@@ -34,14 +37,9 @@ public enum TerminalText {
         return result
     }
 
-    /// Whether `scalar` could act on a terminal rather than be shown by it.
+    /// Whether `scalar` could act on a terminal rather than be shown by it: agg's one set
+    /// (`TerminalControls`), which JSON escapes as `\uXXXX`.
     public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: true  // C0 controls (tab, CR and LF too), DEL, C1 controls
-        case 0x061C, 0x200E, 0x200F: true  // Arabic letter mark, left-to-right and right-to-left marks
-        case 0x202A...0x202E, 0x2066...0x2069: true  // bidirectional embeddings, overrides and isolates
-        case 0x2028, 0x2029: true  // line and paragraph separators
-        default: false
-        }
+        TerminalControls.contains(scalar)
     }
 }

@@ -57,16 +57,9 @@ public struct TextTable: Sendable {
                 widths[index] = max(widths[index], cellWidth)
             }
         }
-        var visible = Array(columns.indices)
+        let visible = visibleColumns(widths: widths, width: width)
         func total(_ indices: [Int]) -> Int {
             indices.reduce(0) { $0 + widths[$1] } + max(0, indices.count - 1) * 2
-        }
-        while total(visible) > width {
-            let droppable = visible.filter { columns[$0].priority > 0 }
-            guard let victim = droppable.min(by: { columns[$0].priority < columns[$1].priority }) else {
-                break
-            }
-            visible.removeAll { $0 == victim }
         }
         var output: [UInt8] = []
         output.reserveCapacity((rows.count + 1) * (total(visible) + 1))
@@ -81,6 +74,33 @@ public struct TextTable: Sendable {
             }
         }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The indices of the columns shown at `width`: the least important are dropped first
+    /// until the table fits, or only columns of priority 0 are left.
+    public func visibleColumns(width: Int) -> [Int] {
+        var widths = columns.map { DisplayWidth.of($0.title) }
+        for row in rows {
+            for (index, cell) in row.enumerated() where index < widths.count {
+                widths[index] = max(widths[index], DisplayWidth.of(cell.text))
+            }
+        }
+        return visibleColumns(widths: widths, width: width)
+    }
+
+    private func visibleColumns(widths: [Int], width: Int) -> [Int] {
+        var visible = Array(columns.indices)
+        func total(_ indices: [Int]) -> Int {
+            indices.reduce(0) { $0 + widths[$1] } + max(0, indices.count - 1) * 2
+        }
+        while total(visible) > width {
+            let droppable = visible.filter { columns[$0].priority > 0 }
+            guard let victim = droppable.min(by: { columns[$0].priority < columns[$1].priority }) else {
+                break
+            }
+            visible.removeAll { $0 == victim }
+        }
+        return visible
     }
 
     /// Appends one line: the visible columns' cells padded to `widths`, two spaces apart, with

@@ -50,15 +50,27 @@ extension ValueParser where Value == Int {
 extension ValueParser where Value == Double {
     /// Seconds, fractions allowed (`0.5`, `2`, `1.5s`, `2m`, `1h`, `3d`), within `range`; a lower
     /// bound of 0 is exclusive when `positive`.
+    /// The range is added to `expected` (`seconds, such as 10 or 1m, from 1s to 1d`), so that a
+    /// value of the right form but out of range (`0.5`) is told what is allowed.
     public static func seconds(in range: ClosedRange<Double>, positive: Bool = true, expected: String)
         -> ValueParser
     {
-        ValueParser(expected: expected) { text in
+        let lower = positive && range.lowerBound == 0 ? "above 0s" : "from \(durationText(range.lowerBound))"
+        return ValueParser(expected: "\(expected), \(lower) to \(durationText(range.upperBound))") { text in
             guard let seconds = DurationText.fractionalSeconds(from: text), range.contains(seconds),
                 !positive || seconds > 0
             else { return nil }
             return seconds
         }
+    }
+
+    /// `seconds` in the duration grammar options take: `1d`, `2h`, `5m`, else seconds (`0.5s`).
+    static func durationText(_ seconds: Double) -> String {
+        for (unit, name) in [(86_400.0, "d"), (3_600.0, "h"), (60.0, "m")]
+        where seconds >= unit && seconds.truncatingRemainder(dividingBy: unit) == 0 {
+            return "\(Int(seconds / unit))\(name)"
+        }
+        return RateText.format(seconds) + "s"
     }
 }
 

@@ -14,14 +14,15 @@ struct CompareService: Sendable {
     /// snapshot is still current.
     func compare(_ plan: ComparePlan, refresh: Bool) async -> CompareReport {
         let stored = refresh ? [:] : plan.storedRates(in: store, now: now())
-        let (report, fetched) = await plan.fetch(factory: factory, stored: stored, now: now)
-        plan.save(fetched, in: store)
-        return report
+        let fetch = await plan.fetch(factory: factory, stored: stored, now: now)
+        plan.save(fetch.tables, in: store)
+        return fetch.report
     }
 
     /// The reports for several coins at once. The first plan's fetch asks the FX sources whose
-    /// stored snapshot is not current; the others then use those tables, so that each source is
-    /// asked at most once.
+    /// stored snapshot is not current and the USDT/KRW venues (`--usdt market`); the others then
+    /// use those tables and tickers, so that each source and each USDT/KRW market is asked at
+    /// most once.
     func compare(_ plans: [ComparePlan], refresh: Bool) async -> [CompareReport] {
         guard let first = plans.first else { return [] }
         var stored = refresh ? [:] : first.storedRates(in: store, now: now())
@@ -29,18 +30,20 @@ struct CompareService: Sendable {
         let now = self.now
         var reports: [CompareReport] = []
         var rest = plans.dropFirst()[...]
-        if first.fxSources.contains(where: { stored[$0] == nil }) {
-            let (report, fetched) = await first.fetch(factory: factory, stored: stored, now: now)
-            first.save(fetched, in: store)
-            for table in fetched { stored[table.source] = table }
-            reports.append(report)
+        var usdt: [String: QuoteResult] = [:]
+        if first.fxSources.contains(where: { stored[$0] == nil }) || !first.usdtVenues.isEmpty {
+            let fetch = await first.fetch(factory: factory, stored: stored, now: now)
+            first.save(fetch.tables, in: store)
+            for table in fetch.tables { stored[table.source] = table }
+            usdt = fetch.usdt
+            reports.append(fetch.report)
         } else {
             rest = plans[...]
         }
         let known = stored
+        let knownUSDT = usdt
         let others = await concurrentMap(Array(rest)) { plan in
-            let (report, _) = await plan.fetch(factory: factory, stored: known, now: now)
-            return report
+            await plan.fetch(factory: factory, stored: known, usdt: knownUSDT, now: now).report
         }
         return reports + others
     }
@@ -154,12 +157,21 @@ struct ComparePlan: Sendable {
         }
     }
 
-    /// Asks every venue, every FX source without a `stored` table and every USDT/KRW venue at
-    /// once, then compares. Also returns the rate tables that were fetched (not the stored ones).
-    /// An FX rate's age is measured at the newest price's time (`now` when no price has one).
+    /// What one fetch learned: the report, the rate tables fetched (not the stored ones), and
+    /// each USDT/KRW venue's answer, for the next coins to reuse.
+    struct Fetch: Sendable {
+        var report: CompareReport
+        var tables: [RateTable]
+        var usdt: [String: QuoteResult]
+    }
+
+    /// Asks every venue, every FX source without a `stored` table and every USDT/KRW venue
+    /// without a `usdt` answer at once, then compares. An FX rate's age is measured at the
+    /// newest price's time (`now` when no price has one).
     func fetch(
-        factory: AdapterFactory, stored: [String: RateTable] = [:], now: @Sendable () -> Timestamp
-    ) async -> (CompareReport, [RateTable]) {
+        factory: AdapterFactory, stored: [String: RateTable] = [:], usdt known: [String: QuoteResult] = [:],
+        now: @Sendable () -> Timestamp
+    ) async -> Fetch {
         async let venueAnswers = concurrentMap(venues) { venue in
             if let skipped = venue.skipped { return QuoteResult.failure(skipped) }
             return await Self.ticker(venue.market, on: venue.venue, factory: factory)
@@ -171,7 +183,8 @@ struct ComparePlan: Sendable {
             }
         }
         async let usdtAnswers = concurrentMap(usdtVenues) { venue in
-            await Self.ticker(Self.usdtMarket, on: venue, factory: factory)
+            if let answer = known[venue] { return answer }
+            return await Self.ticker(Self.usdtMarket, on: venue, factory: factory)
         }
         let venueResults = await venueAnswers
         let fxResults = await fxAnswers
@@ -194,7 +207,9 @@ struct ComparePlan: Sendable {
                 : zip(fxSources, fxResults).compactMap { source, result in
                     if case .failure(let error) = result { (source, error) } else { nil }
                 })
-        return (report, fetched)
+        return Fetch(
+            report: report, tables: fetched,
+            usdt: Dictionary(zip(usdtVenues, usdtResults).map { ($0, $1) }) { first, _ in first })
     }
 
     /// `market` on `venue` (the venue's own not-found answer is already `.notListed`).

@@ -25,6 +25,8 @@ struct PremiumService: Sendable {
 
     /// What came back.
     struct Result: Sendable {
+        /// The board's currency (the request's), also when there is no board.
+        var currency: String
         var board: PremiumBoard?
         /// The FX table the board used.
         var fx: RateTable?
@@ -78,6 +80,17 @@ struct PremiumService: Sendable {
                     + chosen.map(\.id).joined(separator: ", "))
         }
         return local + global
+    }
+
+    /// Global venues that `compare` asks but the board cannot: they give a ticker, not every
+    /// ticker in one request (Coinbase). The board says so rather than drop them in silence.
+    /// Empty when venues are `named`.
+    static func notAsked(in registry: AdapterRegistry, currency: String, named: [String]) -> [String] {
+        guard named.isEmpty else { return [] }
+        return registry.descriptors(supporting: .ticker).filter {
+            !$0.supports(.allTickers) && !$0.quoteCurrencies.contains(currency)
+                && PremiumBoard.globalQuotes.contains($0.homeCurrency)
+        }.map(\.id)
     }
 
     /// The currency each venue is asked for.
@@ -144,13 +157,15 @@ struct PremiumService: Sendable {
                 maximumAgeSeconds: request.maximumFXAgeSeconds)
         } catch {
             return Result(
-                board: nil, fx: nil, tables: tables, errors: errors + [error], asOf: asOf, transfers: transfers,
+                currency: currency, board: nil, fx: nil, tables: tables, errors: errors + [error], asOf: asOf,
+                transfers: transfers,
                 quotes: quotes)
         }
         let rate = RateValue(value: fx.rates[currency] ?? 1, source: fx.source, asOf: fx.asOf)
         let board = PremiumBoard(
             currency: currency, quotes: quotes, fx: rate, maximumDeviationPercent: request.maximumDeviationPercent)
         return Result(
-            board: board, fx: fx, tables: tables, errors: errors, asOf: asOf, transfers: transfers, quotes: quotes)
+            currency: currency, board: board, fx: fx, tables: tables, errors: errors, asOf: asOf, transfers: transfers,
+            quotes: quotes)
     }
 }

@@ -16,6 +16,9 @@ public struct CLIContext: Sendable {
     /// Stop signals (Ctrl-C, SIGTERM, SIGHUP), for commands that run until stopped (`agg watch`). The executable
     /// passes `InterruptSignal.stream`; tests pass a stream they control.
     public var interrupts: @Sendable () -> AsyncStream<Void>
+    /// Stop signals by number, for a one-shot command's spinner to end on (exit 128 + the
+    /// number, its line erased). The executable's default is `InterruptSignal.signals`.
+    public var stopSignals: @Sendable () -> AsyncStream<Int32> = InterruptSignal.signals
     /// The config file's settings. `CLI.run` loads them once per run, before the command.
     public var configuration: Configuration = .none
     /// Folders of venue files shipped with agg (the executable passes

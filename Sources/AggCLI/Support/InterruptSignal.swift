@@ -25,6 +25,18 @@ public enum InterruptSignal {
     /// none is lost. A signal that was already ignored when the stream started (`nohup` ignores
     /// SIGHUP, a shell ignores SIGINT for background jobs) stays ignored and is not reported.
     public static func stream() -> AsyncStream<Void> {
+        make { _ in () }
+    }
+
+    /// As `stream()`, each element the number of the signal (`SIGINT`, `SIGTERM`, `SIGHUP`), for
+    /// a command that exits with the shell's status for it (128 + the number).
+    public static func signals() -> AsyncStream<Int32> {
+        make { Int32($0) }
+    }
+
+    private static func make<Element: Sendable>(_ element: @escaping @Sendable (UInt8) -> Element)
+        -> AsyncStream<Element>
+    {
         AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let pipe = InterruptPipe.shared
             pipe.drain()
@@ -35,7 +47,7 @@ public enum InterruptSignal {
             }
             let source = ReadSource(fileDescriptor: pipe.read)
             source.handle {
-                for _ in 0..<pipe.drain() { continuation.yield() }
+                for number in pipe.drain() { continuation.yield(element(number)) }
             }
             let sources = watched
             continuation.onTermination = { _ in
@@ -73,15 +85,15 @@ private struct InterruptPipe: Sendable {
         write = ends[1]
     }
 
-    /// Reads what the pipe holds; how many bytes (signals) that was.
+    /// Reads what the pipe holds: one byte a signal, its number.
     @discardableResult
-    func drain() -> Int {
-        var total = 0
+    func drain() -> [UInt8] {
+        var total: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(read, $0.baseAddress, $0.count) }
             if count > 0 {
-                total += count
+                total += buffer.prefix(count)
             } else if count < 0, errno == EINTR {
                 continue
             } else {
@@ -91,10 +103,11 @@ private struct InterruptPipe: Sendable {
     }
 }
 
-/// The handler of every stop signal: one byte into the pipe, errno left as it was.
-private let writeSignalByte: @convention(c) (Int32) -> Void = { _ in
+/// The handler of every stop signal: one byte, the signal's number, into the pipe, errno left
+/// as it was.
+private let writeSignalByte: @convention(c) (Int32) -> Void = { number in
     let saved = errno
-    var byte: UInt8 = 1
+    var byte = UInt8(truncatingIfNeeded: number)
     _ = write(InterruptPipe.shared.write, &byte, 1)
     errno = saved
 }

@@ -61,7 +61,9 @@ struct MarketTarget: Sendable {
         let factory = AdapterFactory(context: context, options: options)
         try factory.announceOffline(venues: [descriptor.id])
         let service = MarketDataService(factory: factory, target: self)
-        return try await ProgressLine.during("asking \(descriptor.id) for \(what)", console: context.console) {
+        return try await ProgressLine.during(
+            "asking \(descriptor.id) for \(what)", console: context.console, signals: context.stopSignals
+        ) {
             () async throws(AggError) in
             try await request(service)
         }

@@ -10,7 +10,8 @@ import FoundationEssentials
 /// - **USDT**: the global reference in dollars × the USDT/`currency` price on the same local
 ///   venue, so that the tether premium cancels out.
 ///
-/// The global reference of a coin is the median of its global venues' prices in dollars. A price
+/// The global reference of a coin is the median of its global venues' prices in dollars; for a
+/// dollar stablecoin (USDT, USDC) it is one US dollar, as for the tether line. A price
 /// more than `maximumDeviationPercent` away from the median of all of a coin's prices is most
 /// likely another asset under the same ticker: it is marked as an outlier, left out of the
 /// reference, and the coin is flagged rather than averaged in silence.
@@ -34,20 +35,38 @@ public struct PremiumBoard: Sendable, Equatable {
         public var isLocal: Bool
         /// Whether the price is so far from the others that it is left out of the reference.
         public var isOutlier: Bool
+
+        /// `premiumPercent` or `usdtPremiumPercent`.
+        public func premiumPercent(on basis: Basis) -> Decimal? {
+            switch basis {
+            case .fx: premiumPercent
+            case .usdt: usdtPremiumPercent
+            }
+        }
+
+        /// The premium on `basis` when it may rank a row or fire an alert: a local venue's, and
+        /// not an outlier's (most likely another coin's price).
+        public func trustedPremiumPercent(on basis: Basis) -> Decimal? {
+            isLocal && !isOutlier ? premiumPercent(on: basis) : nil
+        }
     }
 
     /// The global price premiums are measured against.
     public struct Reference: Sendable, Equatable {
-        /// The global venues it is the median of.
+        /// The global venues it is the median of; empty for a dollar stablecoin.
         public var exchanges: [String]
         /// In US dollars (USDT = USD).
         public var dollars: Decimal
         /// In the board's currency on the FX basis.
         public var converted: Decimal
+        /// The dollar stablecoin (USDT, USDC) whose reference is one US dollar, as the tether
+        /// line measures it; `nil` for a median of global venues.
+        public var stablecoin: String? = nil
 
         /// Words saying how it was made.
         public var method: String {
-            "median of \(exchanges.joined(separator: ", ")) in USD (USDT = USD)"
+            if let stablecoin { return "one US dollar (\(stablecoin) = USD)" }
+            return "median of \(exchanges.joined(separator: ", ")) in USD (USDT = USD)"
         }
     }
 
@@ -69,10 +88,23 @@ public struct PremiumBoard: Sendable, Equatable {
         public var volume: Decimal
         public var flags: [Flag]
 
-        /// The highest FX-basis premium of its local venues.
-        public var premiumPercent: Decimal? {
-            venues.filter(\.isLocal).compactMap(\.premiumPercent).max()
+        /// The highest FX-basis premium of its local venues that are not outliers.
+        public var premiumPercent: Decimal? { premiumPercent(on: .fx) }
+
+        /// The highest premium on `basis` of its local venues that are not outliers: an
+        /// outlier is most likely another coin, so its premium is shown and marked but never
+        /// ranks the row (nor fires an alert).
+        public func premiumPercent(on basis: Basis) -> Decimal? {
+            venues.compactMap { $0.trustedPremiumPercent(on: basis) }.max()
         }
+    }
+
+    /// The two premiums a local venue has.
+    public enum Basis: String, Sendable, CaseIterable {
+        /// Over the global reference at the FX rate.
+        case fx
+        /// Over the global reference at USDT's price on the same venue.
+        case usdt
     }
 
     /// USDT on one local venue against the FX rate.
@@ -160,9 +192,15 @@ public struct PremiumBoard: Sendable, Equatable {
         if venues.contains(where: \.isOutlier) { flags.append(.priceMismatch) }
         let references = venues.filter { !$0.isLocal && !$0.isOutlier }
         var reference: Reference?
-        if let dollars = PriceComparison.median(references.map(\.last)) {
+        // A dollar stablecoin is measured against one US dollar, as the tether line is, so that
+        // its row and the tether line agree to the cent; any other coin against the median of
+        // its global prices.
+        let isDollar = Conversion.dollarStablecoins.contains(base)
+        if let dollars = isDollar ? 1 : PriceComparison.median(references.map(\.last)) {
             let converted = dollars * fx
-            reference = Reference(exchanges: references.map(\.exchange), dollars: dollars, converted: converted)
+            reference = Reference(
+                exchanges: isDollar ? [] : references.map(\.exchange), dollars: dollars, converted: converted,
+                stablecoin: isDollar ? base : nil)
             for index in venues.indices {
                 venues[index].premiumPercent = percent(venues[index].lastConverted, over: converted)
                 if venues[index].isLocal, let tetherPrice = usdt[venues[index].exchange] {
@@ -189,8 +227,9 @@ public struct PremiumBoard: Sendable, Equatable {
         PriceComparison.premiumPercent(value, reference: base)
     }
 
-    /// The rows in `order`; ties and coins without a premium go by coin code, the latter last.
-    public func rows(in order: Order) -> [Row] {
+    /// The rows in `order` (by premium: on `basis`); ties and coins without a premium go by coin
+    /// code, the latter last.
+    public func rows(in order: Order, basis: Basis = .fx) -> [Row] {
         switch order {
         case .symbol:
             return rows
@@ -198,7 +237,7 @@ public struct PremiumBoard: Sendable, Equatable {
             return rows.sorted { ($0.volume, $1.base) > ($1.volume, $0.base) }
         case .premium:
             return rows.sorted { left, right in
-                switch (left.premiumPercent, right.premiumPercent) {
+                switch (left.premiumPercent(on: basis), right.premiumPercent(on: basis)) {
                 case (let l?, let r?): (l, right.base) > (r, left.base)
                 case (.some, nil): true
                 case (nil, .some): false

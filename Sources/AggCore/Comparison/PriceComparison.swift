@@ -4,8 +4,9 @@ import FoundationEssentials
 /// over a reference price. Pure arithmetic on exact `Decimal`s: fetching is the caller's job.
 ///
 /// The reference is the median of the converted prices of the venues not quoted in the target
-/// currency (for KRW: the global venues, so that premiums are the "kimchi premium"); when every
-/// venue is quoted in the target currency, the median of all. For a dollar stablecoin (USDT,
+/// currency (for KRW: the global venues, so that premiums are the "kimchi premium"), and there is
+/// none when none of those could be converted; when every venue is quoted in the target
+/// currency, the median of all. For a dollar stablecoin (USDT,
 /// USDC) the reference is the US dollar itself at the FX rate (USDT = USD), so that premiums
 /// are the "tether premium": a median of the venues would compare them with themselves. A
 /// venue's premium is (converted / reference − 1) × 100, rounded to two decimals.
@@ -109,8 +110,13 @@ public struct PriceComparison: Sendable, Equatable {
                 converted.isEmpty
                 ? nil : dollar.rate(values).map { Reference(method: method, price: $0, exchanges: []) }
         } else {
+            // The venues quoted outside the target currency make the reference whenever there are
+            // any, converted or not: when none of them could be converted (every FX source down),
+            // there is no reference, rather than the local venues' median and their premium over
+            // themselves.
+            let quotedElsewhere = rows.contains { $0.price.market.quote != currency }
             let foreign = converted.filter { $0.price.market.quote != currency }
-            let basis = foreign.isEmpty ? converted : foreign
+            let basis = quotedElsewhere ? foreign : converted
             reference = Self.median(basis.compactMap(\.converted)).map { median in
                 Reference(
                     method: foreign.isEmpty ? "median of all venues" : "median of venues not quoted in \(currency)",

@@ -86,10 +86,31 @@ public enum FXChoice {
         }
         let age = (now.millisecondsSince1970 - table.asOf.millisecondsSince1970) / 1000
         guard age <= maximumAgeSeconds else {
+            let unit = AgeUnit(of: maximumAgeSeconds)
             throw .fxUnavailable(
-                "\(table.source)'s rate is from \(table.asOf), \(age / 3600) h old, older than the "
-                    + "\(maximumAgeSeconds / 3600) h allowed (--max-fx-age)")
+                "\(table.source)'s rate is from \(table.asOf), \(unit.text(age)) old, older than the "
+                    + "\(unit.text(maximumAgeSeconds)) allowed (--max-fx-age)")
         }
         return table
+    }
+
+    /// The unit an age limit is told back in: the largest of hours, minutes and seconds that
+    /// divides it exactly (`72 h`, `90 min`, `1 s`), so that `--max-fx-age 1s` never reads
+    /// `0 h`; the age is told in the same unit, rounded down.
+    struct AgeUnit {
+        var seconds: Int64
+        var name: String
+
+        init(of limit: Int64) {
+            if limit > 0, limit % 3600 == 0 {
+                (seconds, name) = (3600, "h")
+            } else if limit > 0, limit % 60 == 0 {
+                (seconds, name) = (60, "min")
+            } else {
+                (seconds, name) = (1, "s")
+            }
+        }
+
+        func text(_ value: Int64) -> String { "\(value / seconds) \(name)" }
     }
 }
