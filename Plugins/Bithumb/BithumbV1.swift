@@ -55,9 +55,12 @@ struct BithumbV1: Sendable {
         guard case .answered(let listings) = answer else { return answer.map { _ in [] } }
         let markets = listings.map(\.market).filter { $0.quote == currency }
         var quotes: [Quote] = []
-        for start in stride(from: 0, to: markets.count, by: V1Router.maximumTickerMarkets) {
-            let chunk = Array(markets[start..<min(start + V1Router.maximumTickerMarkets, markets.count)])
-            quotes += try await client.get(V1Router.ticker(chunk), decode: Self.decoder.quotes)
+        let baseURL = client.baseURL
+        let batches = URLBatches.split(markets, maximumCount: V1Router.maximumTickerMarkets) {
+            V1Router.ticker($0).url(baseURL: baseURL)
+        }
+        for batch in batches {
+            quotes += try await client.get(V1Router.ticker(batch), decode: Self.decoder.quotes)
         }
         return .answered(quotes)
     }

@@ -183,11 +183,3 @@ struct QuoteService: Sendable {
         }
     }
 }
-
-extension QuoteService.Outcome {
-    /// "agg: bithumb BTC/KRW: ..." for a failure; `nil` for a quote.
-    var failureLine: String? {
-        guard case .failure(let error) = result else { return nil }
-        return "agg: \(exchange) \(market): \(error.summaryNamingNoMarket)"
-    }
-}
