@@ -125,10 +125,7 @@ struct QuoteService: Sendable {
         var answered = fetched
         var cache: QuoteCache?
         if let store, caches {
-            let changeBases = Dictionary(
-                registry.descriptors.compactMap { descriptor in descriptor.changeBasis.map { (descriptor.id, $0) } }
-            ) { first, _ in first }
-            cache = QuoteCache(store: store, now: now(), maxAge: maxStale, changeBases: changeBases)
+            cache = QuoteCache(store: store, now: now(), maxAge: maxStale)
             answered = cache?.standIns(for: fetched) ?? fetched
         }
         let outcomes = FavoritesFirst.order(answered, favorites: LocalStore.favorites(kind: .symbol, in: store)) {
