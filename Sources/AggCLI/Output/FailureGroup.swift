@@ -16,14 +16,16 @@ struct FailureGroup: Sendable, Equatable {
     /// market.
     static func groups(_ outcomes: [QuoteService.Outcome]) -> [FailureGroup] {
         var groups: [FailureGroup] = []
-        /// The groups of each venue, by index, to keep the search to that venue's failures.
+        // The groups by venue and error text, then compared whole: 10,000 unlisted coins (each
+        // its own error) stay linear, where searching every group would be quadratic.
         var indices: [String: [Int]] = [:]
         for outcome in outcomes {
             guard case .failure(let error) = outcome.result else { continue }
-            if let index = indices[outcome.exchange]?.first(where: { groups[$0].error == error }) {
+            let key = outcome.exchange + "\u{0}" + error.description
+            if let index = indices[key]?.first(where: { groups[$0].error == error }) {
                 groups[index].markets.append(outcome.market)
             } else {
-                indices[outcome.exchange, default: []].append(groups.count)
+                indices[key, default: []].append(groups.count)
                 groups.append(FailureGroup(exchange: outcome.exchange, markets: [outcome.market], error: error))
             }
         }
