@@ -1,8 +1,9 @@
 #!/bin/sh
 # Regenerates docs/commands.md from the command specs (the same ones --help, usage lines and
-# the completion scripts come from). The test "docs/commands.md is generated from the specs"
-# fails while the committed file is stale; this script runs that test in writing mode.
+# the completion scripts come from), and the command samples marked
+# `<!-- generated: agg ... (Tools/update-docs.sh) -->` in docs/*.md (DocSamplesTests). The tests
+# fail while a committed file is stale; this script runs them in writing mode.
 set -eu
 cd "$(dirname "$0")/.."
-AGG_UPDATE_DOCS=1 swift test --filter "CommandReferenceTests" "$@"
-git --no-pager diff --stat -- docs/commands.md
+AGG_UPDATE_DOCS=1 swift test --filter "CommandReferenceTests|DocSamplesTests" "$@"
+git --no-pager diff --stat -- docs/

@@ -11,9 +11,13 @@ import AggUpbitShape
 ///   `acc_trade_volume_24h`, `signed_change_rate` as a fraction.
 /// - Errors come as `{"error":{"name":...,"message":...}}`, often with HTTP 200.
 /// - There is no all-tickers endpoint: the market list is read, then the tickers of its markets
-///   in one currency, `V1Router.maximumTickerMarkets` a request.
+///   in one currency, `V1Router.maximumTickerMarkets` a request at most, in URLs of at most
+///   `URLBatches.maximumURLLength` bytes.
 /// - The documentation counts volumes from 00:00 KST and the previous close from 00:00 UTC, so
 ///   v1 quotes carry no change basis.
+/// - The ticker's `timestamp` and `trade_timestamp` are Korean wall time written as epoch
+///   milliseconds (9 hours ahead); its time is the last trade's, from `trade_date` and
+///   `trade_time` (UTC, as documented), see `UpbitShapeTickerTime.lastTradeUTC`.
 /// - Bars come 200 at most a request, without 6 h or 12 h bars; the book comes with no count.
 /// - The wallet status needs an API key: transfer status stays on the classic API.
 struct BithumbV1: Sendable {
@@ -21,7 +25,8 @@ struct BithumbV1: Sendable {
     static let notListedCode = "404"
 
     static let decoder = UpbitShapeDecoder(
-        exchange: BithumbAdapter.descriptor.id, markets: V1Router.markets, changeBasis: nil)
+        exchange: BithumbAdapter.descriptor.id, markets: V1Router.markets, changeBasis: nil,
+        tickerTime: .lastTradeUTC)
 
     let client: VenueClient
 
@@ -50,9 +55,12 @@ struct BithumbV1: Sendable {
         guard case .answered(let listings) = answer else { return answer.map { _ in [] } }
         let markets = listings.map(\.market).filter { $0.quote == currency }
         var quotes: [Quote] = []
-        for start in stride(from: 0, to: markets.count, by: V1Router.maximumTickerMarkets) {
-            let chunk = Array(markets[start..<min(start + V1Router.maximumTickerMarkets, markets.count)])
-            quotes += try await client.get(V1Router.ticker(chunk), decode: Self.decoder.quotes)
+        let baseURL = client.baseURL
+        let batches = URLBatches.split(markets, maximumCount: V1Router.maximumTickerMarkets) {
+            V1Router.ticker($0).url(baseURL: baseURL)
+        }
+        for batch in batches {
+            quotes += try await client.get(V1Router.ticker(batch), decode: Self.decoder.quotes)
         }
         return .answered(quotes)
     }

@@ -22,18 +22,32 @@ public struct CoinbaseAdapter: CompiledAdapter {
     )
 
     private let client: VenueClient
+    private let notes: AdapterNotes
 
     public init(environment: AdapterEnvironment) {
         client = VenueClient(Self.descriptor, environment: environment, envelope: CoinbaseDecoding.envelope)
+        notes = environment.notes
     }
 
     /// Ticker and stats are independent requests, sent at once: one round trip, not two.
+    ///
+    /// The ticker is the quote; the stats only add the 24-hour open, high, low and volume (and
+    /// so the change). When the ticker answered and the stats did not, the quote answers with
+    /// those fields empty, and the stats failure is said once as a note (`AGG_DEBUG`).
     public func quote(for market: Market) async throws(AggError) -> Quote {
         try client.requireServed(market)
         async let tickerAnswer = Result.catching { () throws(AggError) in try await json(.ticker(market), for: market) }
         async let statsAnswer = Result.catching { () throws(AggError) in try await json(.stats(market), for: market) }
         let ticker = try await tickerAnswer.get()
-        let stats = try await statsAnswer.get()
+        let stats: JSONCursor
+        switch await statsAnswer {
+        case .success(let answer): stats = answer
+        case .failure(let error):
+            notes.say(
+                "coinbase \(market): 24-hour stats failed (\(error.summary)); "
+                    + "the quote has no open, high, low, volume or change")
+            stats = Self.noStats
+        }
         return try client.decode { () throws(JSONDecodingError) in
             try CoinbaseDecoding.quote(market: market, ticker: ticker, stats: stats)
         }
@@ -74,6 +88,9 @@ public struct CoinbaseAdapter: CompiledAdapter {
         book.asks = Array(book.asks.prefix(max(0, depth)))
         return book
     }
+
+    /// Stats that did not come: an answer without any of their fields.
+    private static let noStats = JSONCursor(.object(JSONObject()))
 
     /// `route`'s answer about `market`, undecoded.
     private func json(_ route: APIRouter, for market: Market) async throws(AggError) -> JSONCursor {

@@ -52,10 +52,12 @@ public struct KorbitAdapter: CompiledAdapter {
         return quote
     }
 
-    /// Several markets go in one `/v2/tickers?symbol=...` request.
+    /// Several markets go in one `/v2/tickers?symbol=...` request, as many as fit in a URL of
+    /// `URLBatches.maximumURLLength` bytes.
     public func quotes(for markets: [Market]) async -> [Market: QuoteResult] {
-        await QuoteBatch.answer(
-            markets, client: client,
+        let baseURL = client.baseURL
+        return await QuoteBatch.answer(
+            markets, client: client, batchURL: { APIRouter.tickers($0).url(baseURL: baseURL) },
             single: { market async throws(AggError) in try await self.quote(for: market) },
             batch: { _, markets async throws(AggError) in
                 try await client.get(APIRouter.tickers(markets), decode: KorbitDecoding.quotes)

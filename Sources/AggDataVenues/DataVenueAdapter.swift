@@ -42,7 +42,8 @@ public struct DataVenueAdapter: ExchangeAdapter {
         }
         guard descriptor.quoteCurrencies.contains(currency) else { return [] }
         let route = DataRoute(
-            path: endpoint.path.replacingPlaceholder("{quote}", with: definition.symbol.cased(currency)))
+            path: endpoint.path.replacingPlaceholder(
+                "{quote}", with: PathText.encoded(definition.symbol.cased(currency))))
         return try await client.get(route) { json throws(JSONDecodingError) in
             var quotes: [Quote] = []
             for (symbol, item) in try items(endpoint.items.read(json), symbol: endpoint.symbol) {
@@ -87,12 +88,12 @@ public struct DataVenueAdapter: ExchangeAdapter {
 
     // MARK: Decoding
 
-    /// `path` with the market's codes filled in, in the venue's letter case. Market codes are
-    /// letters and digits only, so nothing else reaches the URL.
-    private func fill(_ path: String, market: Market) -> String {
-        path.replacingPlaceholder("{symbol}", with: definition.symbol.symbol(for: market))
-            .replacingPlaceholder("{base}", with: definition.symbol.cased(market.base))
-            .replacingPlaceholder("{quote}", with: definition.symbol.cased(market.quote))
+    /// `path` with the market's codes filled in, in the venue's letter case, each percent-encoded
+    /// (`PathText.encoded`): a code cannot add a segment, a query or a fragment to the URL.
+    func fill(_ path: String, market: Market) -> String {
+        path.replacingPlaceholder("{symbol}", with: PathText.encoded(definition.symbol.symbol(for: market)))
+            .replacingPlaceholder("{base}", with: PathText.encoded(definition.symbol.cased(market.base)))
+            .replacingPlaceholder("{quote}", with: PathText.encoded(definition.symbol.cased(market.quote)))
     }
 
     /// The items of a list: an array's elements with the symbol at `symbol`, or an object's

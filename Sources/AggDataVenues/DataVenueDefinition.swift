@@ -94,6 +94,10 @@ extension DataVenueDefinition {
         } catch {
             throw DataVenueDefinitionError(path: "$", problem: "not JSON: \(error.description)")
         }
+        if let duplicate = root.value?.firstDuplicateKey() {
+            throw DataVenueDefinitionError(
+                path: duplicate.path, problem: "the key '\(duplicate.key.prefix(40))' is given twice in one object")
+        }
         do throws(JSONDecodingError) {
             return try decode(root)
         } catch {
@@ -103,6 +107,11 @@ extension DataVenueDefinition {
 
     private static func decode(_ root: JSONCursor) throws(JSONDecodingError) -> DataVenueDefinition {
         try requireKeys(root, allowed: keys)
+        // The number itself: `"format":"1"` is a string, and a version is not guessed from text.
+        guard case .number = root["format"].value else {
+            throw root["format"].failure(
+                "expected the number \(formatVersion), found \(root["format"].value?.kindDescription ?? "nothing")")
+        }
         let format = try root["format"].int64()
         guard format == Int64(formatVersion) else {
             throw root["format"].failure("this agg reads format \(formatVersion), not \(format)")
@@ -301,6 +310,13 @@ extension DataVenueDefinition {
             throw cursor.failure(
                 "expected a path starting with / of letters, digits and -_.~/?&=,: with only the placeholders "
                     + (placeholders.isEmpty ? "(none)" : placeholders.joined(separator: " ")))
+        }
+        // `.` and `..` segments would climb out of the base URL's path (`/api/v1` + `/../../etc`
+        // is `/etc` once a client resolves it): a path stays under its base URL.
+        let pathPart = text.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        if pathPart.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == "." || $0 == ".." })
+        {
+            throw cursor.failure("a path may not hold '.' or '..' segments: it stays under the base URL's path")
         }
         if needsMarket, text.occurrences(of: "{symbol}") == 0,
             text.occurrences(of: "{base}") == 0 || text.occurrences(of: "{quote}") == 0

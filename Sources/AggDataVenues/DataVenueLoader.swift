@@ -60,21 +60,30 @@ public enum DataVenueLoader {
     /// `registry` with the venues of the shipped folders, then of the user's folder, added.
     ///
     /// A file that cannot be read or checked is one error and is skipped. A data venue cannot
-    /// take a built-in venue's id; a user's file may replace a shipped one with the same id.
+    /// take a built-in venue's id; a user's file may replace a shipped one with the same id,
+    /// but two files of the same kind (two user files, two shipped files) may not share an id:
+    /// the second is refused, naming the first, rather than one of them silently winning.
     public static func load(into registry: AdapterRegistry, shipped: [URL], user: URL?) -> DataVenueLoad {
         var registry = registry
         var errors: [DataVenueFileError] = []
-        var sources: [(URL, (String) -> VenueOrigin)] = shipped.flatMap { folder in
-            files(in: folder).map { ($0, { VenueOrigin.shippedFile(path: $0) }) }
+        var sources: [(URL, Bool, (String) -> VenueOrigin)] = shipped.flatMap { folder in
+            files(in: folder).map { ($0, false, { VenueOrigin.shippedFile(path: $0) }) }
         }
-        if let user { sources += files(in: user).map { ($0, { VenueOrigin.userFile(path: $0) }) } }
-        for (file, origin) in sources {
+        if let user { sources += files(in: user).map { ($0, true, { VenueOrigin.userFile(path: $0) }) } }
+        /// The file that defined each id so far, and whether it is a user's.
+        var definedBy: [String: (file: String, user: Bool)] = [:]
+        for (file, isUser, origin) in sources {
             do throws(DataVenueFileError) {
                 let registration = try load(file: file, origin: origin)
                 let id = registration.descriptor.id
                 if registry.registration(id: id)?.origin == .builtIn {
                     throw DataVenueFileError(file: file.path, path: "$.id", problem: "'\(id)' is a built-in venue")
                 }
+                if let earlier = definedBy[id], earlier.user == isUser {
+                    throw DataVenueFileError(
+                        file: file.path, path: "$.id", problem: "'\(id)' is already defined by \(earlier.file)")
+                }
+                definedBy[id] = (file.path, isUser)
                 registry.register(registration)
             } catch {
                 errors.append(error)

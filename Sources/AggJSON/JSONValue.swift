@@ -104,3 +104,56 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral,
         self = .object(JSONObject(elements.map { JSONObject.Member(key: $0.0, value: $0.1) }))
     }
 }
+
+/// A member name that occurs twice in one object, and where: `$.ticker.fields` and `last`.
+public struct JSONDuplicateKey: Sendable, Equatable, CustomStringConvertible {
+    /// The path of the object holding the name twice.
+    public var objectPath: String
+    public var key: String
+
+    public init(objectPath: String, key: String) {
+        self.objectPath = objectPath
+        self.key = key
+    }
+
+    /// The path of the second occurrence (`$.ticker.fields.last`).
+    public var path: String {
+        var text = objectPath
+        JSONPathStep.key(key).append(to: &text)
+        return text
+    }
+
+    public var description: String { "\(path): the key '\(key.prefix(40))' is given twice" }
+}
+
+extension JSONValue {
+    /// The first member name given twice in one object, depth first in document order, or `nil`.
+    ///
+    /// RFC 8259 leaves duplicate names to the reader (`JSONObject`'s lookups take the first).
+    /// Files a person writes (the config file, venue files) are read strictly with this check,
+    /// so that `"id":"a", ..., "id":"b"` cannot mean one thing to agg and another to its author.
+    public func firstDuplicateKey(path: String = "$") -> JSONDuplicateKey? {
+        switch self {
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                var below = path
+                JSONPathStep.index(index).append(to: &below)
+                if let found = element.firstDuplicateKey(path: below) { return found }
+            }
+            return nil
+        case .object(let object):
+            var seen: Set<String> = []
+            for member in object.members where !seen.insert(member.key).inserted {
+                return JSONDuplicateKey(objectPath: path, key: member.key)
+            }
+            for member in object.members {
+                var below = path
+                JSONPathStep.key(member.key).append(to: &below)
+                if let found = member.value.firstDuplicateKey(path: below) { return found }
+            }
+            return nil
+        case .null, .bool, .number, .string:
+            return nil
+        }
+    }
+}

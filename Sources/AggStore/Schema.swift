@@ -131,6 +131,13 @@ enum Schema {
                 ) STRICT, WITHOUT ROWID;
                 """
         ),
+        // A cached quote keeps what its change is measured against: the venue's descriptor does
+        // not say it for every quote (Bithumb's v1 quotes have no basis where its classic ones
+        // are rolling 24 h). Rows cached before this answer NULL: an unknown basis, not a guess.
+        Migration(
+            summary: "keep each cached quote's change basis",
+            sql: "ALTER TABLE quote_cache ADD COLUMN change_basis TEXT;"
+        ),
     ]
 
     /// The version a database has once every migration ran.

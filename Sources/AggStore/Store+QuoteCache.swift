@@ -42,22 +42,23 @@ extension Store {
     private static let replace = """
         INSERT OR REPLACE INTO quote_cache (
             exchange, base, quote, last, open, high, low, previous_close, change,
-            change_percent, base_volume, quote_volume, timestamp, fetched_at
-        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            change_percent, base_volume, quote_volume, timestamp, fetched_at, change_basis
+        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// Replaces the cached quote of the same exchange and market unless it was fetched later.
     private static let upsertUnlessNewer = """
         INSERT INTO quote_cache (
             exchange, base, quote, last, open, high, low, previous_close, change,
-            change_percent, base_volume, quote_volume, timestamp, fetched_at
-        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            change_percent, base_volume, quote_volume, timestamp, fetched_at, change_basis
+        ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (exchange, base, quote) DO UPDATE SET
             last = excluded.last, open = excluded.open, high = excluded.high,
             low = excluded.low, previous_close = excluded.previous_close,
             change = excluded.change, change_percent = excluded.change_percent,
             base_volume = excluded.base_volume, quote_volume = excluded.quote_volume,
-            timestamp = excluded.timestamp, fetched_at = excluded.fetched_at
+            timestamp = excluded.timestamp, fetched_at = excluded.fetched_at,
+            change_basis = excluded.change_basis
         WHERE excluded.fetched_at >= quote_cache.fetched_at
         """
 
@@ -91,11 +92,13 @@ extension Store {
                 try row.bind(decimal: quote.quoteVolume, at: 12)
                 try row.bind(quote.timestamp?.millisecondsSince1970, at: 13)
                 try row.bind(fetchedAt.millisecondsSince1970, at: 14)
+                try row.bind(quote.changeBasis?.rawValue, at: 15)
             }
         }
     }
 
-    /// The last quote cached for `market` on `exchange`, with when it was fetched.
+    /// The last quote cached for `market` on `exchange`, with when it was fetched, and its
+    /// change basis as it was cached (`nil`, unknown, for quotes cached before agg kept it).
     public func cachedQuote(
         exchange: String, market: Market
     ) throws(AggError) -> (quote: Quote, fetchedAt: Timestamp)? {
@@ -103,7 +106,7 @@ extension Store {
             try connection.query(
                 """
                 SELECT last, open, high, low, previous_close, change, change_percent, base_volume,
-                    quote_volume, timestamp, fetched_at
+                    quote_volume, timestamp, fetched_at, change_basis
                 FROM quote_cache WHERE exchange = ? AND base = ? AND quote = ?
                 """,
                 [.text(exchange), .text(market.base), .text(market.quote)]
@@ -117,6 +120,9 @@ extension Store {
                     previousClose: try row.decimal(at: 4),
                     change: try row.decimal(at: 5),
                     changePercent: try row.decimal(at: 6),
+                    // As cached: a basis this agg does not know, or none (rows cached before
+                    // the basis was kept), is unknown.
+                    changeBasis: row.text(at: 11).flatMap(ChangeBasis.init(rawValue:)),
                     baseVolume: try row.decimal(at: 7),
                     quoteVolume: try row.decimal(at: 8),
                     timestamp: row.int64(at: 9).map(Timestamp.init(millisecondsSince1970:))

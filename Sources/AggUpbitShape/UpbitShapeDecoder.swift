@@ -20,11 +20,17 @@ public struct UpbitShapeDecoder: Sendable {
     public var markets: UpbitShapeMarkets
     /// What the venue's change is measured against, when it says so clearly.
     public var changeBasis: ChangeBasis?
+    /// Which fields give a ticker's time.
+    public var tickerTime: UpbitShapeTickerTime
 
-    public init(exchange: String, markets: UpbitShapeMarkets, changeBasis: ChangeBasis?) {
+    public init(
+        exchange: String, markets: UpbitShapeMarkets, changeBasis: ChangeBasis?,
+        tickerTime: UpbitShapeTickerTime = .timestamp
+    ) {
         self.exchange = exchange
         self.markets = markets
         self.changeBasis = changeBasis
+        self.tickerTime = tickerTime
     }
 
     /// The answers: the data itself (usually a bare array), or an error.
@@ -64,7 +70,7 @@ public struct UpbitShapeDecoder: Sendable {
                     changeBasis: changeBasis,
                     baseVolume: try ticker.optionalDecimal("acc_trade_volume_24h"),
                     quoteVolume: try ticker.optionalDecimal("acc_trade_price_24h"),
-                    timestamp: try ticker["timestamp"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) }
+                    timestamp: try tickerTime.read(ticker)
                 ))
         }
         return quotes

@@ -100,6 +100,34 @@ struct DataVenueDefinitionTests {
                     + "changeBasis, symbol, time, errors, ticker, allTickers, markets, note"
             ),
             ("{\"format\": 2}", "$.format: this agg reads format 1, not 2"),
+            (
+                definition().replacing(#""format": 1"#, with: #""format": "1""#),
+                "$.format: expected the number 1, found a string"
+            ),
+            (
+                definition(ticker: #"{"path": "/../../../etc/{symbol}", "fields": {"last": "$.last"}}"#),
+                "$.ticker.path: a path may not hold '.' or '..' segments: it stays under the base URL's path"
+            ),
+            (
+                definition(ticker: #"{"path": "/api/./t/{symbol}", "fields": {"last": "$.last"}}"#),
+                "$.ticker.path: a path may not hold '.' or '..' segments: it stays under the base URL's path"
+            ),
+            (
+                definition(extra: #", "markets": {"path": "/v1/..", "items": "$", "symbol": "$.s"}"#),
+                "$.markets.path: a path may not hold '.' or '..' segments: it stays under the base URL's path"
+            ),
+            (
+                definition(extra: #", "allTickers": {"path": "/x/../{quote}", "fields": {"last": "$.l"}}"#),
+                "$.allTickers.path: a path may not hold '.' or '..' segments: it stays under the base URL's path"
+            ),
+            (
+                definition(extra: #", "id": "bithumb""#),
+                "$.id: the key 'id' is given twice in one object"
+            ),
+            (
+                definition(ticker: #"{"path": "/t/{symbol}", "fields": {"last": "$.a", "last": "$.b"}}"#),
+                "$.ticker.fields.last: the key 'last' is given twice in one object"
+            ),
             ("[1", "$: not JSON: "),
         ])
     func refused(text: String, expected: String) {
@@ -109,6 +137,15 @@ struct DataVenueDefinitionTests {
             guard let error = error as? DataVenueDefinitionError else { return false }
             return expected.hasSuffix(": ") ? error.description.hasPrefix(expected) : error.description == expected
         }
+    }
+
+    @Test("dots inside a segment, or in the query, are not a path segment: accepted")
+    func dotsInsideSegments() throws {
+        let parsed = try DataVenueDefinition.parse(
+            Array(
+                Self.definition(ticker: #"{"path": "/v1.2/t..x/{symbol}?a=..", "fields": {"last": "$.last"}}"#)
+                    .utf8))
+        #expect(parsed.ticker.path == "/v1.2/t..x/{symbol}?a=..")
     }
 
     @Test("symbol templates name markets both ways")

@@ -53,6 +53,41 @@ struct DataVenueLoaderTests {
             ])
     }
 
+    @Test("two user files with one id: the first (by name) stays, the second is refused naming the first")
+    func duplicateIDs() throws {
+        let shipped = try folder()
+        let user = try folder()
+        defer {
+            try? FileManager.default.removeItem(at: shipped)
+            try? FileManager.default.removeItem(at: user)
+        }
+        let text = try String(contentsOf: Self.gopax, encoding: .utf8)
+        try text.write(to: shipped.appendingPathComponent("gopax.json"), atomically: true, encoding: .utf8)
+        try text.write(to: shipped.appendingPathComponent("gopax2.json"), atomically: true, encoding: .utf8)
+        // A user's file may replace a shipped venue: that is not a duplicate.
+        try text.write(to: user.appendingPathComponent("a-gopax.json"), atomically: true, encoding: .utf8)
+        try text.replacing(#""id": "gopax""#, with: #""id": "qaex""#)
+            .write(to: user.appendingPathComponent("b.json"), atomically: true, encoding: .utf8)
+        try text.replacing(#""id": "gopax""#, with: #""id": "qaex""#).replacing(
+            #""name": "GOPAX""#, with: #""name": "Other""#
+        )
+        .write(to: user.appendingPathComponent("c.json"), atomically: true, encoding: .utf8)
+
+        let loaded = DataVenueLoader.load(into: AdapterRegistry(), shipped: [shipped], user: user)
+        #expect(loaded.registry.ids == ["gopax", "qaex"])
+        #expect(loaded.registry.descriptor(id: "qaex")?.displayName == "GOPAX")
+        #expect(
+            loaded.registry.registration(id: "gopax")?.origin
+                == .userFile(path: user.appendingPathComponent("a-gopax.json").path))
+        #expect(
+            loaded.errors.map(\.description) == [
+                "venue file \(shipped.appendingPathComponent("gopax2.json").path): $.id: 'gopax' is already defined by "
+                    + shipped.appendingPathComponent("gopax.json").path,
+                "venue file \(user.appendingPathComponent("c.json").path): $.id: 'qaex' is already defined by "
+                    + user.appendingPathComponent("b.json").path,
+            ])
+    }
+
     @Test("the user's folder is venues/ beside the config file; a missing folder loads nothing")
     func userFolder() {
         #expect(

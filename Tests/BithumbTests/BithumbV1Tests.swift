@@ -16,12 +16,13 @@ private func adapter(_ client: any HTTPClient, api: String, baseURL: String = be
 }
 
 /// BTC/KRW from the v1 sample data, every field: the change as Bithumb sends it, the fractional
-/// rate as a percent, no change basis.
+/// rate as a percent, no change basis, the time of the last trade (`trade_timestamp`, which names
+/// the same second as `trade_date`/`trade_time`).
 private let v1Quote = Quote(
     exchange: "bithumb", market: btc, last: 80_630_000, open: 79_999_000, high: 81_500_000, low: 77_734_000,
     previousClose: 79_999_000, change: 631_000, changePercent: decimal("0.78875986"), changeBasis: nil,
     baseVolume: decimal("1368.01423432"), quoteVolume: decimal("109282011238.50126"),
-    timestamp: Timestamp(millisecondsSince1970: 1_723_104_735_005))
+    timestamp: Timestamp(millisecondsSince1970: 1_723_104_734_990))
 
 /// An HTML page as a web server sends it for a path it does not route.
 private let notFoundPage = LoopbackReply.bytes(
@@ -60,6 +61,52 @@ struct BithumbV1Tests {
         let client = try bed.recorded()
         #expect(try await adapter(client, api: "v1").quote(for: btc) == v1Quote)
         #expect(client.requests.map(\.url) == [bed.baseURL + "/v1/ticker?markets=KRW-BTC"])
+    }
+
+    /// A real v1 ticker body (2026-07): `trade_date`/`trade_time` in UTC, `trade_date_kst`/
+    /// `trade_time_kst` 9 hours on, and `timestamp`/`trade_timestamp` the Korean wall time written
+    /// as epoch milliseconds (2026-07-02T08:35:33.650Z read as UTC).
+    static func realTicker(tradeTimestamp: String, timestamp: String = "1782981333650") -> String {
+        #"[{"market":"KRW-BTC","trade_date":"20260701","trade_time":"233533","trade_date_kst":"20260702","#
+            + #""trade_time_kst":"083533","trade_timestamp":\#(tradeTimestamp),"opening_price":160010000,"#
+            + #""high_price":160400000,"low_price":159650000,"trade_price":160045000,"prev_closing_price":160010000,"#
+            + #""change":"RISE","change_price":35000,"change_rate":0.00021874,"signed_change_price":35000,"#
+            + #""signed_change_rate":0.00021874,"trade_volume":0.0001,"acc_trade_price":9806421360.10621,"#
+            + #""acc_trade_price_24h":74531005932.37426,"acc_trade_volume":61.27893431,"#
+            + #""acc_trade_volume_24h":465.83611254,"highest_52_week_price":166000000,"#
+            + #""highest_52_week_date":"2025-10-06","lowest_52_week_price":107000000,"#
+            + #""lowest_52_week_date":"2026-02-06","timestamp":\#(timestamp)}]"#
+    }
+
+    @Test(
+        "v1: a ticker's time is its last trade's in UTC, whether trade_timestamp is 9 h ahead (as sent), true, odd or absent",
+        arguments: [
+            ("1782981333650", Int64(1_782_948_933_650)),  // Korean wall time as epoch ms (the real body)
+            ("1782948933650", Int64(1_782_948_933_650)),  // true epoch ms, should Bithumb fix it
+            ("1782900000000", Int64(1_782_948_933_000)),  // names another second: trade_time alone
+            ("null", Int64(1_782_948_933_000)),
+        ])
+    func tickerTime(tradeTimestamp: String, expected: Int64) async throws {
+        let client = ScriptedHTTPClient(body: Self.realTicker(tradeTimestamp: tradeTimestamp))
+        let quote = try await adapter(client, api: "v1").quote(for: btc)
+        #expect(quote.timestamp == Timestamp(millisecondsSince1970: expected))
+        #expect(
+            quote.timestamp?.description
+                == (expected % 1000 == 0 ? "2026-07-01T23:35:33.000Z" : "2026-07-01T23:35:33.650Z"))
+        #expect(quote.last == 160_045_000)
+    }
+
+    @Test("v1: a trade_time that is not HHMMSS is a decoding error at its path")
+    func badTradeTime() async throws {
+        let body = Self.realTicker(tradeTimestamp: "1782981333650").replacing(#""233533""#, with: #""23:35:33""#)
+        let client = ScriptedHTTPClient(body: body)
+        await #expect(
+            throws: AggError.decoding(
+                venue: "bithumb", path: "$[0].trade_time",
+                detail: "expected trade_date 'YYYYMMDD' and trade_time 'HHMMSS' (UTC)")
+        ) {
+            try await adapter(client, api: "v1").quote(for: btc)
+        }
     }
 
     @Test("v1: exponents in small numbers are read exactly")

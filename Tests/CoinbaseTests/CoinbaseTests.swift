@@ -3,6 +3,7 @@ import AggJSON
 import AggTestKit
 import Coinbase
 import Foundation
+import Synchronization
 import Testing
 
 private let base = "https://api.exchange.coinbase.com"
@@ -183,15 +184,46 @@ struct CoinbaseErrorTests {
         #expect(CoinbaseAdapter.descriptor.changeBasis == .rolling24h)
     }
 
-    @Test("a failing stats request fails the quote even when the ticker answered")
-    func statsFails() async throws {
+    @Test(
+        "a failing stats request leaves the stats fields empty, says so once, and the ticker still answers",
+        arguments: [
+            (
+                TransportError.timeout(url: base + "/products/BTC-USD/stats", seconds: 3) as (any Error)?, nil as Int?,
+                "no answer within 3 s from \(base)/products/BTC-USD/stats"
+            ),
+            (nil, 503, "HTTP 503 from \(base)/products/BTC-USD/stats"),
+        ])
+    func statsFails(thrown: (any Error)?, status: Int?, summary: String) async throws {
         let responder = try FixtureResponder(venue: "coinbase", baseURL: base)
         let client = ScriptedHTTPClient { request in
-            guard !request.url.hasSuffix("/stats") else { throw TransportError.timeout(url: request.url, seconds: 3) }
+            guard request.url.hasSuffix("/stats") else { return try responder.respond(to: request) }
+            if let thrown { throw thrown }
+            return HTTPResponse(status: status ?? 500, headers: [], body: Array("busy".utf8), url: request.url)
+        }
+        let notes = NoteLog()
+        let coinbase = CoinbaseAdapter(
+            environment: AdapterEnvironment(baseURL: base, http: client, notes: AdapterNotes { notes.append($0) }))
+        let quote = try await coinbase.quote(for: btc)
+        #expect(
+            quote
+                == Quote(
+                    exchange: "coinbase", market: btc, last: decimal("58431.29"), changeBasis: nil,
+                    timestamp: Timestamp(millisecondsSince1970: 1_723_104_734_874)))
+        #expect(
+            notes.all == [
+                "coinbase BTC/USD: 24-hour stats failed (\(summary)); the quote has no open, high, low, volume or change"
+            ])
+    }
+
+    @Test("a failing ticker request still fails the quote, whatever the stats say")
+    func tickerFails() async throws {
+        let responder = try FixtureResponder(venue: "coinbase", baseURL: base)
+        let client = ScriptedHTTPClient { request in
+            guard !request.url.hasSuffix("/ticker") else { throw TransportError.timeout(url: request.url, seconds: 3) }
             return try responder.respond(to: request)
         }
         await #expect(
-            throws: AggError.timeout(venue: "coinbase", url: base + "/products/BTC-USD/stats", seconds: 3)
+            throws: AggError.timeout(venue: "coinbase", url: base + "/products/BTC-USD/ticker", seconds: 3)
         ) {
             try await adapter(client).quote(for: btc)
         }
@@ -211,4 +243,13 @@ struct CoinbaseErrorTests {
             #expect(!error.description.contains("\n"))
         }
     }
+}
+
+/// The notes an adapter said, in order.
+private final class NoteLog: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+
+    var all: [String] { lines.withLock { $0 } }
 }

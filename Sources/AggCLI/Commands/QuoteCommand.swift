@@ -67,7 +67,7 @@ public enum QuoteCommand: Command {
         }
         let outcomes = answer.outcomes
         Output.write(QuoteRendering(outcomes: outcomes), options: options, console: context.console)
-        let failures = outcomes.compactMap(\.failureLine)
+        let failures = FailureGroup.groups(outcomes).map(\.line)
         for line in failures { context.console.printError(line) }
         // The answer is out before the cache is written: the user never waits for the cache.
         context.debug(answer.rememberQuotes())

@@ -52,10 +52,8 @@ struct QuoteRendering: Rendering {
         json.endArray()
         json.key("errors")
         json.beginArray()
-        for outcome in outcomes {
-            guard case .failure(let error) = outcome.result else { continue }
-            json.value(JSONOutput.error(error, exchange: outcome.exchange, symbol: outcome.market.description))
-        }
+        // One entry a venue and error: the markets of a failed batch request share one.
+        for group in FailureGroup.groups(outcomes) { json.value(group.json) }
         json.endArray()
         json.endObject()
         json.newline()

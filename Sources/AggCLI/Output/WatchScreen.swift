@@ -31,7 +31,7 @@ struct WatchScreen: Sendable {
 
     /// Shows refresh number `refresh` (from 1), with its failures.
     func draw(_ outcomes: [QuoteService.Outcome], refresh: Int, state: inout State) {
-        let failures = outcomes.compactMap(\.failureLine)
+        let failures = FailureGroup.groups(outcomes).map(\.line)
         state.lastFailed = !failures.isEmpty
         var rendering = QuoteRendering(outcomes: outcomes)
         let now = now()

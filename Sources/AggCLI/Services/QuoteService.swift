@@ -125,10 +125,7 @@ struct QuoteService: Sendable {
         var answered = fetched
         var cache: QuoteCache?
         if let store, caches {
-            let changeBases = Dictionary(
-                registry.descriptors.compactMap { descriptor in descriptor.changeBasis.map { (descriptor.id, $0) } }
-            ) { first, _ in first }
-            cache = QuoteCache(store: store, now: now(), maxAge: maxStale, changeBases: changeBases)
+            cache = QuoteCache(store: store, now: now(), maxAge: maxStale)
             answered = cache?.standIns(for: fetched) ?? fetched
         }
         let outcomes = FavoritesFirst.order(answered, favorites: LocalStore.favorites(kind: .symbol, in: store)) {
@@ -181,13 +178,5 @@ struct QuoteService: Sendable {
                 result: results[market]
                     ?? .failure(.decoding(venue: venue, path: "$", detail: "no answer for \(market)")))
         }
-    }
-}
-
-extension QuoteService.Outcome {
-    /// "agg: bithumb BTC/KRW: ..." for a failure; `nil` for a quote.
-    var failureLine: String? {
-        guard case .failure(let error) = result else { return nil }
-        return "agg: \(exchange) \(market): \(error.summaryNamingNoMarket)"
     }
 }

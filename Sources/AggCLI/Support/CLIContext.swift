@@ -178,7 +178,8 @@ public struct AdapterFactory: Sendable {
         return try context.registry.makeAdapter(
             id: descriptor.id,
             environment: AdapterEnvironment(
-                baseURL: baseURL, http: client, settings: context.configuration.venueSettings[descriptor.id] ?? [:]))
+                baseURL: baseURL, http: client, settings: context.configuration.venueSettings[descriptor.id] ?? [:],
+                notes: context.debugNotes ? AdapterNotes { [context] in context.debug($0) } : .ignored))
     }
 
     /// The fixture answers of `descriptor`'s venue.

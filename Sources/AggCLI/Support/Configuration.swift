@@ -141,6 +141,10 @@ public enum ConfigurationLoader {
         } catch {
             throw ConfigurationError(path: path, problem: error.description)
         }
+        // A name given twice would mean the first to agg and maybe the last to its author.
+        if let duplicate = root.value?.firstDuplicateKey() {
+            throw ConfigurationError(path: path, problem: duplicate.description)
+        }
         do throws(JSONDecodingError) {
             return try decode(root, path: path, registry: registry)
         } catch {

@@ -37,9 +37,6 @@ struct QuoteCache {
     /// The oldest a cached quote may be, in seconds, to stand in for a failed venue; 0 turns
     /// stale answers off.
     var maxAge: Int64
-    /// Each venue's change basis by adapter id: the database does not keep it, and it is the
-    /// venue's, so a cached quote gets it back from here.
-    var changeBases: [String: ChangeBasis] = [:]
 
     /// Remembers every quote of `outcomes` as fetched now, and answers a note for `AGG_DEBUG`
     /// when they could not be cached.
@@ -75,10 +72,10 @@ struct QuoteCache {
             let ageMilliseconds = now.millisecondsSince1970 - cached.fetchedAt.millisecondsSince1970
             guard ageMilliseconds < maxAge * 1000 else { return outcome }
             var standIn = outcome
-            var quote = cached.quote
-            if quote.change != nil || quote.changePercent != nil { quote.changeBasis = changeBases[outcome.exchange] }
+            // The basis is the cached quote's own (none for a quote cached before agg kept it),
+            // not the venue's descriptor's: Bithumb's v1 quotes have none.
             standIn.stale = StaleQuote(
-                quote: quote, fetchedAt: cached.fetchedAt, ageSeconds: max(ageMilliseconds, 0) / 1000)
+                quote: cached.quote, fetchedAt: cached.fetchedAt, ageSeconds: max(ageMilliseconds, 0) / 1000)
             return standIn
         }
     }

@@ -6,11 +6,35 @@ public struct AdapterEnvironment: Sendable {
     /// The venue's settings from the config file (`AdapterDescriptor.settings`), by name; read
     /// them with `value(of:)`.
     public var settings: [String: String]
+    /// Where an adapter says what it left out of an answer that still answers (Coinbase's
+    /// 24-hour stats that did not come); `agg` prints these under `AGG_DEBUG`.
+    public var notes: AdapterNotes
 
-    public init(baseURL: String, http: any HTTPClient, settings: [String: String] = [:]) {
+    public init(
+        baseURL: String, http: any HTTPClient, settings: [String: String] = [:], notes: AdapterNotes = .ignored
+    ) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.http = http
         self.settings = settings
+        self.notes = notes
+    }
+}
+
+/// A sink for an adapter's notes: one line each, about an answer that came with less than usual.
+public struct AdapterNotes: Sendable {
+    private let write: @Sendable (String) -> Void
+
+    /// Notes handed to `write`.
+    public init(_ write: @escaping @Sendable (String) -> Void) {
+        self.write = write
+    }
+
+    /// Notes that go nowhere.
+    public static let ignored = AdapterNotes { _ in }
+
+    /// Says `note` (one line).
+    public func say(_ note: String) {
+        write(note)
     }
 }
 
