@@ -138,9 +138,19 @@ public struct RetryClock: Sendable {
     /// The real clock.
     public static let system = RetryClock(
         now: { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
-        sleep: { seconds in try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9)) },
+        sleep: { seconds in try await Task.sleep(nanoseconds: nanoseconds(seconds)) },
         random: { Double.random(in: 0..<1) }
     )
+
+    /// The longest single sleep, in seconds (a year): longer waits are cut to it.
+    public static let longestSleep = 365.0 * 86_400
+
+    /// `seconds` as nanoseconds for `Task.sleep`, clamped to `0...longestSleep` (NaN is 0), so
+    /// that no wait, however computed, traps in the conversion to an integer.
+    public static func nanoseconds(_ seconds: Double) -> UInt64 {
+        guard seconds > 0 else { return 0 }
+        return UInt64(min(seconds, longestSleep) * 1e9)
+    }
 }
 
 /// The `Retry-After` header: delay-seconds or an HTTP date (RFC 9110 §10.2.3).
