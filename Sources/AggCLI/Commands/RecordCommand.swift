@@ -1,4 +1,5 @@
 import AggCore
+import AggStore
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -51,7 +52,8 @@ public enum RecordCommand: Command {
             Rows older than --retain are deleted in the background, a thousand at a time.
             Several recorders may share the database: each venue is recorded by one of them
             (a lease renewed every tick, lasting three intervals). SIGTERM or Ctrl-C finishes the
-            tick in flight and exits 0; a killed recorder loses at most that tick. Progress: a
+            tick in flight and exits 0; a killed recorder loses at most that tick, and started
+            again on the same host and data folder takes its venues back at once. Progress: a
             status line on a terminal, one line a tick otherwise, none with --quiet.
             """
     )
@@ -83,8 +85,9 @@ public enum RecordCommand: Command {
             interval: interval, venueDeadline: min(interval * 0.8, options.timeouts.total),
             retainSeconds: arguments[Self.retain] ?? defaultRetainSeconds)
         settings.pruneEveryTicks = max(1, Int((60 / interval).rounded(.up)))
+        let identity = identity(context)
         let service = RecordService(
-            factory: factory, store: store, clock: clock, holder: holder(), settings: settings)
+            factory: factory, store: store, clock: clock, holder: identity.holder, settings: settings)
         let mode: RecordProgress.Mode =
             arguments[Self.quiet]
             ? .quiet
@@ -96,7 +99,8 @@ public enum RecordCommand: Command {
                 elsewhere: plan.premiumCurrency == nil
                     ? "premiums need --premium; change is on agg watch" : "change is on agg watch",
                 venues: plan.venues.map(\.descriptor), symbols: plan.symbols.isEmpty ? nil : plan.symbols.sorted(),
-                localVenues: plan.venues.filter { $0.currency == plan.premiumCurrency }.map(\.id)),
+                localVenues: plan.venues.filter { $0.currency == plan.premiumCurrency }.map(\.id),
+                asksTransferStatus: false),
             registry: context.registry, console: context.console)
         let progress = RecordProgress(console: context.console, mode: mode)
         progress.announce(plan, interval: interval)
@@ -137,16 +141,18 @@ public enum RecordCommand: Command {
         await alerts?.delivery.finish()
         let stopped = count.map { totals.ticks < $0 } ?? true
         progress.finish(totals, stopped: stopped)
+        // The identity's lock is held to the end of the run.
+        withExtendedLifetime(identity) {}
         if alertLogFailed { return .outputFailure }
         return !stopped && totals.lastFailed ? .sourceFailed : .success
     }
 
-    /// Who holds this recorder's venue leases: `hostname:pid`.
-    static func holder() -> String {
-        var name = [CChar](repeating: 0, count: 256)
-        let host =
-            gethostname(&name, name.count - 1) == 0
-            ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "localhost"
-        return "\(host):\(getpid())"
+    /// Who holds this recorder's venue leases: the host and the data folder's recorder id (see
+    /// `RecorderIdentity`), kept alive, with its lock, for the whole run.
+    static func identity(_ context: CLIContext) -> RecorderIdentity {
+        guard let location = try? StoreLocation.resolve(environment: context.environment),
+            (try? location.createDirectory()) != nil
+        else { return RecorderIdentity.processOnly() }
+        return RecorderIdentity.claim(folder: location.directory)
     }
 }
