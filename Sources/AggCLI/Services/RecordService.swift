@@ -49,8 +49,12 @@ public struct RecordService: Sendable {
     public struct Settings: Sendable {
         /// Seconds between ticks.
         public var interval: Double
-        /// Seconds each venue has to answer within a tick.
+        /// Seconds each venue has to answer within a tick (the HTTP clients' budget).
         public var venueDeadline: Double
+        /// Seconds after `venueDeadline` at which a venue's fetch is abandoned as a timeout if
+        /// its transport has not answered by then: the transport's own deadline comes first and
+        /// reports the venue's last answer (an HTTP 500) rather than a timeout.
+        public var deadlineGrace: Double = 0
         /// Seconds of history to keep; `nil` keeps everything.
         public var retainSeconds: Int64?
         /// Rows one prune transaction deletes at most.
@@ -497,7 +501,7 @@ public struct RecordService: Sendable {
     ) async -> Result<Value, AggError> {
         let seconds = settings.venueDeadline
         let timeout = AggError.timeout(venue: descriptor.id, url: factory.baseURL(for: descriptor), seconds: seconds)
-        return await resultWithin(seconds: seconds, or: timeout, operation)
+        return await resultWithin(seconds: seconds + max(0, settings.deadlineGrace), or: timeout, operation)
     }
 }
 
