@@ -38,13 +38,22 @@ struct PostgresClockAndAccessTests {
         let left = try await TestDatabase.column(
             fast, "SELECT (extract(epoch FROM expiry - now()) <= 1)::text FROM venue_lease")
         #expect(left == ["true"])
-        // While it holds the lease, its points (stamped by its fast clock) are written.
+        // While it holds the lease (renewed for 30 s, so that a loaded machine cannot let it
+        // lapse here), its points, stamped by its fast clock, are written.
+        #expect(
+            try await fast.claimVenues(
+                ["upbit"], holder: "fast", now: Timestamp(millisecondsSince1970: now + 60_000),
+                expiry: Timestamp(millisecondsSince1970: now + 90_000)) == ["upbit"])
         let written = try await fast.recordCountingRows(
             RecordedTick(
                 time: Timestamp(millisecondsSince1970: now + 60_000), prices: [Self.price("upbit", now + 60_000)]))
         #expect(written == RecordedRows(prices: 1, rates: 0, premiums: 0))
-        // Killed: another recorder, clock right, takes the venue once the server's clock passes
+        // Its last renewal, for 1 s again, then it is killed: another recorder, clock right, takes the venue once the server's clock passes
         // the lease (waiting longer on a loaded machine changes nothing).
+        #expect(
+            try await fast.claimVenues(
+                ["upbit"], holder: "fast", now: Timestamp(millisecondsSince1970: now + 61_000),
+                expiry: Timestamp(millisecondsSince1970: now + 62_000)) == ["upbit"])
         try await Task.sleep(for: .milliseconds(1_200))
         let now2 = try await Self.serverNow(other)
         let taken = try await other.claimVenues(

@@ -135,7 +135,7 @@ public struct RecordService: Sendable {
     public var factory: AdapterFactory
     public var store: any HistoryStore
     public var clock: RecorderClock
-    /// Who holds the leases: `hostname:pid`.
+    /// Who holds the leases: `host:ID` (see `RecorderIdentity`).
     public var holder: String
     public var settings: Settings
 

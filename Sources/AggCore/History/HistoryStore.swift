@@ -136,15 +136,24 @@ public struct RecordedRows: Sendable, Equatable {
     public var total: Int { prices + rates + premiums }
 }
 
+/// The moment before which history goes, for a retention.
+public enum RetentionCutoff {
+    /// `now` less `retainingSeconds`; `nil` when that is before the earliest representable
+    /// moment (nothing is that old).
+    public static func before(_ now: Timestamp, retainingSeconds: Int64) -> Timestamp? {
+        let (milliseconds, overflow) = retainingSeconds.multipliedReportingOverflow(by: 1000)
+        guard !overflow else { return nil }
+        let (cutoff, under) = now.millisecondsSince1970.subtractingReportingOverflow(milliseconds)
+        return under ? nil : Timestamp(millisecondsSince1970: cutoff)
+    }
+}
+
 extension HistoryStore {
     /// Prunes before `now` less `retainingSeconds`: right for a store without a clock of its own
     /// (the local SQLite file, read by one machine).
     public func prune(retainingSeconds: Int64, now: Timestamp, limit: Int) async throws(AggError) -> Int {
-        let (milliseconds, overflow) = retainingSeconds.multipliedReportingOverflow(by: 1000)
-        let (cutoff, under) = now.millisecondsSince1970.subtractingReportingOverflow(
-            overflow ? Int64.max : milliseconds)
-        guard !under else { return 0 }
-        return try await prune(before: Timestamp(millisecondsSince1970: cutoff), limit: limit)
+        guard let cutoff = RetentionCutoff.before(now, retainingSeconds: retainingSeconds) else { return 0 }
+        return try await prune(before: cutoff, limit: limit)
     }
 
     /// Records `tick` and counts every point of it as written: right for a store that writes

@@ -70,7 +70,8 @@ public final class PostgresHistoryStore: HistoryStore {
         }
         let store = PostgresHistoryStore(session: session, clock: clock)
         if forReading {
-            try await store.perform { connection throws(PostgresError) in try PostgresSchema.requireCurrent(connection)
+            try await store.perform { connection throws(PostgresError) in
+                try PostgresSchema.requireCurrent(connection)
             }
         } else {
             _ = try await store.perform { connection throws(PostgresError) in try PostgresSchema.migrate(connection) }
@@ -267,11 +268,8 @@ public final class PostgresHistoryStore: HistoryStore {
                 return Timestamp(millisecondsSince1970: milliseconds)
             }
         }
-        let (cutoff, overflow) = reference.millisecondsSince1970.subtractingReportingOverflow(
-            retainingSeconds.multipliedReportingOverflow(by: 1000).overflow
-                ? Int64.max : retainingSeconds * 1000)
-        guard !overflow else { return 0 }
-        return try await prune(before: Timestamp(millisecondsSince1970: cutoff), limit: limit)
+        guard let cutoff = RetentionCutoff.before(reference, retainingSeconds: retainingSeconds) else { return 0 }
+        return try await prune(before: cutoff, limit: limit)
     }
 
     private struct PruneOutcome: Sendable {
