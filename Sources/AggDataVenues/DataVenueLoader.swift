@@ -41,12 +41,19 @@ public enum DataVenueLoader {
         guard data.count <= maximumFileSize else {
             throw DataVenueFileError(file: path, path: "$", problem: "larger than \(maximumFileSize) bytes")
         }
+        let registration: AdapterRegistration
         do throws(DataVenueDefinitionError) {
             let definition = try DataVenueDefinition.parse(Array(data))
-            return DataVenueAdapter.registration(definition, origin: origin(path))
+            registration = DataVenueAdapter.registration(definition, origin: origin(path))
         } catch {
             throw DataVenueFileError(file: path, path: error.path, problem: error.problem)
         }
+        do throws(RequestRateError) {
+            try registration.descriptor.checkRequestRate()
+        } catch {
+            throw DataVenueFileError(file: path, path: "$.requestsPerSecond", problem: error.description)
+        }
+        return registration
     }
 
     /// The `.json` files of `folder`, sorted by name; none when the folder does not exist.

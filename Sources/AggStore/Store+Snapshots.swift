@@ -22,55 +22,98 @@ extension Store {
     ///   has implausible rates or the database fails.
     @discardableResult
     public func saveSnapshot(_ table: RateTable, keep: Int = 2) throws(AggError) -> Bool {
+        try checkSnapshot(table, keep: keep)
+        return try withConnection("save the \(table.base) rate snapshot in") { connection throws(SQLiteError) in
+            try connection.transaction { () throws(SQLiteError) -> Bool in
+                try Self.writeSnapshot(table, keep: keep, connection: connection)
+            }
+        }
+    }
+
+    /// What became of a snapshot given to `saveSnapshotUnlessBusy`.
+    public enum SnapshotWrite: Sendable, Equatable {
+        /// The snapshot is stored (new, or replacing one of the same source, base and `asOf`).
+        case stored
+        /// Another connection held the write lock longer than `cacheWriteWaitMilliseconds`:
+        /// nothing was written.
+        case skippedBusy
+    }
+
+    /// `saveSnapshot` for a command whose answer must not wait for the database (`agg rates`,
+    /// `agg compare`): when another process holds the write lock for more than
+    /// `cacheWriteWaitMilliseconds`, the snapshot is not stored (`.skippedBusy`) rather than
+    /// waited for; the next run stores its own.
+    ///
+    /// - Throws: what `saveSnapshot` throws, except a busy database.
+    public func saveSnapshotUnlessBusy(_ table: RateTable, keep: Int = 2) throws(AggError) -> SnapshotWrite {
+        try checkSnapshot(table, keep: keep)
+        return try withConnection("save the \(table.base) rate snapshot in") {
+            connection throws(SQLiteError) -> SnapshotWrite in
+            do throws(SQLiteError) {
+                try connection.transaction(waitingAtMost: Store.cacheWriteWaitMilliseconds) {
+                    () throws(SQLiteError) in
+                    _ = try Self.writeSnapshot(table, keep: keep, connection: connection)
+                }
+            } catch  where error.isBusy {
+                return .skippedBusy
+            }
+            return .stored
+        }
+    }
+
+    /// Throws when `keep` is below 1 or `table` must not be stored.
+    private func checkSnapshot(_ table: RateTable, keep: Int) throws(AggError) {
         guard keep >= 1 else { throw .usage("at least one rate snapshot must be kept (keep was \(keep))") }
         if let refusal = table.screened().refused.first {
             throw .store("refusing to store the \(table.base) rate snapshot: \(refusal)")
         }
-        return try withConnection("save the \(table.base) rate snapshot in") { connection throws(SQLiteError) in
-            try connection.transaction { () throws(SQLiteError) -> Bool in
-                let existing = try connection.query(
-                    "SELECT id FROM rate_snapshot WHERE source = ? AND base = ? AND as_of = ?",
-                    [.text(table.source), .text(table.base), .integer(table.asOf.millisecondsSince1970)]
-                ) { row throws(SQLiteError) in try row.requiredInt64(at: 0) }
-                let id: Int64
-                if let replaced = existing.first {
-                    id = replaced
-                    try connection.run(
-                        "UPDATE rate_snapshot SET next_update = ? WHERE id = ?",
-                        [.integer(table.nextUpdate?.millisecondsSince1970), .integer(id)])
-                    try connection.run("DELETE FROM rate WHERE snapshot_id = ?", [.integer(id)])
-                } else {
-                    let inserted = try connection.query(
-                        "INSERT INTO rate_snapshot (source, base, as_of, next_update) VALUES (?, ?, ?, ?) RETURNING id",
-                        [
-                            .text(table.source), .text(table.base), .integer(table.asOf.millisecondsSince1970),
-                            .integer(table.nextUpdate?.millisecondsSince1970),
-                        ]
-                    ) { row throws(SQLiteError) in try row.requiredInt64(at: 0) }
-                    guard let new = inserted.first else { throw SQLiteError(invalidData: "a new snapshot got no id") }
-                    id = new
-                }
+    }
 
-                let insertRate = try connection.prepare(
-                    "INSERT INTO rate (snapshot_id, currency, value) VALUES (?, ?, ?)"
-                )
-                for (currency, value) in table.rates {
-                    insertRate.reset()
-                    try insertRate.bind([.integer(id), .text(currency), try .decimal(value)])
-                    try insertRate.run()
-                }
-                // Rates go with their snapshot through ON DELETE CASCADE.
-                try connection.run(
-                    """
-                    DELETE FROM rate_snapshot WHERE base = ?1 AND source = ?3 AND id NOT IN (
-                        SELECT id FROM rate_snapshot WHERE base = ?1 AND source = ?3 ORDER BY as_of DESC LIMIT ?2
-                    )
-                    """,
-                    [.text(table.base), .integer(Int64(keep)), .text(table.source)]
-                )
-                return existing.isEmpty
-            }
+    /// Writes `table` inside the caller's transaction and prunes to `keep`; `true` when new.
+    private static func writeSnapshot(_ table: RateTable, keep: Int, connection: SQLiteConnection)
+        throws(SQLiteError) -> Bool
+    {
+        let existing = try connection.query(
+            "SELECT id FROM rate_snapshot WHERE source = ? AND base = ? AND as_of = ?",
+            [.text(table.source), .text(table.base), .integer(table.asOf.millisecondsSince1970)]
+        ) { row throws(SQLiteError) in try row.requiredInt64(at: 0) }
+        let id: Int64
+        if let replaced = existing.first {
+            id = replaced
+            try connection.run(
+                "UPDATE rate_snapshot SET next_update = ? WHERE id = ?",
+                [.integer(table.nextUpdate?.millisecondsSince1970), .integer(id)])
+            try connection.run("DELETE FROM rate WHERE snapshot_id = ?", [.integer(id)])
+        } else {
+            let inserted = try connection.query(
+                "INSERT INTO rate_snapshot (source, base, as_of, next_update) VALUES (?, ?, ?, ?) RETURNING id",
+                [
+                    .text(table.source), .text(table.base), .integer(table.asOf.millisecondsSince1970),
+                    .integer(table.nextUpdate?.millisecondsSince1970),
+                ]
+            ) { row throws(SQLiteError) in try row.requiredInt64(at: 0) }
+            guard let new = inserted.first else { throw SQLiteError(invalidData: "a new snapshot got no id") }
+            id = new
         }
+
+        let insertRate = try connection.prepare(
+            "INSERT INTO rate (snapshot_id, currency, value) VALUES (?, ?, ?)"
+        )
+        for (currency, value) in table.rates {
+            insertRate.reset()
+            try insertRate.bind([.integer(id), .text(currency), try .decimal(value)])
+            try insertRate.run()
+        }
+        // Rates go with their snapshot through ON DELETE CASCADE.
+        try connection.run(
+            """
+            DELETE FROM rate_snapshot WHERE base = ?1 AND source = ?3 AND id NOT IN (
+                SELECT id FROM rate_snapshot WHERE base = ?1 AND source = ?3 ORDER BY as_of DESC LIMIT ?2
+            )
+            """,
+            [.text(table.base), .integer(Int64(keep)), .text(table.source)]
+        )
+        return existing.isEmpty
     }
 
     /// The newest snapshot of `base` (from `source` when given, else from any source), or `nil`

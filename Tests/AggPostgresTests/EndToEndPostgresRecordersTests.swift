@@ -59,8 +59,9 @@ struct EndToEndPostgresRecordersTests {
             recorders.append(process)
             outputs += [PipeText(output), PipeText(error)]
             if number == 0 {
+                let first = process.processIdentifier
                 let holder = try await waitFor("the first recorder holds every venue") { () async throws -> Int32? in
-                    let holders = try await leaseHolders(store)
+                    let holders = try await leaseHolders(store, folderOwner: first)
                     guard Set(holders.keys) == everything, Set(holders.values).count == 1 else { return nil }
                     return holders.values.first
                 }
@@ -90,7 +91,7 @@ struct EndToEndPostgresRecordersTests {
 
         let survivors = Set(pids[1...])
         try await waitFor("the survivors hold every venue and record each") { () async throws -> Bool? in
-            let holders = try await leaseHolders(store)
+            let holders = try await leaseHolders(store, folderOwner: pids[0])
             guard Set(holders.keys) == everything, Set(holders.values).isSubset(of: survivors) else { return nil }
             let recorded = try await TestDatabase.column(
                 store, "SELECT DISTINCT exchange FROM price WHERE time >= to_timestamp($1::float8 / 1000)",
@@ -106,7 +107,7 @@ struct EndToEndPostgresRecordersTests {
             #expect(survivor.terminationReason == .exit)
             #expect(survivor.terminationStatus == 0)
         }
-        #expect(try await leaseHolders(store).isEmpty)
+        #expect(try await leaseHolders(store, folderOwner: 0).isEmpty)
 
         for venue in Self.venues {
             let times = try await TestDatabase.column(
@@ -135,7 +136,10 @@ struct EndToEndPostgresRecordersTests {
     }
 
     /// Who holds each lease: the holder's process id (`hostname:pid`).
-    private func leaseHolders(_ store: PostgresHistoryStore) async throws -> [String: Int32] {
+    /// Each leased venue's recorder, by process id. The recorders share one data folder: the
+    /// first holds its `recorder-id` and leases as `host:ID` (`folderOwner`), the others as
+    /// `host:ID:PID`.
+    private func leaseHolders(_ store: PostgresHistoryStore, folderOwner: Int32) async throws -> [String: Int32] {
         let rows = try await store.perform { connection throws(PostgresError) in
             try connection.query("SELECT venue, holder FROM venue_lease").values
         }
@@ -143,8 +147,13 @@ struct EndToEndPostgresRecordersTests {
         for row in rows {
             let venue = try #require(row[0])
             let holder = try #require(row[1])
-            guard let pid = holder.split(separator: ":").last.flatMap({ Int32(String($0)) }) else {
-                Issue.record("holder \(holder) is not hostname:pid")
+            let parts = holder.split(separator: ":")
+            if parts.count == 2, parts[1].count == 32 {
+                holders[venue] = folderOwner
+                continue
+            }
+            guard parts.count == 3, let pid = Int32(String(parts[2])) else {
+                Issue.record("holder \(holder) is neither host:ID nor host:ID:PID")
                 continue
             }
             holders[venue] = pid

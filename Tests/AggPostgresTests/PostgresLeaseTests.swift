@@ -21,7 +21,7 @@ struct PostgresLeaseTests {
             "recorder-c": ["bithumb", "okx", "kraken"],
         ]
         var stores: [String: PostgresHistoryStore] = [:]
-        for holder in wishes.keys { stores[holder] = try await PostgresHistoryStore.open(url) }
+        for holder in wishes.keys { stores[holder] = try await PostgresHistoryStore.open(url, clock: .caller) }
         let frozen = stores
         var first: [String: Set<String>] = [:]
         for round in 0..<5 {
@@ -60,7 +60,8 @@ struct PostgresLeaseTests {
         static func open() async throws -> TwoRecorders {
             let url = try await TestDatabase.freshSchema()
             let stores = TwoRecorders(
-                first: try await PostgresHistoryStore.open(url), second: try await PostgresHistoryStore.open(url))
+                first: try await PostgresHistoryStore.open(url, clock: .caller),
+                second: try await PostgresHistoryStore.open(url, clock: .caller))
             #expect(
                 try await stores.first.claimVenues(
                     ["upbit", "bithumb"], holder: "a", now: at(t0), expiry: at(t0 + 10_000)) == ["upbit", "bithumb"])
@@ -76,8 +77,8 @@ struct PostgresLeaseTests {
     @Test("a live lease is kept by its holder; once it expires another holder takes it over")
     func takeoverAfterExpiry() async throws {
         let url = try await TestDatabase.freshSchema()
-        let first = try await PostgresHistoryStore.open(url)
-        let second = try await PostgresHistoryStore.open(url)
+        let first = try await PostgresHistoryStore.open(url, clock: .caller)
+        let second = try await PostgresHistoryStore.open(url, clock: .caller)
         #expect(try await first.claimVenues(["upbit"], holder: "a", now: at(t0), expiry: at(t0 + 10_000)) == ["upbit"])
         #expect(
             try await second.claimVenues(["upbit"], holder: "b", now: at(t0 + 5_000), expiry: at(t0 + 15_000)) == [])
@@ -149,8 +150,8 @@ struct PostgresLeaseTests {
     @Test("a store that never claimed writes the venues nobody leases, and none that are leased")
     func storeWithoutHolder() async throws {
         let url = try await TestDatabase.freshSchema()
-        let leasing = try await PostgresHistoryStore.open(url)
-        let plain = try await PostgresHistoryStore.open(url)
+        let leasing = try await PostgresHistoryStore.open(url, clock: .caller)
+        let plain = try await PostgresHistoryStore.open(url, clock: .caller)
         _ = try await leasing.claimVenues(["upbit"], holder: "a", now: at(t0), expiry: at(t0 + 10_000))
         try await plain.record(RecordedTick(time: at(t0), prices: [btc("upbit", t0, 1), btc("kraken", t0, 1)]))
         let written = try await plain.prices(HistoryQuery(symbol: "BTC", since: at(0)))

@@ -35,7 +35,7 @@ enum TestDatabase {
 
     /// A store on a fresh schema.
     static func freshStore() async throws -> PostgresHistoryStore {
-        try await PostgresHistoryStore.open(try await freshSchema())
+        try await PostgresHistoryStore.open(try await freshSchema(), clock: .caller)
     }
 
     /// The single text column of every row `sql` answers, on `store`'s connection.

@@ -68,6 +68,8 @@ struct AlertSetup: Sendable {
         var symbols: [String]?
         /// The venues whose premiums are measured (those quoting in the board's currency).
         var localVenues: [String] = []
+        /// Whether the command asks the venues' transfer status (`withdraw|deposit closed`).
+        var asksTransferStatus = true
     }
 
     /// The setup from the command line, or `nil` without `--alert` (then the other alert options
@@ -129,6 +131,11 @@ struct AlertSetup: Sendable {
         }
         if let symbols = scope.symbols, !symbols.contains(rule.symbol) {
             throw failure("\(rule.symbol) is not among the symbols asked (\(symbols.joined(separator: ", ")))")
+        }
+        if case .closed = rule.condition, !scope.asksTransferStatus {
+            throw failure(
+                "\(scope.command) does not ask transfer status; withdraw and deposit alerts are on agg watch "
+                    + "and agg premium --watch")
         }
         if case .closed = rule.condition,
             !scope.venues.contains(where: { $0.supports(.transferStatus) && (rule.venue ?? $0.id) == $0.id })

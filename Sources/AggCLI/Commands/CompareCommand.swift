@@ -79,7 +79,8 @@ public enum CompareCommand: Command {
         let store =
             options.offline || plans.allSatisfy(\.fxSources.isEmpty)
             ? nil : LocalStore.bestEffort(environment: context.environment, create: true)
-        let service = CompareService(factory: factory, store: store, now: context.now)
+        var service = CompareService(factory: factory, store: store, now: context.now)
+        service.debug = { [context] note in context.debug(note) }
         let reports = await service.compare(plans, refresh: arguments[CommonOptions.refresh])
         var renderings: [CompareRendering] = []
         for report in reports {

@@ -58,7 +58,7 @@ public enum HistoryCommand: Command {
         }
         let now = context.now()
         let since = (arguments[Self.since] ?? .ago(seconds: 86_400)).start(now: now)
-        let store = try await HistoryStores.open(arguments, context: context)
+        let store = try await HistoryStores.open(arguments, context: context, forReading: true)
         let report = try await HistoryService(store: store).report(
             symbol: symbol, exchanges: exchanges, premium: arguments[Self.premium], since: since,
             until: Timestamp(millisecondsSince1970: now.millisecondsSince1970 + 1))

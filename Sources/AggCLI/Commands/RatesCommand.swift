@@ -108,8 +108,12 @@ public enum RatesCommand: Command {
             previous = try store.snapshot(base: table.base, source: table.source, olderThan: table.asOf)
             // A table with refused rates is shown, not stored: it must not become the day
             // every later run compares with.
+            // Another process holding the database must not hold up the answer: the snapshot
+            // is then not stored, and only AGG_DEBUG says so.
             if table.refused.isEmpty {
-                try store.saveSnapshot(table, keep: keep)
+                if try store.saveSnapshotUnlessBusy(table, keep: keep) == .skippedBusy {
+                    context.debug(SnapshotStoreNote.skipped(table, in: store))
+                }
             } else {
                 notStored = true
             }

@@ -1,4 +1,5 @@
 import AggCore
+import AggStore
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -44,17 +45,36 @@ public enum RecordCommand: Command {
             for each named coin), each FX source when its rate is over five minutes old or its next
             update is due, and with --premium the premium board is made from the same tickers. One
             tick is stored in one transaction, with the time it was fetched, in the database
-            (see agg config path). Each venue has its own deadline within the tick (the interval
-            less a fifth, at most --timeout): a slow or failing venue is reported on stderr, one
-            line each, and never delays the others or the next tick. A venue whose rate limit
-            cannot take a request every interval is fetched every few ticks, and agg says so.
+            (see agg config path). Each venue has its own deadline within the tick (half the
+            interval, at most --timeout, retries included): a slow or failing venue is reported
+            on stderr with its own error, one line each, and never delays the others or the next
+            tick. A venue whose rate limit cannot take a request every interval is fetched every
+            few ticks, and agg says so.
             Rows older than --retain are deleted in the background, a thousand at a time.
             Several recorders may share the database: each venue is recorded by one of them
             (a lease renewed every tick, lasting three intervals). SIGTERM or Ctrl-C finishes the
-            tick in flight and exits 0; a killed recorder loses at most that tick. Progress: a
+            tick in flight and exits 0; a killed recorder loses at most that tick, and started
+            again on the same host and data folder takes its venues back at once. Progress: a
             status line on a terminal, one line a tick otherwise, none with --quiet.
             """
     )
+
+    /// The share of the interval a venue's requests may take (retries and rate-limit waits
+    /// included): half. The other half is for storing the tick, the alerts and a loaded
+    /// machine's delays, so that a hung venue never makes a tick late enough to skip the next
+    /// (at four fifths, as before, a hung venue used 80-89 % of the interval and ticks were
+    /// skipped under load). A tick costs about 52 ms of CPU (performance.md), a tenth of the
+    /// half left at `--interval 1`.
+    static let venueShare = 0.5
+    /// The share of the interval after the venue's deadline at which its fetch is abandoned
+    /// even if the transport has not given up (a backstop; the transport's own deadline, which
+    /// reports the venue's last answer or a timeout, comes first).
+    static let venueGraceShare = 0.1
+
+    /// Each venue's deadline within a tick: `venueShare` of the interval, at most `--timeout`.
+    static func venueDeadline(interval: Double, timeout: Double) -> Double {
+        min(interval * venueShare, timeout)
+    }
 
     /// The interval when `--interval` is not given.
     static let defaultInterval: Double = 10
@@ -69,22 +89,28 @@ public enum RecordCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CLIContext, clock: RecorderClock) async throws(AggError)
         -> ExitCode
     {
-        let options = try NetworkOptions(arguments, context: context)
+        var options = try NetworkOptions(arguments, context: context)
         var symbols: [String] = []
         for text in arguments.positionals { symbols.append(try AssetCode.validate(text)) }
         let interval = arguments[Self.interval] ?? defaultInterval
         let plan = try RecordService.plan(
             symbols: symbols, exchanges: options.exchanges, premium: arguments[Self.premium], interval: interval,
             registry: context.registry)
+        // Every request of a venue, retries and rate-limit waits included, fits the venue's
+        // share of the tick: a venue that answers an error (an FX source's HTTP 500) is
+        // reported with that error, not as a timeout of the tick.
+        let deadline = venueDeadline(interval: interval, timeout: options.timeouts.total)
+        options.timeouts = HTTPTimeouts(connect: min(options.timeouts.connect, deadline), total: deadline)
         let factory = AdapterFactory(context: context, options: options, clock: clock.retry)
         try factory.announceOffline(venues: plan.venues.map(\.id) + plan.fxSources.map(\.id))
         let store = try await HistoryStores.open(arguments, context: context)
         var settings = RecordService.Settings(
-            interval: interval, venueDeadline: min(interval * 0.8, options.timeouts.total),
-            retainSeconds: arguments[Self.retain] ?? defaultRetainSeconds)
+            interval: interval, venueDeadline: deadline, retainSeconds: arguments[Self.retain] ?? defaultRetainSeconds)
+        settings.deadlineGrace = interval * venueGraceShare
         settings.pruneEveryTicks = max(1, Int((60 / interval).rounded(.up)))
+        let identity = identity(context)
         let service = RecordService(
-            factory: factory, store: store, clock: clock, holder: holder(), settings: settings)
+            factory: factory, store: store, clock: clock, holder: identity.holder, settings: settings)
         let mode: RecordProgress.Mode =
             arguments[Self.quiet]
             ? .quiet
@@ -96,7 +122,8 @@ public enum RecordCommand: Command {
                 elsewhere: plan.premiumCurrency == nil
                     ? "premiums need --premium; change is on agg watch" : "change is on agg watch",
                 venues: plan.venues.map(\.descriptor), symbols: plan.symbols.isEmpty ? nil : plan.symbols.sorted(),
-                localVenues: plan.venues.filter { $0.currency == plan.premiumCurrency }.map(\.id)),
+                localVenues: plan.venues.filter { $0.currency == plan.premiumCurrency }.map(\.id),
+                asksTransferStatus: false),
             registry: context.registry, console: context.console)
         let progress = RecordProgress(console: context.console, mode: mode)
         progress.announce(plan, interval: interval)
@@ -137,16 +164,18 @@ public enum RecordCommand: Command {
         await alerts?.delivery.finish()
         let stopped = count.map { totals.ticks < $0 } ?? true
         progress.finish(totals, stopped: stopped)
+        // The identity's lock is held to the end of the run.
+        withExtendedLifetime(identity) {}
         if alertLogFailed { return .outputFailure }
         return !stopped && totals.lastFailed ? .sourceFailed : .success
     }
 
-    /// Who holds this recorder's venue leases: `hostname:pid`.
-    static func holder() -> String {
-        var name = [CChar](repeating: 0, count: 256)
-        let host =
-            gethostname(&name, name.count - 1) == 0
-            ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "localhost"
-        return "\(host):\(getpid())"
+    /// Who holds this recorder's venue leases: the host and the data folder's recorder id (see
+    /// `RecorderIdentity`), kept alive, with its lock, for the whole run.
+    static func identity(_ context: CLIContext) -> RecorderIdentity {
+        guard let location = try? StoreLocation.resolve(environment: context.environment),
+            (try? location.createDirectory()) != nil
+        else { return RecorderIdentity.processOnly() }
+        return RecorderIdentity.claim(folder: location.directory)
     }
 }

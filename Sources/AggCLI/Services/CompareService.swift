@@ -9,13 +9,15 @@ struct CompareService: Sendable {
     /// The local database for stored rates; `nil` without one (or for `--offline`).
     var store: Store?
     var now: @Sendable () -> Timestamp
+    /// Where `AGG_DEBUG` notes go (a rate snapshot not stored because the database was busy).
+    var debug: @Sendable (String) -> Void = { _ in }
 
     /// The report for `plan`; with `refresh`, every FX source is asked even when its stored
     /// snapshot is still current.
     func compare(_ plan: ComparePlan, refresh: Bool) async -> CompareReport {
         let stored = refresh ? [:] : plan.storedRates(in: store, now: now())
         let fetch = await plan.fetch(factory: factory, stored: stored, now: now)
-        plan.save(fetch.tables, in: store)
+        plan.save(fetch.tables, in: store, debug: debug)
         return fetch.report
     }
 
@@ -33,7 +35,7 @@ struct CompareService: Sendable {
         var usdt: [String: QuoteResult] = [:]
         if first.fxSources.contains(where: { stored[$0] == nil }) || !first.usdtVenues.isEmpty {
             let fetch = await first.fetch(factory: factory, stored: stored, now: now)
-            first.save(fetch.tables, in: store)
+            first.save(fetch.tables, in: store, debug: debug)
             for table in fetch.tables { stored[table.source] = table }
             usdt = fetch.usdt
             reports.append(fetch.report)
@@ -147,13 +149,16 @@ struct ComparePlan: Sendable {
 
     /// Stores the rate tables fetched as snapshots, best effort, keeping as many snapshots of
     /// each source and base as are already kept (at least `agg rates`' default), so that a longer
-    /// `agg rates --keep` is not cut short.
-    func save(_ tables: [RateTable], in store: Store?) {
+    /// `agg rates --keep` is not cut short. A database another process is writing is not waited
+    /// for: the table is then not stored, and `debug` is told.
+    func save(_ tables: [RateTable], in store: Store?, debug: (String) -> Void = { _ in }) {
         guard let store else { return }
         // A table with refused rates is not stored (the store would refuse it too).
         for table in tables where table.screened().refused.isEmpty {
             let kept = (try? store.snapshotCount(base: table.base, source: table.source)) ?? 0
-            _ = try? store.saveSnapshot(table, keep: max(RatesCommand.defaultKeep, kept))
+            // Never waited for: another process holding the database skips the write.
+            let written = try? store.saveSnapshotUnlessBusy(table, keep: max(RatesCommand.defaultKeep, kept))
+            if written == .skippedBusy { debug(SnapshotStoreNote.skipped(table, in: store)) }
         }
     }
 

@@ -49,8 +49,12 @@ public struct RecordService: Sendable {
     public struct Settings: Sendable {
         /// Seconds between ticks.
         public var interval: Double
-        /// Seconds each venue has to answer within a tick.
+        /// Seconds each venue has to answer within a tick (the HTTP clients' budget).
         public var venueDeadline: Double
+        /// Seconds after `venueDeadline` at which a venue's fetch is abandoned as a timeout if
+        /// its transport has not answered by then: the transport's own deadline comes first and
+        /// reports the venue's last answer (an HTTP 500) rather than a timeout.
+        public var deadlineGrace: Double = 0
         /// Seconds of history to keep; `nil` keeps everything.
         public var retainSeconds: Int64?
         /// Rows one prune transaction deletes at most.
@@ -80,6 +84,8 @@ public struct RecordService: Sendable {
     public struct TickReport: Sendable {
         public var number: Int
         public var time: Timestamp
+        /// Rows written, by table: what the store wrote, which a lease check may make fewer
+        /// than the points fetched (`recorded`).
         public var prices = 0
         public var rates = 0
         public var premiums = 0
@@ -129,7 +135,7 @@ public struct RecordService: Sendable {
     public var factory: AdapterFactory
     public var store: any HistoryStore
     public var clock: RecorderClock
-    /// Who holds the leases: `hostname:pid`.
+    /// Who holds the leases: `host:ID` (see `RecorderIdentity`).
     public var holder: String
     public var settings: Settings
 
@@ -235,7 +241,10 @@ public struct RecordService: Sendable {
         var pruning: Task<Void, Never>?
         let pruned = PruneCount()
         let intervalMilliseconds = Int64((settings.interval * 1000).rounded())
-        var slot = clock.now().millisecondsSince1970
+        // The schedule runs on the monotonic clock, so that a step of the wall clock (NTP, an
+        // operator) neither stalls nor rushes the ticks; each tick is stamped with the wall clock.
+        let monotonic = { Int64((clock.retry.now() * 1000).rounded()) }
+        var slot = monotonic()
         var number = 0
         var lastTime: Timestamp?
         while !stop.isRequested {
@@ -251,15 +260,13 @@ public struct RecordService: Sendable {
             if let retain = settings.retainSeconds, (number - 1) % max(1, settings.pruneEveryTicks) == 0,
                 !pruned.isRunning
             {
-                pruning = prune(
-                    before: Timestamp(millisecondsSince1970: tick.time.millisecondsSince1970 - retain * 1000),
-                    into: pruned)
+                pruning = prune(retaining: retain, now: tick.time, into: pruned)
             }
             report(tick, totals)
             if let count, number >= count { break }
             // The next slot on the schedule that is still ahead: a late tick skips slots rather
             // than running ticks back to back.
-            let now = clock.now().millisecondsSince1970
+            let now = monotonic()
             slot += intervalMilliseconds
             if slot <= now {
                 slot += ((now - slot) / intervalMilliseconds + 1) * intervalMilliseconds
@@ -274,9 +281,7 @@ public struct RecordService: Sendable {
             await pruning.value
         }
         if !stop.isRequested, let retain = settings.retainSeconds, let last = lastTime {
-            await prune(
-                before: Timestamp(millisecondsSince1970: last.millisecondsSince1970 - retain * 1000), into: pruned
-            ).value
+            await prune(retaining: retain, now: last, into: pruned).value
         }
         totals.pruned = pruned.total
         do throws(AggError) {
@@ -287,10 +292,11 @@ public struct RecordService: Sendable {
         return totals
     }
 
-    /// Deletes history older than `cutoff` in batches of `settings.pruneBatch`, one short
-    /// transaction each, in a task of its own, counting into `count`; a failed batch ends the
-    /// pass (the next pass tries again).
-    private func prune(before cutoff: Timestamp, into count: PruneCount) -> Task<Void, Never> {
+    /// Deletes history older than `retain` seconds in batches of `settings.pruneBatch`, one
+    /// short transaction each, in a task of its own, counting into `count`; a failed batch ends
+    /// the pass (the next pass tries again). The age is measured by the store's clock where it
+    /// has one (a shared PostgreSQL's `now()`), else from `now`, the tick's time.
+    private func prune(retaining retain: Int64, now: Timestamp, into count: PruneCount) -> Task<Void, Never> {
         let store = self.store
         let batch = settings.pruneBatch
         count.start()
@@ -299,7 +305,7 @@ public struct RecordService: Sendable {
             while !Task.isCancelled {
                 let deleted: Int
                 do throws(AggError) {
-                    deleted = try await store.prune(before: cutoff, limit: batch)
+                    deleted = try await store.prune(retainingSeconds: retain, now: now, limit: batch)
                 } catch {
                     break
                 }
@@ -388,10 +394,11 @@ public struct RecordService: Sendable {
             }
         }
         do throws(AggError) {
-            try await store.record(recorded)
-            report.prices = recorded.prices.count
-            report.rates = recorded.rates.count
-            report.premiums = recorded.premiums.count
+            // The rows the store wrote, not the points given: a lease check may refuse some.
+            let written = try await store.recordCountingRows(recorded)
+            report.prices = written.prices
+            report.rates = written.rates
+            report.premiums = written.premiums
         } catch {
             report.storeError = error
         }
@@ -494,7 +501,7 @@ public struct RecordService: Sendable {
     ) async -> Result<Value, AggError> {
         let seconds = settings.venueDeadline
         let timeout = AggError.timeout(venue: descriptor.id, url: factory.baseURL(for: descriptor), seconds: seconds)
-        return await resultWithin(seconds: seconds, or: timeout, operation)
+        return await resultWithin(seconds: seconds + max(0, settings.deadlineGrace), or: timeout, operation)
     }
 }
 

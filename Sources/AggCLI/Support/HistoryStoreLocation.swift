@@ -58,14 +58,15 @@ public enum HistoryStoreLocation: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Opens the store: PostgreSQL here (connecting and migrating), SQLite through `sqlite`,
-    /// which is given the path (`nil` for the default) and opens the embedded store.
+    /// Opens the store: PostgreSQL here (connecting and migrating, or `forReading` only
+    /// checking the schema, so that a read-only role can read), SQLite through `sqlite`, which is
+    /// given the path (`nil` for the default) and opens the embedded store.
     public func open(
-        sqlite: (String?) async throws(AggError) -> any HistoryStore
+        forReading: Bool = false, sqlite: (String?) async throws(AggError) -> any HistoryStore
     ) async throws(AggError) -> any HistoryStore {
         switch self {
         case .sqlite(let path): try await sqlite(path)
-        case .postgres(let url): try await PostgresHistoryStore.open(url)
+        case .postgres(let url): try await PostgresHistoryStore.open(url, forReading: forReading)
         }
     }
 }

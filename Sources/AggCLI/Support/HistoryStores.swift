@@ -13,12 +13,26 @@ enum HistoryStores {
             try HistoryStoreLocation(text)
         })
 
+    /// The warning for a password in `--store`: any user of the machine can read a command line
+    /// (`ps`). The password itself is never printed.
+    static let passwordWarning =
+        "--store holds a password, which every user of this machine can read (ps); "
+        + "give it in PGPASSWORD, ~/.pgpass or the config file's store instead"
+
     /// Opens the store the arguments and the config file select.
     ///
     /// - Throws: `AggError.store` naming the file or server, which `CLI.run` turns into exit code 70.
-    static func open(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError) -> any HistoryStore {
+    ///
+    /// - Parameter forReading: the command only reads (`agg history`): a PostgreSQL store is
+    ///   not migrated, so that a role that may only `SELECT` can read it.
+    static func open(_ arguments: ParsedArguments, context: CLIContext, forReading: Bool = false)
+        async throws(AggError) -> any HistoryStore
+    {
+        if case .postgres(let url)? = arguments[option], url.holdsPassword {
+            context.console.printError("agg: warning: " + passwordWarning)
+        }
         let location = arguments[option] ?? context.configuration.store ?? .sqlite(path: nil)
-        return try await location.open { path throws(AggError) -> any HistoryStore in
+        return try await location.open(forReading: forReading) { path throws(AggError) -> any HistoryStore in
             guard let path else { return try LocalStore.open(context) }
             return try Store.open(path: path)
         }

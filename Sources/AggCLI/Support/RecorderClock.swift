@@ -23,6 +23,6 @@ public struct RecorderClock: Sendable {
     /// The system clock.
     public static let system = RecorderClock(
         now: { Timestamp.now },
-        sleep: { seconds in try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9)) },
+        sleep: { seconds in try await Task.sleep(nanoseconds: RetryClock.nanoseconds(seconds)) },
         retry: .system)
 }

@@ -59,9 +59,15 @@ public struct RetryingHTTPClient: HTTPClient {
         let budget = request.timeouts ?? timeouts
         let deadline = clock.now() + budget.total
         var retry = 0
+        // The venue's last answer (a 5xx): when the budget runs out in a later attempt or before
+        // it, this answer stands rather than a timeout, so the venue's own error is reported.
+        var lastAnswer: HTTPResponse?
         while true {
             let remaining = deadline - clock.now()
-            guard remaining > 0 else { throw TransportError.timeout(url: request.url, seconds: budget.total) }
+            guard remaining > 0 else {
+                if let lastAnswer { return lastAnswer }
+                throw TransportError.timeout(url: request.url, seconds: budget.total)
+            }
             var attempt = request
             attempt.timeouts = HTTPTimeouts(connect: min(budget.connect, remaining), total: remaining)
             let wait: Double
@@ -76,6 +82,7 @@ public struct RetryingHTTPClient: HTTPClient {
                     else { return response }
                     wait = retryAfter
                 } else if (500...599).contains(response.status) {
+                    lastAnswer = response
                     wait = policy.delay(beforeRetry: retry + 1, unit: clock.random())
                 } else {
                     return response
@@ -83,6 +90,7 @@ public struct RetryingHTTPClient: HTTPClient {
             } catch let error as TransportError {
                 switch error {
                 case .timeout:
+                    if let lastAnswer { return lastAnswer }
                     throw TransportError.timeout(url: request.url, seconds: budget.total)
                 case .invalidURL, .responseTooLarge:
                     // Asking again would give the same answer.
@@ -95,24 +103,29 @@ public struct RetryingHTTPClient: HTTPClient {
             // A wait that would leave no time for the next attempt is not worth taking: the
             // last answer (or error) stands.
             guard wait < deadline - clock.now() else {
-                return try await finalAttempt(attempt, budget: budget, deadline: deadline)
+                return try await finalAttempt(attempt, budget: budget, deadline: deadline, lastAnswer: lastAnswer)
             }
             try await clock.sleep(wait)
             retry += 1
         }
     }
 
-    /// One more try with whatever time is left, used when a backoff no longer fits.
-    private func finalAttempt(_ request: HTTPRequest, budget: HTTPTimeouts, deadline: Double) async throws
-        -> HTTPResponse
-    {
+    /// One more try with whatever time is left, used when a backoff no longer fits; when that
+    /// is too little or the try times out, the venue's last answer stands if it gave one.
+    private func finalAttempt(
+        _ request: HTTPRequest, budget: HTTPTimeouts, deadline: Double, lastAnswer: HTTPResponse?
+    ) async throws -> HTTPResponse {
         let remaining = deadline - clock.now()
-        guard remaining > 0.05 else { throw TransportError.timeout(url: request.url, seconds: budget.total) }
+        guard remaining > 0.05 else {
+            if let lastAnswer { return lastAnswer }
+            throw TransportError.timeout(url: request.url, seconds: budget.total)
+        }
         var attempt = request
         attempt.timeouts = HTTPTimeouts(connect: min(budget.connect, remaining), total: remaining)
         do {
             return try await base.send(attempt)
         } catch TransportError.timeout {
+            if let lastAnswer { return lastAnswer }
             throw TransportError.timeout(url: request.url, seconds: budget.total)
         }
     }
@@ -138,9 +151,19 @@ public struct RetryClock: Sendable {
     /// The real clock.
     public static let system = RetryClock(
         now: { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
-        sleep: { seconds in try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9)) },
+        sleep: { seconds in try await Task.sleep(nanoseconds: nanoseconds(seconds)) },
         random: { Double.random(in: 0..<1) }
     )
+
+    /// The longest single sleep, in seconds (a year): longer waits are cut to it.
+    public static let longestSleep = 365.0 * 86_400
+
+    /// `seconds` as nanoseconds for `Task.sleep`, clamped to `0...longestSleep` (NaN is 0), so
+    /// that no wait, however computed, traps in the conversion to an integer.
+    public static func nanoseconds(_ seconds: Double) -> UInt64 {
+        guard seconds > 0 else { return 0 }
+        return UInt64(min(seconds, longestSleep) * 1e9)
+    }
 }
 
 /// The `Retry-After` header: delay-seconds or an HTTP date (RFC 9110 §10.2.3).

@@ -116,9 +116,62 @@ public struct HistoryQuery: Sendable, Equatable {
 ///
 /// Every method is one transaction. Implementations must not block the cooperative pool for
 /// long: a store that waits on a lock or the network does it off the pool.
+/// The rows one `HistoryStore.recordCountingRows(_:)` call wrote, by table.
+public struct RecordedRows: Sendable, Equatable {
+    public var prices: Int
+    public var rates: Int
+    public var premiums: Int
+
+    public init(prices: Int, rates: Int, premiums: Int) {
+        self.prices = prices
+        self.rates = rates
+        self.premiums = premiums
+    }
+
+    /// Every point of `tick`: what a store that writes all it is given wrote.
+    public init(every tick: RecordedTick) {
+        self.init(prices: tick.prices.count, rates: tick.rates.count, premiums: tick.premiums.count)
+    }
+
+    public var total: Int { prices + rates + premiums }
+}
+
+/// The moment before which history goes, for a retention.
+public enum RetentionCutoff {
+    /// `now` less `retainingSeconds`; `nil` when that is before the earliest representable
+    /// moment (nothing is that old).
+    public static func before(_ now: Timestamp, retainingSeconds: Int64) -> Timestamp? {
+        let (milliseconds, overflow) = retainingSeconds.multipliedReportingOverflow(by: 1000)
+        guard !overflow else { return nil }
+        let (cutoff, under) = now.millisecondsSince1970.subtractingReportingOverflow(milliseconds)
+        return under ? nil : Timestamp(millisecondsSince1970: cutoff)
+    }
+}
+
+extension HistoryStore {
+    /// Prunes before `now` less `retainingSeconds`: right for a store without a clock of its own
+    /// (the local SQLite file, read by one machine).
+    public func prune(retainingSeconds: Int64, now: Timestamp, limit: Int) async throws(AggError) -> Int {
+        guard let cutoff = RetentionCutoff.before(now, retainingSeconds: retainingSeconds) else { return 0 }
+        return try await prune(before: cutoff, limit: limit)
+    }
+
+    /// Records `tick` and counts every point of it as written: right for a store that writes
+    /// all it is given (no lease check).
+    public func recordCountingRows(_ tick: RecordedTick) async throws(AggError) -> RecordedRows {
+        try await record(tick)
+        return RecordedRows(every: tick)
+    }
+}
+
 public protocol HistoryStore: Sendable {
     /// Writes every point of `tick` in one transaction: all of them or none.
     func record(_ tick: RecordedTick) async throws(AggError)
+
+    /// `record(_:)`, answering the rows the store actually wrote: a store that checks venue
+    /// leases leaves out the points of venues the recording holder no longer holds, and a point
+    /// already stored is not written again. Tick summaries count these, not the points given.
+    func recordCountingRows(_ tick: RecordedTick) async throws(AggError) -> RecordedRows
 
     /// The recorded prices of `query.symbol`, oldest first, then by exchange.
     func prices(_ query: HistoryQuery) async throws(AggError) -> [PricePoint]
@@ -130,6 +183,10 @@ public protocol HistoryStore: Sendable {
     /// premiums), in one short transaction, and returns how many went; a recorder calls it
     /// until it returns 0, so no write lock is held for long.
     func prune(before cutoff: Timestamp, limit: Int) async throws(AggError) -> Int
+
+    /// `prune(before:limit:)` of the rows older than `retainingSeconds`, measured from the
+    /// store's own clock where it has one (a shared database's `now()`), else from `now`.
+    func prune(retainingSeconds: Int64, now: Timestamp, limit: Int) async throws(AggError) -> Int
 
     /// The stored state of every alert rule.
     func alertStates() async throws(AggError) -> [AlertState]

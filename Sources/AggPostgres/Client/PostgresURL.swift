@@ -56,6 +56,9 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether the URI holds a password (in its authority or a `password=` parameter).
+    public var holdsPassword: Bool { !secrets.isEmpty }
+
     /// The URI without its password: `postgres://agg@db.example:5432/agg`.
     public var description: String { redacting(text) }
 

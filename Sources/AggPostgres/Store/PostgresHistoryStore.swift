@@ -18,7 +18,20 @@ import Synchronization
 /// calls queue behind each other. A connection that broke is re-opened on the next call.
 public final class PostgresHistoryStore: HistoryStore {
     let session: PostgresSession
+    /// Whose clock judges leases and retention.
+    let clock: StoreClock
     private let state = Mutex(State())
+
+    /// Whose clock judges lease expiry and retention.
+    enum StoreClock: Sendable, Equatable {
+        /// The database server's `now()`: recorders on several machines, whatever their clocks,
+        /// agree on when a lease expires and on what is older than the retention. agg uses it.
+        case database
+        /// The times the caller passes (`now` of `claimVenues`, a point's time, the `now` of
+        /// `prune(retainingSeconds:now:limit:)`), for tests that play out minutes in
+        /// milliseconds.
+        case caller
+    }
 
     private struct State {
         /// The days whose partitions this store made or saw, so that most ticks skip that step.
@@ -27,23 +40,42 @@ public final class PostgresHistoryStore: HistoryStore {
         var holder: String?
     }
 
-    private init(session: PostgresSession) {
+    private init(session: PostgresSession, clock: StoreClock) {
         self.session = session
+        self.clock = clock
     }
 
-    /// Connects to `url` and brings the schema up to date.
+    /// Connects to `url` and brings the schema up to date, or, `forReading`, checks that it is
+    /// up to date without changing anything: `agg history` runs with a role that may only
+    /// `SELECT` (no `CREATE TABLE IF NOT EXISTS`, no lock, no write).
     ///
     /// - Throws: `AggError.store` naming the server (never the password) when the connection or
-    ///   a migration fails.
-    public static func open(_ url: PostgresURL) async throws(AggError) -> PostgresHistoryStore {
+    ///   a migration fails, or, for reading, when the database holds no agg history or one of
+    ///   another schema version.
+    public static func open(_ url: PostgresURL, forReading: Bool = false) async throws(AggError)
+        -> PostgresHistoryStore
+    {
+        try await open(url, forReading: forReading, clock: .database)
+    }
+
+    /// `open(_:forReading:)` with the clock that judges leases and retention.
+    static func open(_ url: PostgresURL, forReading: Bool = false, clock: StoreClock) async throws(AggError)
+        -> PostgresHistoryStore
+    {
         let session: PostgresSession
         do throws(PostgresError) {
             session = try await PostgresSession.connect(url)
         } catch {
             throw error.storeError(url.description)
         }
-        let store = PostgresHistoryStore(session: session)
-        _ = try await store.perform { connection throws(PostgresError) in try PostgresSchema.migrate(connection) }
+        let store = PostgresHistoryStore(session: session, clock: clock)
+        if forReading {
+            try await store.perform { connection throws(PostgresError) in
+                try PostgresSchema.requireCurrent(connection)
+            }
+        } else {
+            _ = try await store.perform { connection throws(PostgresError) in try PostgresSchema.migrate(connection) }
+        }
         return store
     }
 
@@ -80,6 +112,12 @@ public final class PostgresHistoryStore: HistoryStore {
     /// Points of venues the holder does not hold are left out silently: that is the recorder
     /// that lost the race, not a failure. Decimals must be numbers (not NaN).
     public func record(_ tick: RecordedTick) async throws(AggError) {
+        _ = try await recordCountingRows(tick)
+    }
+
+    /// `record(_:)`, answering the rows written: the points the lease check left out are not
+    /// counted.
+    public func recordCountingRows(_ tick: RecordedTick) async throws(AggError) -> RecordedRows {
         let batch: RecordBatch
         do throws(PostgresError) {
             batch = try RecordBatch(tick)
@@ -94,8 +132,9 @@ public final class PostgresHistoryStore: HistoryStore {
             state.withLock { $0.days.formUnion(missing) }
         }
         do throws(PostgresError) {
-            try await session.run { connection throws(PostgresError) in try batch.insert(holder: holder, connection) }
-            return
+            return try await session.run { [clock] connection throws(PostgresError) in
+                try batch.insert(holder: holder, databaseClock: clock == .database, connection)
+            }
         } catch  where error.isMissingPartition {
             // Another process dropped a partition this store remembered (retention): make it
             // again and write once more.
@@ -103,11 +142,12 @@ public final class PostgresHistoryStore: HistoryStore {
         } catch {
             throw error.storeError(location)
         }
-        try await perform { connection throws(PostgresError) in
+        let written = try await perform { [clock] connection throws(PostgresError) in
             try PostgresPartitions.create(days: batch.days, connection)
-            try batch.insert(holder: holder, connection)
+            return try batch.insert(holder: holder, databaseClock: clock == .database, connection)
         }
         state.withLock { $0.days.formUnion(batch.days) }
+        return written
     }
 
     // MARK: - Reading
@@ -210,6 +250,28 @@ public final class PostgresHistoryStore: HistoryStore {
         return outcome.rows
     }
 
+    /// Deletes the points older than `retainingSeconds` as the database's clock (`now()`) has
+    /// it, not `now`, the recorder's: a recorder whose clock runs days fast drops nothing that
+    /// is inside the retention. Whole days go only when their partition ends at or before that
+    /// cutoff, so a dropped partition never holds a row newer than the retention.
+    public func prune(retainingSeconds: Int64, now: Timestamp, limit: Int) async throws(AggError) -> Int {
+        let reference: Timestamp
+        switch clock {
+        case .caller:
+            reference = now
+        case .database:
+            reference = try await perform { connection throws(PostgresError) -> Timestamp in
+                let rows = try connection.query("SELECT floor(extract(epoch FROM now()) * 1000)::int8")
+                guard let text = rows.values.first?.first ?? nil, let milliseconds = Int64(text) else {
+                    throw PostgresError(.data, "the server's clock could not be read")
+                }
+                return Timestamp(millisecondsSince1970: milliseconds)
+            }
+        }
+        guard let cutoff = RetentionCutoff.before(reference, retainingSeconds: retainingSeconds) else { return 0 }
+        return try await prune(before: cutoff, limit: limit)
+    }
+
     private struct PruneOutcome: Sendable {
         var rows: Int
         var droppedDays: Bool
@@ -258,6 +320,11 @@ public final class PostgresHistoryStore: HistoryStore {
     /// Claims, renews or keeps the venues `holder` may record until `expiry`, among `venues`,
     /// and answers those it holds now.
     ///
+    /// Expiry is judged by the database's clock: a lease lasts `expiry - now` (the recorder's
+    /// lease length) from the server's `now()`, and is taken over once the server's `now()`
+    /// passes it. A recorder whose clock is a minute fast, once killed, holds its venues for the
+    /// lease length, not a minute more.
+    ///
     /// One statement: `INSERT ... ON CONFLICT (venue) DO UPDATE ... WHERE the lease expired at
     /// now OR it is holder's own ... RETURNING venue`. PostgreSQL locks each venue's row while it
     /// decides, so of several holders claiming one venue exactly one wins; the rows are taken in
@@ -269,14 +336,18 @@ public final class PostgresHistoryStore: HistoryStore {
         let unique = Array(Set(venues)).sorted()
         state.withLock { $0.holder = holder }
         guard !unique.isEmpty else { return [] }
-        let parameters = [PostgresArray.literal(unique), holder, now.description, expiry.description]
+        let length = max(0, expiry.millisecondsSince1970 - now.millisecondsSince1970)
+        // NULL for "the server's now()".
+        let given: String? = clock == .caller ? now.description : nil
+        let parameters = [PostgresArray.literal(unique), holder, given, "\(length) milliseconds"]
         let rows = try await perform { connection throws(PostgresError) in
             try connection.query(
                 """
                 INSERT INTO venue_lease (venue, holder, expiry)
-                SELECT venue, $2, $4::timestamptz FROM unnest($1::text[]) AS venue ORDER BY venue
+                SELECT venue, $2, coalesce($3::timestamptz, now()) + $4::interval
+                FROM unnest($1::text[]) AS venue ORDER BY venue
                 ON CONFLICT (venue) DO UPDATE SET holder = EXCLUDED.holder, expiry = EXCLUDED.expiry
-                WHERE venue_lease.expiry <= $3::timestamptz OR venue_lease.holder = EXCLUDED.holder
+                WHERE venue_lease.expiry <= coalesce($3::timestamptz, now()) OR venue_lease.holder = EXCLUDED.holder
                 RETURNING venue
                 """, parameters)
         }

@@ -57,6 +57,31 @@ enum PostgresSchema {
         """
     ]
 
+    /// Checks, reading only, that the database holds agg's schema at this build's version: what
+    /// `agg history` needs, which must work for a role that may only `SELECT`.
+    static func requireCurrent(_ connection: PostgresConnection) throws(PostgresError) {
+        let exists = try connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL")
+        guard exists.values.first?.first == "t" else {
+            throw PostgresError(.data, "the database holds no agg history (agg record creates its tables)")
+        }
+        let rows = try connection.query("SELECT coalesce(max(version), 0) FROM schema_migrations")
+        guard let text = rows.values.first?.first ?? nil, let current = Int(text) else {
+            throw PostgresError(.data, "schema_migrations holds no readable version")
+        }
+        if current > migrations.count {
+            throw PostgresError(
+                .data,
+                "the database schema is at version \(current), newer than this agg knows (\(migrations.count)); upgrade agg"
+            )
+        }
+        if current < migrations.count {
+            throw PostgresError(
+                .data,
+                "the database schema is at version \(current), older than this agg's (\(migrations.count)); "
+                    + "run agg record against it once to upgrade it")
+        }
+    }
+
     /// Applies the migrations this database lacks and answers how many it applied.
     static func migrate(_ connection: PostgresConnection) throws(PostgresError) -> Int {
         try connection.transaction { () throws(PostgresError) -> Int in

@@ -72,55 +72,60 @@ struct RecordBatch: Sendable {
     }
 
     /// The guard every insert carries: the point's venue is leased by nobody, or by `holder`
-    /// (`$N`) with a lease still valid at the point's time.
-    private static func leaseGuard(venue: String, holderParameter: Int) -> String {
+    /// (`$N`) with a lease still valid now, by the database's clock (`databaseClock`), or at the
+    /// point's time (tests that play the clock).
+    private static func leaseGuard(venue: String, holderParameter: Int, databaseClock: Bool) -> String {
         """
         WHERE NOT EXISTS (
             SELECT 1 FROM venue_lease l
-            WHERE l.venue = \(venue) AND (l.holder IS DISTINCT FROM $\(holderParameter)::text OR l.expiry <= p.time))
+            WHERE l.venue = \(venue) AND (l.holder IS DISTINCT FROM $\(holderParameter)::text
+                OR l.expiry <= \(databaseClock ? "now()" : "p.time")))
         ON CONFLICT DO NOTHING
         """
     }
 
     /// Inserts the points in one transaction, as `holder` (see `PostgresHistoryStore.record`),
-    /// and answers how many rows were written.
+    /// and answers how many rows of each table were written: the points the lease guard or a
+    /// primary key refused are not counted.
     @discardableResult
-    func insert(holder: String?, _ connection: PostgresConnection) throws(PostgresError) -> Int {
-        try connection.transaction { () throws(PostgresError) -> Int in
-            var written = 0
+    func insert(holder: String?, databaseClock: Bool, _ connection: PostgresConnection) throws(PostgresError)
+        -> RecordedRows
+    {
+        try connection.transaction { () throws(PostgresError) -> RecordedRows in
+            var written = RecordedRows(prices: 0, rates: 0, premiums: 0)
             if counts.prices > 0 {
-                written +=
+                written.prices =
                     try connection.query(
                         """
                         INSERT INTO price (time, exchange, base, quote, last, base_volume)
                         SELECT p.time, p.exchange, p.base, p.quote, p.last, p.base_volume
                         FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::numeric[], $6::numeric[])
                             AS p (time, exchange, base, quote, last, base_volume)
-                        \(Self.leaseGuard(venue: "p.exchange", holderParameter: 7))
+                        \(Self.leaseGuard(venue: "p.exchange", holderParameter: 7, databaseClock: databaseClock))
                         """, prices + [holder]
                     ).changed
             }
             if counts.rates > 0 {
-                written +=
+                written.rates =
                     try connection.query(
                         """
                         INSERT INTO rate (time, source, base, quote, rate)
                         SELECT p.time, p.source, p.base, p.quote, p.rate
                         FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::numeric[])
                             AS p (time, source, base, quote, rate)
-                        \(Self.leaseGuard(venue: "p.source", holderParameter: 6))
+                        \(Self.leaseGuard(venue: "p.source", holderParameter: 6, databaseClock: databaseClock))
                         """, rates + [holder]
                     ).changed
             }
             if counts.premiums > 0 {
-                written +=
+                written.premiums =
                     try connection.query(
                         """
                         INSERT INTO premium (time, exchange, symbol, basis, fx_source, percent)
                         SELECT p.time, p.exchange, p.symbol, p.basis, p.fx_source, p.percent
                         FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::text[], $6::numeric[])
                             AS p (time, exchange, symbol, basis, fx_source, percent)
-                        \(Self.leaseGuard(venue: "p.exchange", holderParameter: 7))
+                        \(Self.leaseGuard(venue: "p.exchange", holderParameter: 7, databaseClock: databaseClock))
                         """, premiums + [holder]
                     ).changed
             }
