@@ -16,14 +16,17 @@ final class ServeHarness: Sendable {
 
     init(
         registry: AdapterRegistry = testRegistry(), arguments: [String] = [], token: String? = nil,
-        history: (any HistoryStore)? = nil, streamQueue: Int = ServeCommand.streamQueue
+        history: (any HistoryStore)? = nil, streamQueue: Int = ServeCommand.streamQueue,
+        now: (@Sendable () -> Timestamp)? = nil,
+        override: @escaping @Sendable (String, LoopbackRequest) -> LoopbackReply? = { _, _ in nil }
     ) throws {
-        let fixtures = try FixtureServer()
+        let fixtures = try FixtureServer(override: override)
         let http = CurlHTTPClient()
         var context = CLIContext(
             registry: registry, environment: fixtures.environment,
             console: Console(standardOutput: BufferSink(), standardError: BufferSink(), width: 200),
             makeHTTPClient: { _ in http })
+        if let now { context.now = now }
         context.historyStore = history
         let parsed = try ArgumentParser.parse(arguments, spec: ServeCommand.spec)
         var options = try NetworkOptions(parsed, context: context)
