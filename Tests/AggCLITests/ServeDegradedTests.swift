@@ -1,0 +1,122 @@
+import AggCore
+import AggServer
+import AggTestKit
+import Foundation
+import Synchronization
+import Testing
+
+@testable import AggCLI
+
+/// `agg serve` when a venue hangs or fails: each venue is published as it answers, within its
+/// own deadline; a failed venue's last good tickers are served marked stale; `/healthz` says
+/// which venues are stale and how old the snapshot is; `/metrics` keeps the dead venue's last
+/// prices and time so that an age alert fires.
+@Suite("agg serve: one bad venue costs only itself")
+struct ServeDegradedTests {
+    /// A switch a test flips to make venues fail from the next poll on.
+    final class Failing: Sendable {
+        private let venues = Mutex<Set<String>>([])
+        func set(_ ids: Set<String>) { venues.withLock { $0 = ids } }
+        func contains(_ id: String) -> Bool { venues.withLock { $0.contains(id) } }
+    }
+
+    static let registry = fixedRegistry(["bithumb", "binance", "exchangerate"])
+
+    static func failing(_ switch: Failing) -> @Sendable (String, LoopbackRequest) -> LoopbackReply? {
+        { venue, _ in `switch`.contains(venue) ? .status(503) : nil }
+    }
+
+    @Test("a hung venue costs its deadline only: the poll ends at --timeout, the others are published")
+    func hungVenue() async throws {
+        let harness = try ServeHarness(
+            registry: Self.registry, arguments: ["--timeout", "1"],
+            override: { venue, _ in venue == "binance" ? LoopbackReply(delay: 60) : nil })
+        let started = ContinuousClock.now
+        let snapshot = await harness.poll()
+        let elapsed = ContinuousClock.now - started
+        // The deadline is 1 s; the bound leaves room for a loaded machine, and is still half
+        // of what waiting for the hung venue would take.
+        #expect(elapsed < .seconds(30))
+        #expect(snapshot.isUp("bithumb"))
+        #expect(!snapshot.isUp("binance"))
+        let quote = try await harness.get("/v1/quote?symbol=BTC&exchange=bithumb")
+        #expect(quote.status == 200)
+        #expect(quote.text.contains(#""last":"80630000""#))
+        let health = try await harness.get("/healthz")
+        #expect(health.status == 200)
+        #expect(health.text.hasPrefix(#"{"status":"degraded","generation":"#))
+        #expect(health.text.contains(#""stale":["binance"]"#))
+    }
+
+    @Test("each venue is published as it answers: the first answers are served before a slow venue's")
+    func publishedAsAnswered() async throws {
+        let harness = try ServeHarness(
+            registry: Self.registry,
+            override: { venue, _ in venue == "binance" ? LoopbackReply(delay: 3) : nil })
+        let poll = Task { await harness.poll() }
+        var early = 0
+        for _ in 0..<250 where early != 200 {
+            early = (try? await harness.get("/v1/quote?symbol=BTC&exchange=bithumb").status) ?? 0
+            if early != 200 { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        let binanceBefore = try await harness.get("/v1/quote?symbol=BTC&exchange=binance")
+        let snapshot = await poll.value
+        #expect(early == 200)
+        // Served before binance answered: bithumb's quote, and no binance quote yet.
+        #expect(binanceBefore.status == 200)
+        #expect(binanceBefore.text.hasPrefix(#"{"quotes":[],"errors":[{"exchange":"binance""#))
+        // Then binance's (empty, so failed) answer came, in a later snapshot of the same poll.
+        #expect(snapshot.venues["binance"] != nil)
+        #expect(!snapshot.isUp("binance"))
+    }
+
+    @Test("a failed venue's last good quote is served marked stale; /healthz and /metrics say so")
+    func lastGoodMarkedStale() async throws {
+        let failing = Failing()
+        let clock = FakeClock()
+        let harness = try ServeHarness(registry: Self.registry, now: { clock.now }, override: Self.failing(failing))
+        await harness.poll()
+        let before = try await harness.get("/metrics").text
+        failing.set(["bithumb"])
+        clock.advance(42)
+        let snapshot = await harness.poll()
+        #expect(!snapshot.isUp("bithumb"))
+        let quote = try await harness.get("/v1/quote?symbol=BTC&exchange=bithumb")
+        #expect(quote.status == 200)
+        #expect(quote.text.contains(#""last":"80630000""#))
+        #expect(quote.text.contains(#""timestamp":"2024-08-08T08:12:15.027Z","stale":true,"ageSeconds":42}"#))
+        let health = try await harness.get("/healthz")
+        #expect(health.status == 200)
+        #expect(
+            health.text
+                == #"{"status":"degraded","generation":\#(snapshot.generation),"snapshotTime":"\#(snapshot.time)","ageSeconds":0,"stale":["bithumb"]}"#
+                + "\n")
+        let metrics = try await harness.get("/metrics").text
+        let line = { (text: String, prefix: String) in
+            text.split(separator: "\n").first { $0.hasPrefix(prefix) }.map(String.init)
+        }
+        #expect(line(metrics, #"agg_source_up{exchange="bithumb"}"#) == #"agg_source_up{exchange="bithumb"} 0"#)
+        let timestamp = #"agg_quote_timestamp_seconds{exchange="bithumb"}"#
+        #expect(line(metrics, timestamp) != nil)
+        #expect(line(metrics, timestamp) == line(before, timestamp))
+        let price = #"agg_price{exchange="bithumb",symbol="BTC",quote="KRW"}"#
+        #expect(line(metrics, price) == line(before, price))
+    }
+
+    @Test("/healthz is 503 only when no venue is fresh, with the same body")
+    func nothingFresh() async throws {
+        let failing = Failing()
+        let clock = FakeClock()
+        let harness = try ServeHarness(registry: Self.registry, now: { clock.now }, override: Self.failing(failing))
+        await harness.poll()
+        failing.set(["bithumb", "binance"])
+        clock.advance(10)
+        let snapshot = await harness.poll()
+        let health = try await harness.get("/healthz")
+        #expect(health.status == 503)
+        #expect(
+            health.text
+                == #"{"status":"down","generation":\#(snapshot.generation),"snapshotTime":"\#(snapshot.time)","ageSeconds":0,"stale":["binance","bithumb"]}"#
+                + "\n")
+    }
+}
