@@ -51,7 +51,10 @@ final class ServeApp: HTTPHandler {
         cache = ResponseCache(capacity: limits.cacheKeys, maximumBytes: limits.cacheBytes)
         // After a burst of expensive answers, the memory they took goes back to the system:
         // agg takes large blocks from the heap (see CMalloc/shim.h), which free() keeps.
-        work = WorkQueue(slots: limits.computeSlots, waitingLimit: limits.computeWaiting) { _ = malloc_trim(0) }
+        let returnsMemory = limits.returnsMemory
+        work = WorkQueue(slots: limits.computeSlots, waitingLimit: limits.computeWaiting) {
+            if returnsMemory { _ = malloc_trim(0) }
+        }
         quoteWork = WorkQueue(slots: limits.quoteSlots, waitingLimit: limits.quoteWaiting)
         // Tells one run of the server from the next, so that an ETag never outlives it.
         let instance = String(UInt64.random(in: 0..<UInt64.max) >> 16, radix: 36)

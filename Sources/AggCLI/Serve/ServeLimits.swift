@@ -19,6 +19,9 @@ struct ServeLimits: Sendable {
     /// Bytes of answers the response cache keeps, and answers at most.
     var cacheBytes = 32 * 1024 * 1024
     var cacheKeys = 1024
+    /// Whether the heap's free memory goes back to the system after a burst of expensive
+    /// answers (off only to measure what that gives).
+    var returnsMemory = true
 
     /// The limits for this machine: one compute slot less than its cores.
     static var standard: ServeLimits {

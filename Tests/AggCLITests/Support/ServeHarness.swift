@@ -17,7 +17,7 @@ final class ServeHarness: Sendable {
     init(
         registry: AdapterRegistry = testRegistry(), arguments: [String] = [], token: String? = nil,
         history: (any HistoryStore)? = nil, streamQueue: Int = ServeCommand.streamQueue,
-        now: (@Sendable () -> Timestamp)? = nil,
+        now: (@Sendable () -> Timestamp)? = nil, work: ServeLimits = .standard,
         override: @escaping @Sendable (String, LoopbackRequest) -> LoopbackReply? = { _, _ in nil }
     ) throws {
         let fixtures = try FixtureServer(override: override)
@@ -39,7 +39,7 @@ final class ServeHarness: Sendable {
         self.http = http
         runtime = try ServeRuntime(
             context: context, options: options, plan: plan, address: ListenAddress.standard.with(port: 0),
-            token: token.flatMap(BearerToken.init), streamQueue: streamQueue)
+            token: token.flatMap(BearerToken.init), work: work, streamQueue: streamQueue)
     }
 
     deinit {
