@@ -10,8 +10,10 @@ struct ServePublication: Sendable {
     var snapshot: ServeSnapshot
     /// The one before, for the rates' previous values.
     var previous: ServeSnapshot?
-    /// `/v1/premium` with no query: the board streamed to `/v1/stream`.
+    /// `/v1/premium` with no query: the board streamed to `/v1/stream`, made once a poll (when
+    /// its last answer is in) and at the first publication.
     var board: String
+    var boardValue: PremiumBoard?
     /// The snapshot part of `/metrics`, as bytes.
     var metricsBytes: [UInt8]
 }
@@ -66,28 +68,37 @@ final class ServeApp: HTTPHandler {
     /// The latest publication.
     var publication: ServePublication? { published.value.withLock { $0 } }
 
-    /// Derives the board and the metrics of `snapshot` and makes it the one every client reads;
-    /// streams the board once a poll, when `pollEnded`. Runs on the poller's task.
+    /// Makes `snapshot` the one every client reads, with its metrics. The board is made again
+    /// (and streamed) once a poll, when `pollEnded`, and at the first publication: the poll's
+    /// other publications keep the last board, so that a poll costs one board, not one per
+    /// answer. Runs on the poller's task.
     func publish(_ snapshot: ServeSnapshot, pollEnded: Bool = true) async {
-        let premium = await Result<ServeEndpoints.PremiumAnswer, AggError>.catching {
-            () throws(AggError) in try await endpoints.premium([], snapshot: snapshot)
-        }
+        let last = published.value.withLock { $0 }
         let board: String
         let boardValue: PremiumBoard?
-        switch premium {
-        case .success(let answer):
-            board = answer.text
-            boardValue = answer.board
-        case .failure(let error):
-            board = HTTPServerResponse.errorText(502, error.description)
-            boardValue = nil
+        if let last, !pollEnded {
+            board = last.board
+            boardValue = last.boardValue
+        } else {
+            let premium = await Result<ServeEndpoints.PremiumAnswer, AggError>.catching {
+                () throws(AggError) in try await endpoints.premium([], snapshot: snapshot)
+            }
+            switch premium {
+            case .success(let answer):
+                board = answer.text
+                boardValue = answer.board
+            case .failure(let error):
+                board = HTTPServerResponse.errorText(502, error.description)
+                boardValue = nil
+            }
         }
         let text = ServeMetrics.snapshotText(snapshot, board: boardValue, plan: plan)
         published.value.withLock { published in
             // The rates' previous values come from the last snapshot with other FX tables.
             var previous = published?.previous
             if let last = published?.snapshot, last.fx != snapshot.fx { previous = last }
-            published = ServePublication(snapshot: snapshot, previous: previous, board: board, metricsBytes: text)
+            published = ServePublication(
+                snapshot: snapshot, previous: previous, board: board, boardValue: boardValue, metricsBytes: text)
         }
         guard pollEnded else { return }
         streams.publish(

@@ -135,7 +135,7 @@ final class ServePoller: Sendable {
             for venue in plan.venues {
                 group.addTask {
                     let timeout = Self.timeout(venue.descriptor, factory: factory, seconds: seconds)
-                    let result = await resultWithin(seconds: seconds, or: timeout) { () throws(AggError) in
+                    let result = await ServeDeadline.outcome(within: seconds, or: timeout) { () throws(AggError) in
                         try await Self.fetch(venue, factory: factory)
                     }
                     return .venue(venue, result)
@@ -144,7 +144,7 @@ final class ServePoller: Sendable {
             for source in dueFX {
                 group.addTask {
                     let timeout = Self.timeout(source, factory: factory, seconds: seconds)
-                    let result = await resultWithin(seconds: seconds, or: timeout) { () throws(AggError) in
+                    let result = await ServeDeadline.outcome(within: seconds, or: timeout) { () throws(AggError) in
                         try await factory.adapter(id: source.id).rates(base: Conversion.fxBase).screened()
                     }
                     return .fx(source.id, result)
@@ -153,7 +153,7 @@ final class ServePoller: Sendable {
             for venue in plan.transferVenues {
                 group.addTask {
                     let timeout = Self.timeout(venue, factory: factory, seconds: seconds)
-                    let result = await resultWithin(seconds: seconds, or: timeout) { () throws(AggError) in
+                    let result = await ServeDeadline.outcome(within: seconds, or: timeout) { () throws(AggError) in
                         try await factory.adapter(id: venue.id).transferStatus(coins: [])
                     }
                     return .transfers(venue.id, result)

@@ -28,7 +28,10 @@ final class ServeHarness: Sendable {
             makeHTTPClient: { _ in http })
         if let now { context.now = now }
         context.historyStore = history
-        let parsed = try ArgumentParser.parse(arguments, spec: ServeCommand.spec)
+        // A poll's venues have a minute unless the test says otherwise: on a loaded machine a
+        // venue paced by its token bucket can take longer than the default 10 s.
+        let deadline = arguments.contains("--timeout") ? [] : ["--timeout", "60"]
+        let parsed = try ArgumentParser.parse(arguments + deadline, spec: ServeCommand.spec)
         var options = try NetworkOptions(parsed, context: context)
         options.offline = false
         let plan = try ServePlan(
