@@ -14,7 +14,7 @@ struct ServePublication: Sendable {
     /// its last answer is in) and at the first publication.
     var board: String
     var boardValue: PremiumBoard?
-    /// The snapshot part of `/metrics`, as bytes.
+    /// The snapshot part of `/metrics`, as bytes, rendered once per publication.
     var metricsBytes: [UInt8]
 }
 
@@ -261,7 +261,7 @@ final class ServeApp: HTTPHandler {
             return HTTPServerResponse(status: 200, body: .events(subscription))
         }
         router.get("/metrics") { _ in
-            // The snapshot's part is rendered once per publication; only the counters are written here.
+            // The snapshot's part is rendered once per poll; only the counters are written here.
             let snapshotPart = current()?.metricsBytes ?? []
             let livePart = metrics.liveText(streams: streams, lanes: lanes)
             var body: [UInt8] = []
