@@ -48,6 +48,25 @@ struct ServeDegradedTests {
         #expect(health.text.contains(#""stale":["binance"]"#))
     }
 
+    @Test(
+        "a venue's deadline is --timeout, but at most four fifths of the interval",
+        arguments: [
+            ([], 5.0, 4.0), ([], 60.0, 10.0), (["--timeout", "2"], 5.0, 2.0), (["--timeout", "30"], 10.0, 8.0),
+        ])
+    func deadline(arguments: [String], interval: Double, deadline: Double) throws {
+        let parsed = try ArgumentParser.parse(arguments, spec: ServeCommand.spec)
+        let context = CLIContext(
+            registry: Self.registry, environment: [:],
+            console: Console(standardOutput: BufferSink(), standardError: BufferSink(), width: 80),
+            makeHTTPClient: { _ in NoNetworkHTTPClient() })
+        let options = try NetworkOptions(parsed, context: context)
+        let poller = ServePoller(
+            plan: try ServePlan(registry: Self.registry, exchanges: [], fx: [], coins: ["BTC"]),
+            factory: AdapterFactory(context: context, options: options), venueDeadline: options.timeouts.total,
+            now: { Timestamp(secondsSince1970: 0) }, publish: { _, _ in })
+        #expect(poller.deadline(interval: interval) == deadline)
+    }
+
     @Test("each venue is published as it answers: the first answers are served before a slow venue's")
     func publishedAsAnswered() async throws {
         let harness = try ServeHarness(
