@@ -18,7 +18,10 @@ struct ServeLoadTests {
 
     @Test("upstream requests per poll are the same with 1 and with 100 concurrent clients")
     func upstreamIndependentOfClients() async throws {
-        let harness = try ServeHarness()
+        // A clock that stands still: the FX source is asked on the first poll only (FXSchedule),
+        // however long the test takes.
+        let clock = FakeClock()
+        let harness = try ServeHarness(now: { clock.now })
         await harness.poll()
         let before = harness.upstreamRequests
         for path in Self.paths { #expect((try await harness.get(path)).status == 200) }

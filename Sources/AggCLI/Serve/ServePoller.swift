@@ -85,6 +85,36 @@ final class ServePoller: Sendable {
         var fx = FXSchedule()
     }
 
+    /// One request of a poll, under the poll's deadline.
+    private enum Job: Sendable {
+        case venue(ServePlan.Venue)
+        case fx(AdapterDescriptor)
+        case transfers(AdapterDescriptor)
+
+        func run(factory: AdapterFactory, seconds: Double) async -> Arrival {
+            switch self {
+            case .venue(let venue):
+                let timeout = ServePoller.timeout(venue.descriptor, factory: factory, seconds: seconds)
+                let result = await ServeDeadline.outcome(within: seconds, or: timeout) { () throws(AggError) in
+                    try await ServePoller.fetch(venue, factory: factory)
+                }
+                return .venue(venue, result)
+            case .fx(let source):
+                let timeout = ServePoller.timeout(source, factory: factory, seconds: seconds)
+                let result = await ServeDeadline.outcome(within: seconds, or: timeout) { () throws(AggError) in
+                    try await factory.adapter(id: source.id).rates(base: Conversion.fxBase).screened()
+                }
+                return .fx(source.id, result)
+            case .transfers(let venue):
+                let timeout = ServePoller.timeout(venue, factory: factory, seconds: seconds)
+                let result = await ServeDeadline.outcome(within: seconds, or: timeout) { () throws(AggError) in
+                    try await factory.adapter(id: venue.id).transferStatus(coins: [])
+                }
+                return .transfers(venue.id, result)
+            }
+        }
+    }
+
     /// One answer of a poll.
     private enum Arrival: Sendable {
         case venue(ServePlan.Venue, Result<[Quote], AggError>)
@@ -131,40 +161,23 @@ final class ServePoller: Sendable {
         let factory = self.factory
         let startedAt = now()
         let dueFX = state.withLock { $0.fx.due(plan.fxSources, at: startedAt) }
-        await withTaskGroup(of: Arrival.self) { group in
-            for venue in plan.venues {
-                group.addTask {
-                    let timeout = Self.timeout(venue.descriptor, factory: factory, seconds: seconds)
-                    let result = await ServeDeadline.outcome(within: seconds, or: timeout) { () throws(AggError) in
-                        try await Self.fetch(venue, factory: factory)
-                    }
-                    return .venue(venue, result)
-                }
-            }
-            for source in dueFX {
-                group.addTask {
-                    let timeout = Self.timeout(source, factory: factory, seconds: seconds)
-                    let result = await ServeDeadline.outcome(within: seconds, or: timeout) { () throws(AggError) in
-                        try await factory.adapter(id: source.id).rates(base: Conversion.fxBase).screened()
-                    }
-                    return .fx(source.id, result)
-                }
-            }
-            for venue in plan.transferVenues {
-                group.addTask {
-                    let timeout = Self.timeout(venue, factory: factory, seconds: seconds)
-                    let result = await ServeDeadline.outcome(within: seconds, or: timeout) { () throws(AggError) in
-                        try await factory.adapter(id: venue.id).transferStatus(coins: [])
-                    }
-                    return .transfers(venue.id, result)
-                }
-            }
-            var left = plan.venues.count + dueFX.count + plan.transferVenues.count
-            for await arrival in group {
+        let jobs =
+            plan.venues.map(Job.venue) + dueFX.map(Job.fx) + plan.transferVenues.map(Job.transfers)
+        // Each answer is published as it comes, one at a time, in the order they come.
+        let (arrivals, delivery) = AsyncStream.makeStream(of: Arrival.self)
+        async let fetched = concurrentMap(jobs) { job in
+            delivery.yield(await job.run(factory: factory, seconds: seconds))
+        }
+        var left = jobs.count
+        if left > 0 {
+            for await arrival in arrivals {
                 left -= 1
                 await publish(merge(arrival, askedAt: startedAt), left == 0)
+                if left == 0 { break }
             }
         }
+        _ = await fetched
+        delivery.finish()
         if let snapshot { return snapshot }
         let empty = merge(nil, askedAt: startedAt)
         await publish(empty, true)
@@ -198,13 +211,15 @@ final class ServePoller: Sendable {
         }
     }
 
-    private static func timeout(_ descriptor: AdapterDescriptor, factory: AdapterFactory, seconds: Double) -> AggError {
+    fileprivate static func timeout(_ descriptor: AdapterDescriptor, factory: AdapterFactory, seconds: Double)
+        -> AggError
+    {
         .timeout(venue: descriptor.id, url: factory.baseURL(for: descriptor), seconds: seconds)
     }
 
     /// One venue's tickers: one all-tickers request, or one ticker per watched coin (the venue
     /// is up when any answered).
-    private static func fetch(_ venue: ServePlan.Venue, factory: AdapterFactory) async throws(AggError) -> [Quote] {
+    fileprivate static func fetch(_ venue: ServePlan.Venue, factory: AdapterFactory) async throws(AggError) -> [Quote] {
         let adapter = try factory.adapter(id: venue.descriptor.id)
         guard let coins = venue.coins else { return try await adapter.allQuotes(quotedIn: venue.currency) }
         let markets = coins.map { Market(base: $0, quote: venue.currency) }
