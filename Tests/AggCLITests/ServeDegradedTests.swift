@@ -122,6 +122,32 @@ struct ServeDegradedTests {
         #expect(line(metrics, price) == line(before, price))
     }
 
+    @Test("a failed FX source keeps its last rates and time in /metrics, with agg_source_up 0")
+    func failedFXSourceKeepsItsTime() async throws {
+        let failing = Failing()
+        let clock = FakeClock()
+        let harness = try ServeHarness(registry: Self.registry, now: { clock.now }, override: Self.failing(failing))
+        await harness.poll()
+        let before = try await harness.get("/metrics").text
+        failing.set(["exchangerate"])
+        // The recorded table's next update has passed: the source is due again after 60 s.
+        clock.advance(61)
+        let snapshot = await harness.poll()
+        #expect(!snapshot.isUp("exchangerate"))
+        let metrics = try await harness.get("/metrics").text
+        let line = { (text: String, prefix: String) in
+            text.split(separator: "\n").first { $0.hasPrefix(prefix) }.map(String.init)
+        }
+        #expect(
+            line(metrics, #"agg_source_up{exchange="exchangerate"}"#) == #"agg_source_up{exchange="exchangerate"} 0"#)
+        let time = #"agg_fx_timestamp_seconds{source="exchangerate"}"#
+        #expect(line(metrics, time) != nil)
+        #expect(line(metrics, time) == line(before, time))
+        let rate = #"agg_fx_rate{source="exchangerate",base="USD",quote="KRW"}"#
+        #expect(line(metrics, rate) != nil)
+        #expect(line(metrics, rate) == line(before, rate))
+    }
+
     @Test("/healthz is 503 only when no venue is fresh, with the same body")
     func nothingFresh() async throws {
         let failing = Failing()

@@ -150,7 +150,7 @@ struct ServeLoadTests {
                 # HELP agg_quote_timestamp_seconds The newest ticker time a venue sent, kept while it fails (Unix seconds).
                 # TYPE agg_quote_timestamp_seconds gauge
                 agg_quote_timestamp_seconds{exchange="coinbase"} 1723104734.874
-                # HELP agg_fx_timestamp_seconds When an FX source's table was published (Unix seconds).
+                # HELP agg_fx_timestamp_seconds When an FX source's last table was published, kept while it fails (Unix seconds).
                 # TYPE agg_fx_timestamp_seconds gauge
                 agg_fx_timestamp_seconds{source="frankfurter"} 1723039200
                 # HELP agg_upstream_requests_total Requests the poller sent to each venue, by outcome (ok, http_error, error).

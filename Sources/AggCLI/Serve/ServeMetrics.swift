@@ -43,8 +43,9 @@ final class ServeMetrics: Sendable {
             }
         }
         text.family("agg_fx_rate", type: "gauge", help: "Units of quote per one base, from an FX source.")
-        for id in snapshot.fx.keys.sorted() {
-            guard case .success(let table)? = snapshot.fx[id] else { continue }
+        // An FX source that fails keeps its last table's rates and time, as a venue does.
+        for id in snapshot.fxTables.keys.sorted() {
+            guard let table = snapshot.fxTables[id] else { continue }
             for code in table.rates.keys.sorted() {
                 guard let rate = table.rates[code] else { continue }
                 text.sample(
@@ -74,9 +75,10 @@ final class ServeMetrics: Sendable {
                 seconds(Timestamp(millisecondsSince1970: newest)))
         }
         text.family(
-            "agg_fx_timestamp_seconds", type: "gauge", help: "When an FX source's table was published (Unix seconds).")
-        for id in snapshot.fx.keys.sorted() {
-            guard case .success(let table)? = snapshot.fx[id] else { continue }
+            "agg_fx_timestamp_seconds", type: "gauge",
+            help: "When an FX source's last table was published, kept while it fails (Unix seconds).")
+        for id in snapshot.fxTables.keys.sorted() {
+            guard let table = snapshot.fxTables[id] else { continue }
             text.sample("agg_fx_timestamp_seconds", [("source", id)], seconds(table.asOf))
         }
         return text.bytes

@@ -202,6 +202,7 @@ final class ServePoller: Sendable {
                 state.fx.record(id, result, at: askedAt)
                 next.fx[id] = result
                 next.fxFetched[id] = state.fx.entry(id)?.fetched
+                next.fxTables[id] = state.fx.entry(id)?.table
             case .transfers(let id, let result)?:
                 next.transfers[id] = result
             case nil: break

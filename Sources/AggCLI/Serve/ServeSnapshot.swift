@@ -50,6 +50,8 @@ struct ServeSnapshot: Sendable {
     var fx: [String: Result<RateTable, AggError>]
     /// When each FX table was fetched (tables are kept between polls until their source is due).
     var fxFetched: [String: Timestamp]
+    /// The last table each FX source sent, kept through later failures (for the metrics).
+    var fxTables: [String: RateTable] = [:]
     var transfers: [String: Result<[TransferStatus], AggError>]
 
     /// The venues and FX sources whose last request failed (or that have not answered yet),
