@@ -73,6 +73,36 @@ struct ServeLimitsTests {
         #expect(metrics.contains("agg_http_rejected_requests_total \(refused.count)\n"))
     }
 
+    @Test("the work queue: slots run, a bounded number wait, the rest are refused at once; idle after a burst")
+    func workQueue() async throws {
+        let idled = Mutex(0)
+        let queue = WorkQueue(slots: 1, waitingLimit: 1, burst: 2) { idled.withLock { $0 += 1 } }
+        /// The refusal, or `nil` for a slot.
+        func refusal(_ result: Result<Void, WorkQueue.Refusal>) -> WorkQueue.Refusal? {
+            if case .failure(let refusal) = result { return refusal }
+            return nil
+        }
+        #expect(refusal(queue.enter(waiting: 0)) == nil)
+        // A second client waits for the slot (on a thread of its own, as a connection does).
+        let waiter = Task.detached { refusal(queue.enter(waiting: 60)) }
+        while queue.waiting == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        // A third finds the slot taken and the waiting room full: refused at once.
+        #expect(refusal(queue.enter(waiting: 60)) == .full)
+        #expect(queue.rejected == 1)
+        queue.leave()
+        #expect(await waiter.value == nil)
+        #expect(queue.running == 1)
+        #expect(queue.waiting == 0)
+        // No slot within the wait: refused, counted.
+        #expect(refusal(queue.enter(waiting: 0.05)) == .timedOut)
+        #expect(queue.rejected == 2)
+        #expect(idled.withLock { $0 } == 0)
+        queue.leave()
+        // Two pieces ended and nothing runs or waits: the burst is over.
+        #expect(idled.withLock { $0 } == 1)
+        #expect(queue.running == 0)
+    }
+
     @Test("the response cache keeps at most its bytes, the least recently used leaving first")
     func cacheBoundedByBytes() {
         let cache = ResponseCache(capacity: 100, maximumBytes: 2_000)
