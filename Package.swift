@@ -98,6 +98,7 @@ let package = Package(
             name: "AggCLI",
             dependencies: [
                 "AggCore", "AggJSON", "AggStore", "AggFixtures", "AggDataVenues", "AggPostgres", "AggServer",
+                "CMalloc",
             ]
         ),
         .target(name: "AggVenues", dependencies: ["AggCore"] + adapterNames.map { .target(name: $0) }),

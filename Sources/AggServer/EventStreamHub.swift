@@ -64,11 +64,17 @@ public final class EventStreamHub: Sendable {
     /// Subscribers connected now.
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
-    /// Subscribers dropped for not reading, since the start.
+    /// Subscribers dropped for not reading, since the start: those whose queue filled up, and
+    /// those cut off with events unread.
     public var droppedCount: Int { state.withLock { $0.dropped } }
 
-    func remove(_ subscription: EventSubscription) {
-        _ = state.withLock { $0.subscribers.removeValue(forKey: ObjectIdentifier(subscription)) }
+    /// Removes `subscription`, counting it as dropped when it left with events it had not
+    /// read (the server cut off a client that stopped reading).
+    func remove(_ subscription: EventSubscription, unread: Bool) {
+        state.withLock { state in
+            guard state.subscribers.removeValue(forKey: ObjectIdentifier(subscription)) != nil else { return }
+            if unread { state.dropped += 1 }
+        }
     }
 }
 
@@ -161,9 +167,12 @@ public final class EventSubscription: Sendable {
         }
     }
 
-    /// Leaves the hub (the client went away).
+    /// Leaves the hub (the client went away, or the server cut it off). A subscription that
+    /// leaves with events still queued had stopped reading: the hub counts it as dropped, as it
+    /// does one whose queue filled up, whichever of the two comes first.
     public func cancel() {
+        let unread = lock.withLock { queue.withLock { !$0.ended && !$0.events.isEmpty } }
         end(dropped: false)
-        hub?.remove(self)
+        hub?.remove(self, unread: unread)
     }
 }

@@ -118,7 +118,8 @@ struct ServeEndpointTests {
         #expect(posted.header("allow") == "GET, HEAD")
         let health = try await harness.get("/healthz")
         #expect(health.status == 200)
-        #expect(health.text.hasPrefix(#"{"status":"ok","generation":1,"snapshotTime":""#))
+        #expect(health.text.hasPrefix(#"{"status":"ok","generation":"#))
+        #expect(health.text.contains(#","snapshotTime":""#))
     }
 
     @Test("with a token, every path but /healthz needs the bearer token")

@@ -18,20 +18,24 @@ struct ServeLoadTests {
 
     @Test("upstream requests per poll are the same with 1 and with 100 concurrent clients")
     func upstreamIndependentOfClients() async throws {
-        let harness = try ServeHarness()
+        // A clock that stands still: the FX source is asked on the first poll only (FXSchedule),
+        // however long the test takes.
+        let clock = FakeClock()
+        let harness = try ServeHarness(now: { clock.now })
         await harness.poll()
         let before = harness.upstreamRequests
         for path in Self.paths { #expect((try await harness.get(path)).status == 200) }
         #expect(harness.upstreamRequests == before)
         await harness.poll()
         let onePoll = harness.upstreamRequests - before
+        // The FX source is not asked again until it is due (FXSchedule): the venues only.
         #expect(
             harness.fixtures.requests[before...].map(\.path).sorted() == [
                 "/binance/api/v3/ticker/24hr", "/bithumb/public/assetsstatus/multichain/ALL",
                 "/bithumb/public/ticker/ALL_KRW", "/coinbase/products/BTC-USD/stats",
                 "/coinbase/products/BTC-USD/ticker",
-                "/coinbase/products/ETH-USD/stats", "/coinbase/products/ETH-USD/ticker", "/exchangerate/v6/latest/USD",
-                "/upbit/v1/market/all", "/upbit/v1/ticker/all",
+                "/coinbase/products/ETH-USD/stats", "/coinbase/products/ETH-USD/ticker", "/upbit/v1/market/all",
+                "/upbit/v1/ticker/all",
             ])
         let statuses = await withTaskGroup(of: Int.self) { group in
             for index in 0..<100 {
@@ -140,13 +144,13 @@ struct ServeLoadTests {
                 # HELP agg_snapshot_timestamp_seconds When the last poll finished (Unix seconds).
                 # TYPE agg_snapshot_timestamp_seconds gauge
                 agg_snapshot_timestamp_seconds \(ServeMetrics.seconds(snapshot.time))
-                # HELP agg_snapshot_generation Polls published since the start.
-                # TYPE agg_snapshot_generation counter
-                agg_snapshot_generation 1
-                # HELP agg_quote_timestamp_seconds The newest ticker time a venue sent in the last poll (Unix seconds).
+                # HELP agg_snapshots_published_total Snapshots published since the start (one per venue answer); the ETag's generation.
+                # TYPE agg_snapshots_published_total counter
+                agg_snapshots_published_total \(snapshot.generation)
+                # HELP agg_quote_timestamp_seconds The newest ticker time a venue sent, kept while it fails (Unix seconds).
                 # TYPE agg_quote_timestamp_seconds gauge
                 agg_quote_timestamp_seconds{exchange="coinbase"} 1723104734.874
-                # HELP agg_fx_timestamp_seconds When an FX source's table was published (Unix seconds).
+                # HELP agg_fx_timestamp_seconds When an FX source's last table was published, kept while it fails (Unix seconds).
                 # TYPE agg_fx_timestamp_seconds gauge
                 agg_fx_timestamp_seconds{source="frankfurter"} 1723039200
                 # HELP agg_upstream_requests_total Requests the poller sent to each venue, by outcome (ok, http_error, error).

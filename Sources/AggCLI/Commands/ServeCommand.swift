@@ -130,8 +130,8 @@ struct ServeRuntime: Sendable {
 
     init(
         context: CLIContext, options: NetworkOptions, plan: ServePlan, address: ListenAddress, token: BearerToken?,
-        limits: HTTPServerLimits = .standard, maximumStreams: Int = ServeCommand.maximumStreams,
-        streamQueue: Int = ServeCommand.streamQueue
+        limits: HTTPServerLimits = .standard, work: ServeLimits = .standard,
+        maximumStreams: Int = ServeCommand.maximumStreams, streamQueue: Int = ServeCommand.streamQueue
     ) throws(HTTPServerError) {
         let metrics = ServeMetrics()
         let prefixes = context.registry.descriptors.map { descriptor in
@@ -148,11 +148,12 @@ struct ServeRuntime: Sendable {
         let streams = EventStreamHub(maximumSubscribers: maximumStreams, queueLimit: streamQueue)
         let app = ServeApp(
             endpoints: ServeEndpoints(context: context, polled: plan.ids, history: context.historyStore), plan: plan,
-            token: token, metrics: metrics, streams: streams)
+            token: token, metrics: metrics, streams: streams, limits: work)
         server = try HTTPServer(address: address, limits: limits, handler: app, streams: streams)
         poller = ServePoller(
-            plan: plan, factory: AdapterFactory(context: polling, options: options), now: context.now,
-            publish: { snapshot in await app.publish(snapshot) })
+            plan: plan, factory: AdapterFactory(context: polling, options: options),
+            venueDeadline: options.timeouts.total, now: context.now,
+            publish: { snapshot, pollEnded in await app.publish(snapshot, pollEnded: pollEnded) })
         self.app = app
         self.metrics = metrics
         self.streams = streams

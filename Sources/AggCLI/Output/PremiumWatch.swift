@@ -3,15 +3,14 @@ import AggJSON
 
 /// `agg premium --watch`: the board refreshed on `RefreshLoop`, redrawn in place on a terminal,
 /// one block a refresh in a pipe (a JSON line, a table and a blank line, or CSV rows under one
-/// header). FX tables are kept between refreshes and asked for again only when they are older
-/// than `fxRefreshSeconds` or their source's next update is due, since FX sources update at most
-/// a few times a day and some block callers who ask often.
+/// header). FX sources are asked only when `FXSchedule` says they are due (their tables are kept
+/// between refreshes), since FX sources update at most a few times a day and some block callers
+/// who ask often.
 struct PremiumWatch: Sendable {
     /// What carries from one refresh to the next.
     struct State: Sendable {
-        /// The FX tables of earlier refreshes, and when they were fetched.
-        var tables: [RateTable] = []
-        var tablesFetched: Timestamp?
+        /// When each FX source is due, and the tables of earlier refreshes.
+        var fx = FXSchedule()
         var drawnLines = 0
         var lastFailed = false
         /// The alert rules' states, with `--alert`.
@@ -19,9 +18,6 @@ struct PremiumWatch: Sendable {
         /// Whether `--alert-log` could not be written (exit 74).
         var alertLogFailed = false
     }
-
-    /// How long an FX table is reused between refreshes.
-    static let fxRefreshSeconds: Int64 = 300
 
     var board: Board
     var context: CLIContext
@@ -41,12 +37,24 @@ struct PremiumWatch: Sendable {
         let end = await loop.run(initial, interrupts: context.interrupts()) { state, refresh throws(AggError) in
             let now = context.now()
             var request = board.request
-            request.knownTables = Self.reusable(state, now: now)
+            let due = state.fx.due(request.fxSources, at: now)
+            let dueIDs = Set(due.map(\.id))
+            // The sources not due answer from their last table (kept through failures).
+            request.knownTables = state.fx.tables.filter { table in
+                request.fxSources.contains { $0.id == table.source } && !dueIDs.contains(table.source)
+            }
+            request.fxSources = due
             let result = await board.service.run(request)
             if Task.isCancelled { return false }
-            if request.knownTables.isEmpty {
-                state.tables = result.tables
-                state.tablesFetched = now
+            for source in due {
+                if let table = result.tables.first(where: { $0.source == source.id }) {
+                    state.fx.record(source.id, .success(table), at: now)
+                } else {
+                    let error =
+                        result.errors.first { $0.venue == source.id }
+                        ?? .fxUnavailable("\(source.id) sent no rates")
+                    state.fx.record(source.id, .failure(error), at: now)
+                }
             }
             draw(result, refresh: refresh, interval: interval, state: &state)
             if let alerts, var monitor = state.alerts {
@@ -73,18 +81,6 @@ struct PremiumWatch: Sendable {
         case .stopped: return .success
         case .failed(let error): throw error
         }
-    }
-
-    /// The tables of `state` while every one is younger than `fxRefreshSeconds` and none is
-    /// past its next update; otherwise none, so that every source is asked.
-    static func reusable(_ state: State, now: Timestamp) -> [RateTable] {
-        guard let fetched = state.tablesFetched,
-            now.millisecondsSince1970 - fetched.millisecondsSince1970 < fxRefreshSeconds * 1000,
-            state.tables.allSatisfy({
-                $0.nextUpdate.map { $0.millisecondsSince1970 > now.millisecondsSince1970 } ?? true
-            })
-        else { return [] }
-        return state.tables
     }
 
     private func draw(_ result: PremiumService.Result, refresh: Int, interval: Double, state: inout State) {

@@ -1,6 +1,7 @@
 import AggCore
 import AggJSON
 import AggServer
+import CMalloc
 import FoundationEssentials
 import Synchronization
 
@@ -9,9 +10,11 @@ struct ServePublication: Sendable {
     var snapshot: ServeSnapshot
     /// The one before, for the rates' previous values.
     var previous: ServeSnapshot?
-    /// `/v1/premium` with no query: the board streamed to `/v1/stream`.
+    /// `/v1/premium` with no query: the board streamed to `/v1/stream`, made once a poll (when
+    /// its last answer is in) and at the first publication.
     var board: String
-    /// The snapshot part of `/metrics`, as bytes.
+    var boardValue: PremiumBoard?
+    /// The snapshot part of `/metrics`, as bytes, rendered once per publication.
     var metricsBytes: [UInt8]
 }
 
@@ -28,51 +31,76 @@ final class ServeApp: HTTPHandler {
     let token: BearerToken?
     let metrics: ServeMetrics
     let streams: EventStreamHub
-    let cache = ResponseCache(capacity: 1024)
-    /// How long one answer may take to compute before the client gets 503.
-    let computeSeconds: Double
+    let limits: ServeLimits
+    let cache: ResponseCache
+    /// Expensive answers (compare, premium, rates, status, history), a few at a time.
+    let work: WorkQueue
+    /// Quotes, in a lane of their own.
+    let quoteWork: WorkQueue
     private let published = PublicationBox()
     private let router: Router
 
     init(
         endpoints: ServeEndpoints, plan: ServePlan, token: BearerToken?, metrics: ServeMetrics,
-        streams: EventStreamHub, computeSeconds: Double = 10
+        streams: EventStreamHub, limits: ServeLimits = .standard
     ) {
         self.endpoints = endpoints
         self.plan = plan
         self.token = token
         self.metrics = metrics
         self.streams = streams
-        self.computeSeconds = computeSeconds
+        self.limits = limits
+        cache = ResponseCache(capacity: limits.cacheKeys, maximumBytes: limits.cacheBytes)
+        // After a burst of expensive answers, the memory they took goes back to the system:
+        // agg takes large blocks from the heap (see CMalloc/shim.h), which free() keeps.
+        let returnsMemory = limits.returnsMemory
+        work = WorkQueue(slots: limits.computeSlots, waitingLimit: limits.computeWaiting) {
+            if returnsMemory { _ = malloc_trim(0) }
+        }
+        quoteWork = WorkQueue(slots: limits.quoteSlots, waitingLimit: limits.quoteWaiting)
+        // Tells one run of the server from the next, so that an ETag never outlives it.
+        let instance = String(UInt64.random(in: 0..<UInt64.max) >> 16, radix: 36)
         router = Self.routes(
-            endpoints: endpoints, published: published, cache: cache, metrics: metrics,
-            streams: streams, computeSeconds: computeSeconds)
+            endpoints: endpoints, published: published, cache: cache, metrics: metrics, streams: streams,
+            limits: limits, lanes: Lanes(expensive: work, quote: quoteWork), instance: instance, plan: plan)
     }
 
     /// The latest publication.
     var publication: ServePublication? { published.value.withLock { $0 } }
 
-    /// Derives the board and the metrics of `snapshot`, makes it the one every client reads,
-    /// and streams the board. Runs on the poller's task.
-    func publish(_ snapshot: ServeSnapshot) async {
-        let premium = await Result<ServeEndpoints.PremiumAnswer, AggError>.catching {
-            () throws(AggError) in try await endpoints.premium([], snapshot: snapshot)
-        }
+    /// Makes `snapshot` the one every client reads, with its metrics. The board is made again
+    /// (and streamed) once a poll, when `pollEnded`, and at the first publication: the poll's
+    /// other publications keep the last board, so that a poll costs one board, not one per
+    /// answer. Runs on the poller's task.
+    func publish(_ snapshot: ServeSnapshot, pollEnded: Bool = true) async {
+        let last = published.value.withLock { $0 }
         let board: String
         let boardValue: PremiumBoard?
-        switch premium {
-        case .success(let answer):
-            board = answer.text
-            boardValue = answer.board
-        case .failure(let error):
-            board = HTTPServerResponse.errorText(502, error.description)
-            boardValue = nil
+        if let last, !pollEnded {
+            board = last.board
+            boardValue = last.boardValue
+        } else {
+            let premium = await Result<ServeEndpoints.PremiumAnswer, AggError>.catching {
+                () throws(AggError) in try await endpoints.premium([], snapshot: snapshot)
+            }
+            switch premium {
+            case .success(let answer):
+                board = answer.text
+                boardValue = answer.board
+            case .failure(let error):
+                board = HTTPServerResponse.errorText(502, error.description)
+                boardValue = nil
+            }
         }
         let text = ServeMetrics.snapshotText(snapshot, board: boardValue, plan: plan)
         published.value.withLock { published in
+            // The rates' previous values come from the last snapshot with other FX tables.
+            var previous = published?.previous
+            if let last = published?.snapshot, last.fx != snapshot.fx { previous = last }
             published = ServePublication(
-                snapshot: snapshot, previous: published?.snapshot, board: board, metricsBytes: text)
+                snapshot: snapshot, previous: previous, board: board, boardValue: boardValue, metricsBytes: text)
         }
+        guard pollEnded else { return }
         streams.publish(
             ServerSentEvent(
                 event: "board", id: String(snapshot.generation),
@@ -96,13 +124,54 @@ final class ServeApp: HTTPHandler {
         metrics.httpRequests.increment(label, String(status))
     }
 
+    /// The work queues of the routes that compute.
+    struct Lanes: Sendable {
+        var expensive: WorkQueue
+        var quote: WorkQueue
+    }
+
     private static func routes(
         endpoints: ServeEndpoints, published: PublicationBox, cache: ResponseCache, metrics: ServeMetrics,
-        streams: EventStreamHub, computeSeconds: Double
+        streams: EventStreamHub, limits: ServeLimits, lanes: Lanes, instance: String, plan: ServePlan
     ) -> Router {
         let current: @Sendable () -> ServePublication? = { published.value.withLock { $0 } }
-        /// An endpoint answered once per snapshot and query, shared by every client asking it.
+        let computeSeconds = limits.computeSeconds
+        /// `work` run on the cooperative pool in a slot of `lane`, waited for on this (connection)
+        /// thread: 503 with `Retry-After` when the lane is full or the answer is late. The slot
+        /// is held until the work ends, even when its client stopped waiting.
+        @Sendable func computed(
+            in lane: WorkQueue, late: String, _ work: @escaping @Sendable () async -> Result<String, AggError>,
+            failure: @escaping @Sendable (AggError) -> HTTPServerResponse
+        ) -> HTTPServerResponse {
+            let started = ContinuousClock.now
+            switch lane.enter(waiting: computeSeconds) {
+            case .failure(.full):
+                metrics.rejected.withLock { $0 += 1 }
+                return .error(
+                    503, "too many answers are being computed; try again in a second", headers: [("Retry-After", "1")])
+            case .failure(.timedOut):
+                metrics.rejected.withLock { $0 += 1 }
+                return .error(503, late, headers: [("Retry-After", "1")])
+            case .success: break
+            }
+            let waited = ContinuousClock.now - started
+            let left = computeSeconds - Double(waited.components.seconds) - Double(waited.components.attoseconds) / 1e18
+            let outcome = waitForAsync(seconds: max(0, left)) {
+                defer { lane.leave() }
+                return await work()
+            }
+            switch outcome {
+            case nil:
+                metrics.rejected.withLock { $0 += 1 }
+                return .error(503, late, headers: [("Retry-After", "1")])
+            case .success(let text)?: return .json(text)
+            case .failure(let error)?: return failure(error)
+            }
+        }
+        /// An endpoint answered once per snapshot and query, shared by every client asking it,
+        /// tagged with the snapshot's generation.
         func shared(
+            lane: WorkQueue,
             _ compute:
                 @escaping @Sendable ([HTTPServerRequest.Argument], ServePublication) async throws(AggError)
                 -> String
@@ -114,52 +183,54 @@ final class ServeApp: HTTPHandler {
                 let key =
                     request.path + "?"
                     + request.arguments.map { $0.name + "=" + ($0.value ?? "") }.sorted().joined(separator: "&")
-                return cache.response(key: key, generation: publication.snapshot.generation) {
+                let generation = publication.snapshot.generation
+                var response = cache.response(key: key, generation: generation) {
                     let arguments = request.arguments
-                    let outcome = waitForAsync(seconds: computeSeconds) {
-                        await Result<String, AggError>.catching { () throws(AggError) in
-                            try await compute(arguments, publication)
-                        }
-                    }
-                    switch outcome {
-                    case nil: return .error(503, "the answer took longer than \(Int(computeSeconds)) s")
-                    case .success(let text)?: return .json(text)
-                    case .failure(let error)?:
-                        return .error(error.isUsageError ? 400 : 502, error.description)
-                    }
+                    return computed(
+                        in: lane, late: "the answer took longer than \(Int(computeSeconds)) s",
+                        {
+                            await Result<String, AggError>.catching { () throws(AggError) in
+                                try await compute(arguments, publication)
+                            }
+                        },
+                        failure: { error in .error(error.isUsageError ? 400 : 502, error.description) })
                 }
+                if response.status == 200 { response.etag = "\(instance)-\(generation)" }
+                return response
             }
         }
         var router = Router()
         router.get(
             "/v1/quote",
-            shared { arguments, publication throws(AggError) in
+            shared(lane: lanes.quote) { arguments, publication throws(AggError) in
                 try await endpoints.quote(arguments, snapshot: publication.snapshot)
             })
         router.get(
             "/v1/compare",
-            shared { arguments, publication throws(AggError) in
+            shared(lane: lanes.expensive) { arguments, publication throws(AggError) in
                 try await endpoints.compare(arguments, snapshot: publication.snapshot)
             })
         router.get(
             "/v1/premium",
-            shared { arguments, publication throws(AggError) in
+            shared(lane: lanes.expensive) { arguments, publication throws(AggError) in
                 arguments.isEmpty
                     ? publication.board : try await endpoints.premium(arguments, snapshot: publication.snapshot).text
             })
         router.get(
             "/v1/rates",
-            shared { arguments, publication throws(AggError) in
+            shared(lane: lanes.expensive) { arguments, publication throws(AggError) in
                 try await endpoints.rates(arguments, snapshot: publication.snapshot, previous: publication.previous)
             })
         router.get(
             "/v1/status",
-            shared { arguments, publication throws(AggError) in
+            shared(lane: lanes.expensive) { arguments, publication throws(AggError) in
                 try await endpoints.status(arguments, snapshot: publication.snapshot)
             })
         let exchanges = endpoints.exchanges()
         router.get("/v1/exchanges") { request in
-            request.arguments.isEmpty ? .json(exchanges) : .error(400, "/v1/exchanges takes no query parameters")
+            request.arguments.isEmpty
+                ? .json(exchanges, etag: "\(instance)-exchanges")
+                : .error(400, "/v1/exchanges takes no query parameters")
         }
         router.get("/v1/history") { request in
             guard let store = endpoints.history else {
@@ -172,18 +243,15 @@ final class ServeApp: HTTPHandler {
             } catch {
                 return .error(400, error.description)
             }
-            let outcome = waitForAsync(seconds: computeSeconds) {
-                await Result<String, AggError>.catching { () throws(AggError) in
-                    let prices = try await store.prices(query)
-                    let premiums = try await store.premiums(query)
-                    return ServeHistory.json(query: query, prices: prices, premiums: premiums)
-                }
-            }
-            switch outcome {
-            case nil: return .error(503, "the history store did not answer within \(Int(computeSeconds)) s")
-            case .success(let text)?: return .json(text)
-            case .failure(let error)?: return .error(500, error.description)
-            }
+            return computed(
+                in: lanes.expensive, late: "the history store did not answer within \(Int(computeSeconds)) s",
+                {
+                    await Result<String, AggError>.catching { () throws(AggError) in
+                        let prices = try await store.prices(query)
+                        let premiums = try await store.premiums(query)
+                        return ServeHistory.json(query: query, prices: prices, premiums: premiums)
+                    }
+                }, failure: { error in .error(500, error.description) })
         }
         router.get("/v1/stream") { request in
             guard request.arguments.isEmpty else { return .error(400, "/v1/stream takes no query parameters") }
@@ -195,7 +263,7 @@ final class ServeApp: HTTPHandler {
         router.get("/metrics") { _ in
             // The snapshot's part is rendered once per poll; only the counters are written here.
             let snapshotPart = current()?.metricsBytes ?? []
-            let livePart = metrics.liveText(streams: streams)
+            let livePart = metrics.liveText(streams: streams, lanes: lanes)
             var body: [UInt8] = []
             body.reserveCapacity(snapshotPart.count + livePart.count)
             body += snapshotPart
@@ -205,12 +273,44 @@ final class ServeApp: HTTPHandler {
         }
         router.get("/healthz") { _ in
             guard let publication = current() else { return .error(503, "the first poll has not finished") }
-            let document: JSONValue = [
-                "status": "ok", "generation": .number(String(publication.snapshot.generation)),
-                "snapshotTime": .string(publication.snapshot.time.description),
-            ]
-            return .json(document.serialized() + "\n")
+            return ServeHealth(publication.snapshot, plan: plan, now: endpoints.context.now()).response
         }
         return router
+    }
+}
+
+/// `/healthz`: `ok` when every venue and FX source answered its last request, `degraded`
+/// (still 200) when some did not, naming them, and `down` (503) when no venue did; with the
+/// snapshot's generation, time and age in seconds.
+struct ServeHealth: Sendable {
+    var status: String
+    var stale: [String]
+    var generation: Int
+    var time: Timestamp
+    var ageSeconds: Int64
+
+    init(_ snapshot: ServeSnapshot, plan: ServePlan, now: Timestamp) {
+        let ids = Set(plan.venues.map(\.descriptor.id) + plan.fxSources.map(\.id))
+        stale = snapshot.stale(among: ids)
+        let fresh = plan.venues.contains { snapshot.venues[$0.descriptor.id]?.isFresh == true }
+        status = !fresh ? "down" : stale.isEmpty ? "ok" : "degraded"
+        generation = snapshot.generation
+        time = snapshot.time
+        ageSeconds = max(0, (now.millisecondsSince1970 - snapshot.time.millisecondsSince1970) / 1000)
+    }
+
+    var response: HTTPServerResponse {
+        let document: JSONValue =
+            stale.isEmpty
+            ? [
+                "status": .string(status), "generation": .number(String(generation)),
+                "snapshotTime": .string(time.description), "ageSeconds": .number(String(ageSeconds)),
+            ]
+            : [
+                "status": .string(status), "generation": .number(String(generation)),
+                "snapshotTime": .string(time.description), "ageSeconds": .number(String(ageSeconds)),
+                "stale": .array(stale.map { .string($0) }),
+            ]
+        return .json(document.serialized() + "\n", status: status == "down" ? 503 : 200)
     }
 }

@@ -39,6 +39,10 @@ struct ServeEndpoints: Sendable {
     static let statusQuery = QueryMap(positional: "symbol", options: ["exchange": "exchange"])
     static let historyQuery = QueryMap(positional: nil, options: ["symbol": "", "since": "", "exchange": ""])
 
+    /// Symbols (or other positionals) one request may name: the work of an answer grows with
+    /// them, and a client should not make one answer cost what a thousand do.
+    static let maximumSymbols = 200
+
     /// The command line for `arguments`, or a usage error naming the bad query argument.
     static func commandLine(_ arguments: [HTTPServerRequest.Argument], map: QueryMap) throws(AggError) -> [String] {
         var seen: Set<String> = []
@@ -65,6 +69,9 @@ struct ServeEndpoints: Sendable {
             } else if let option = map.options[argument.name] {
                 options += ["--" + option, value]
             }
+        }
+        guard positionals.count <= maximumSymbols else {
+            throw .usage("at most \(maximumSymbols) symbols a request; this one names \(positionals.count)")
         }
         for positional in positionals where positional.isEmpty || positional.hasPrefix("-") {
             throw .usage("invalid \(map.positional ?? "value") '\(Self.printable(positional))'")
@@ -108,7 +115,17 @@ struct ServeEndpoints: Sendable {
         let service = QuoteService(
             factory: AdapterFactory(context: context, options: options), registry: context.registry,
             caches: false, now: context.now)
-        return QuoteRendering(outcomes: try await service.quotes(plan, maxStale: 0).outcomes).jsonLine()
+        var outcomes = try await service.quotes(plan, maxStale: 0).outcomes
+        // A venue whose last request failed answers with its last good quote, marked stale.
+        for index in outcomes.indices {
+            guard case .failure = outcomes[index].result, let venue = snapshot.venues[outcomes[index].exchange],
+                !venue.isFresh, let fetched = venue.fetched, let quote = venue.byMarket[outcomes[index].market]
+            else { continue }
+            outcomes[index].stale = StaleQuote(
+                quote: quote, fetchedAt: fetched,
+                ageSeconds: max(0, (snapshot.time.millisecondsSince1970 - fetched.millisecondsSince1970) / 1000))
+        }
+        return QuoteRendering(outcomes: outcomes).jsonLine()
     }
 
     /// `agg compare SYMBOL... [--in CUR] [-e ...] [--usdt HOW] -f json`.

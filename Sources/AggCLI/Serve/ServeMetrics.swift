@@ -2,6 +2,7 @@ import AggCore
 import AggJSON
 import AggServer
 import FoundationEssentials
+import Synchronization
 
 /// The counters and histograms of `agg serve`, and `/metrics` in the Prometheus text format.
 /// Prices, premiums and rates are floats there; the exact decimals stay in the JSON API (the
@@ -11,13 +12,17 @@ final class ServeMetrics: Sendable {
     let httpRequests = PairCounters()
     let upstreamDurations = DurationHistograms()
     let upstreamRequests = PairCounters()
+    /// Requests turned away by a full work queue, or that waited for a slot too long.
+    let rejected = Mutex(0)
 
     /// The part of `/metrics` that depends only on a published snapshot and its board.
     static func snapshotText(_ snapshot: ServeSnapshot, board: PremiumBoard?, plan: ServePlan) -> [UInt8] {
         var text = PrometheusText(capacity: 128 * 1024)
         text.family("agg_price", type: "gauge", help: "Last price of a market on a venue, in its quote currency.")
+        // A venue that failed keeps its last prices and time (agg_source_up says it is down), so
+        // that `time() - agg_quote_timestamp_seconds` grows for exactly that venue.
         for id in snapshot.venues.keys.sorted() {
-            guard let venue = snapshot.venues[id], case .success(let quotes) = venue.result else { continue }
+            guard let quotes = snapshot.venues[id]?.quotes else { continue }
             for quote in quotes.sorted(by: { $0.market < $1.market }) {
                 text.sample(
                     "agg_price", [("exchange", id), ("symbol", quote.market.base), ("quote", quote.market.quote)],
@@ -38,8 +43,9 @@ final class ServeMetrics: Sendable {
             }
         }
         text.family("agg_fx_rate", type: "gauge", help: "Units of quote per one base, from an FX source.")
-        for id in snapshot.fx.keys.sorted() {
-            guard case .success(let table)? = snapshot.fx[id] else { continue }
+        // An FX source that fails keeps its last table's rates and time, as a venue does.
+        for id in snapshot.fxTables.keys.sorted() {
+            guard let table = snapshot.fxTables[id] else { continue }
             for code in table.rates.keys.sorted() {
                 guard let rate = table.rates[code] else { continue }
                 text.sample(
@@ -53,13 +59,15 @@ final class ServeMetrics: Sendable {
         text.family(
             "agg_snapshot_timestamp_seconds", type: "gauge", help: "When the last poll finished (Unix seconds).")
         text.sample("agg_snapshot_timestamp_seconds", [], seconds(snapshot.time))
-        text.family("agg_snapshot_generation", type: "counter", help: "Polls published since the start.")
-        text.sample("agg_snapshot_generation", [], String(snapshot.generation))
+        text.family(
+            "agg_snapshots_published_total", type: "counter",
+            help: "Snapshots published since the start (one per venue answer); the ETag's generation.")
+        text.sample("agg_snapshots_published_total", [], String(snapshot.generation))
         text.family(
             "agg_quote_timestamp_seconds", type: "gauge",
-            help: "The newest ticker time a venue sent in the last poll (Unix seconds).")
+            help: "The newest ticker time a venue sent, kept while it fails (Unix seconds).")
         for id in snapshot.venues.keys.sorted() {
-            guard case .success(let quotes)? = snapshot.venues[id]?.result,
+            guard let quotes = snapshot.venues[id]?.quotes,
                 let newest = quotes.compactMap(\.timestamp).map(\.millisecondsSince1970).max()
             else { continue }
             text.sample(
@@ -67,16 +75,17 @@ final class ServeMetrics: Sendable {
                 seconds(Timestamp(millisecondsSince1970: newest)))
         }
         text.family(
-            "agg_fx_timestamp_seconds", type: "gauge", help: "When an FX source's table was published (Unix seconds).")
-        for id in snapshot.fx.keys.sorted() {
-            guard case .success(let table)? = snapshot.fx[id] else { continue }
+            "agg_fx_timestamp_seconds", type: "gauge",
+            help: "When an FX source's last table was published, kept while it fails (Unix seconds).")
+        for id in snapshot.fxTables.keys.sorted() {
+            guard let table = snapshot.fxTables[id] else { continue }
             text.sample("agg_fx_timestamp_seconds", [("source", id)], seconds(table.asOf))
         }
         return text.bytes
     }
 
     /// The live part: request counts and durations, and the event streams.
-    func liveText(streams: EventStreamHub) -> [UInt8] {
+    func liveText(streams: EventStreamHub, lanes: ServeApp.Lanes) -> [UInt8] {
         var text = PrometheusText(capacity: 32 * 1024)
         upstreamRequests.write(
             to: &text, name: "agg_upstream_requests_total", labels: ("exchange", "outcome"),
@@ -95,6 +104,18 @@ final class ServeMetrics: Sendable {
         text.family(
             "agg_stream_dropped_total", type: "counter", help: "Stream clients dropped for not reading their events.")
         text.sample("agg_stream_dropped_total", [], String(streams.droppedCount))
+        text.family(
+            "agg_compute_running", type: "gauge", help: "Answers being computed now, by lane (expensive, quote).")
+        text.sample("agg_compute_running", [("lane", "expensive")], String(lanes.expensive.running))
+        text.sample("agg_compute_running", [("lane", "quote")], String(lanes.quote.running))
+        text.family(
+            "agg_compute_waiting", type: "gauge", help: "Requests waiting for a compute slot now, by lane.")
+        text.sample("agg_compute_waiting", [("lane", "expensive")], String(lanes.expensive.waiting))
+        text.sample("agg_compute_waiting", [("lane", "quote")], String(lanes.quote.waiting))
+        text.family(
+            "agg_http_rejected_requests_total", type: "counter",
+            help: "Requests answered 503 because their work queue was full or their answer was late.")
+        text.sample("agg_http_rejected_requests_total", [], String(rejected.withLock { $0 }))
         return text.bytes
     }
 

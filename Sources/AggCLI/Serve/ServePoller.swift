@@ -3,8 +3,8 @@ import FoundationEssentials
 import Synchronization
 
 /// What `agg serve` polls: each venue once per interval (its all-tickers request, or one
-/// ticker per watched coin for a venue without one), each FX source while its table is stale,
-/// and each transfer-status list.
+/// ticker per watched coin for a venue without one), each FX source when `FXSchedule` says it
+/// is due, and each transfer-status list.
 struct ServePlan: Sendable {
     struct Venue: Sendable {
         var descriptor: AdapterDescriptor
@@ -62,108 +62,168 @@ struct ServePlan: Sendable {
     }
 }
 
-/// Polls the plan and publishes each result as the new snapshot. Only the poller reaches the
-/// venues; clients read the published snapshot.
+/// Polls the plan and publishes what comes back. Only the poller reaches the venues; clients
+/// read the published snapshot.
+///
+/// Each venue, due FX source and transfer list is asked at once, each under `venueDeadline`
+/// (under the interval in `run`), and each answer is published as it comes, so that a slow or
+/// hung venue delays only itself. A venue that fails keeps its last tickers, served marked stale.
+/// FX sources are asked only when `FXSchedule` says they are due.
 final class ServePoller: Sendable {
-    /// How long an FX table is reused between polls (unless its next update is due): FX
-    /// sources update at most a few times a day, and some count every request against a quota.
-    static let fxRefreshSeconds: Int64 = 300
-
     let plan: ServePlan
+    /// Seconds each venue, FX source and transfer list has to answer in one poll.
+    let venueDeadline: Double
     private let factory: AdapterFactory
     private let now: @Sendable () -> Timestamp
-    private let latest = Mutex<ServeSnapshot?>(nil)
-    private let publish: @Sendable (ServeSnapshot) async -> Void
+    private let state = Mutex(State())
+    /// Called with each snapshot, and whether it is the poll's last (the board is streamed
+    /// once a poll, from the last).
+    private let publish: @Sendable (ServeSnapshot, _ pollEnded: Bool) async -> Void
+
+    private struct State {
+        var snapshot: ServeSnapshot?
+        var fx = FXSchedule()
+    }
+
+    /// One request of a poll, under the poll's deadline.
+    private enum Job: Sendable {
+        case venue(ServePlan.Venue)
+        case fx(AdapterDescriptor)
+        case transfers(AdapterDescriptor)
+
+        func run(factory: AdapterFactory, seconds: Double) async -> Arrival {
+            switch self {
+            case .venue(let venue):
+                let timeout = ServePoller.timeout(venue.descriptor, factory: factory, seconds: seconds)
+                let result = await ServeDeadline.outcome(within: seconds, or: timeout) { () throws(AggError) in
+                    try await ServePoller.fetch(venue, factory: factory)
+                }
+                return .venue(venue, result)
+            case .fx(let source):
+                let timeout = ServePoller.timeout(source, factory: factory, seconds: seconds)
+                let result = await ServeDeadline.outcome(within: seconds, or: timeout) { () throws(AggError) in
+                    try await factory.adapter(id: source.id).rates(base: Conversion.fxBase).screened()
+                }
+                return .fx(source.id, result)
+            case .transfers(let venue):
+                let timeout = ServePoller.timeout(venue, factory: factory, seconds: seconds)
+                let result = await ServeDeadline.outcome(within: seconds, or: timeout) { () throws(AggError) in
+                    try await factory.adapter(id: venue.id).transferStatus(coins: [])
+                }
+                return .transfers(venue.id, result)
+            }
+        }
+    }
+
+    /// One answer of a poll.
+    private enum Arrival: Sendable {
+        case venue(ServePlan.Venue, Result<[Quote], AggError>)
+        case fx(String, Result<RateTable, AggError>)
+        case transfers(String, Result<[TransferStatus], AggError>)
+    }
 
     init(
-        plan: ServePlan, factory: AdapterFactory, now: @escaping @Sendable () -> Timestamp,
-        publish: @escaping @Sendable (ServeSnapshot) async -> Void
+        plan: ServePlan, factory: AdapterFactory, venueDeadline: Double, now: @escaping @Sendable () -> Timestamp,
+        publish: @escaping @Sendable (ServeSnapshot, _ pollEnded: Bool) async -> Void
     ) {
         self.plan = plan
         self.factory = factory
+        self.venueDeadline = venueDeadline
         self.now = now
         self.publish = publish
     }
 
     /// The snapshot published last, if any.
-    var snapshot: ServeSnapshot? { latest.withLock { $0 } }
+    var snapshot: ServeSnapshot? { state.withLock { $0.snapshot } }
+
+    /// The deadline of each venue in a poll every `interval` seconds: `venueDeadline`, but at
+    /// most four fifths of the interval, so that a hung venue never delays the next poll.
+    func deadline(interval: Double) -> Double { min(venueDeadline, interval * 0.8) }
 
     /// Polls every interval until the task is cancelled: the next poll starts `interval` seconds
     /// after the previous one started (or at once when a poll took longer).
     func run(interval: Double) async {
+        let deadline = deadline(interval: interval)
         while !Task.isCancelled {
             let started = ContinuousClock.now
-            await poll()
+            await poll(deadline: deadline)
             let elapsed = ContinuousClock.now - started
             let rest = Duration.milliseconds(Int64(interval * 1000)) - elapsed
             if rest > .zero { try? await Task.sleep(for: rest) }
         }
     }
 
-    /// One poll: every venue, stale FX source and transfer list at once; then the snapshot is
-    /// published.
+    /// One poll: every venue, due FX source and transfer list at once, each published as it
+    /// answers (or fails, at its deadline). Returns the last snapshot published.
     @discardableResult
-    func poll() async -> ServeSnapshot {
-        let previous = snapshot
+    func poll(deadline: Double? = nil) async -> ServeSnapshot {
+        let seconds = deadline ?? venueDeadline
         let factory = self.factory
         let startedAt = now()
-        async let venues = concurrentMap(plan.venues) { venue in await Self.fetch(venue, factory: factory) }
-        let reusable = Dictionary(
-            uniqueKeysWithValues: plan.fxSources.compactMap { source -> (String, RateTable)? in
-                guard let previous, let fetched = previous.fxFetched[source.id],
-                    case .success(let table) = previous.fx[source.id],
-                    startedAt.millisecondsSince1970 - fetched.millisecondsSince1970 < Self.fxRefreshSeconds * 1000,
-                    table.nextUpdate.map({ $0.millisecondsSince1970 > startedAt.millisecondsSince1970 }) ?? true
-                else { return nil }
-                return (source.id, table)
-            })
-        let stale = plan.fxSources.filter { reusable[$0.id] == nil }
-        async let tables = concurrentResults(stale) { descriptor throws(AggError) in
-            try await factory.adapter(id: descriptor.id).rates(base: Conversion.fxBase).screened()
+        let dueFX = state.withLock { $0.fx.due(plan.fxSources, at: startedAt) }
+        let jobs =
+            plan.venues.map(Job.venue) + dueFX.map(Job.fx) + plan.transferVenues.map(Job.transfers)
+        // Each answer is published as it comes, one at a time, in the order they come.
+        let (arrivals, delivery) = AsyncStream.makeStream(of: Arrival.self)
+        async let fetched = concurrentMap(jobs) { job in
+            delivery.yield(await job.run(factory: factory, seconds: seconds))
         }
-        async let transfers = concurrentResults(plan.transferVenues) { descriptor throws(AggError) in
-            try await factory.adapter(id: descriptor.id).transferStatus(coins: [])
+        var left = jobs.count
+        if left > 0 {
+            for await arrival in arrivals {
+                left -= 1
+                await publish(merge(arrival, askedAt: startedAt), left == 0)
+                if left == 0 { break }
+            }
         }
-        var fx: [String: Result<RateTable, AggError>] = [:]
-        var fxFetched: [String: Timestamp] = [:]
-        for (id, table) in reusable {
-            fx[id] = .success(table)
-            fxFetched[id] = previous?.fxFetched[id]
+        _ = await fetched
+        delivery.finish()
+        if let snapshot { return snapshot }
+        let empty = merge(nil, askedAt: startedAt)
+        await publish(empty, true)
+        return empty
+    }
+
+    /// The next snapshot: the last one with `arrival` in it, one generation on.
+    private func merge(_ arrival: Arrival?, askedAt: Timestamp) -> ServeSnapshot {
+        let time = now()
+        return state.withLock { state in
+            var next =
+                state.snapshot
+                ?? ServeSnapshot(generation: 0, time: time, venues: [:], fx: [:], fxFetched: [:], transfers: [:])
+            next.generation += 1
+            next.time = time
+            switch arrival {
+            case .venue(let venue, let result)?:
+                let id = venue.descriptor.id
+                next.venues[id] = ServeSnapshot.Venue(
+                    currency: venue.currency, result: result, at: time, previous: next.venues[id])
+            case .fx(let id, let result)?:
+                state.fx.record(id, result, at: askedAt)
+                next.fx[id] = result
+                next.fxFetched[id] = state.fx.entry(id)?.fetched
+                next.fxTables[id] = state.fx.entry(id)?.table
+            case .transfers(let id, let result)?:
+                next.transfers[id] = result
+            case nil: break
+            }
+            state.snapshot = next
+            return next
         }
-        for (descriptor, result) in zip(stale, await tables) {
-            fx[descriptor.id] = result
-            fxFetched[descriptor.id] = startedAt
-        }
-        var transferLists: [String: Result<[TransferStatus], AggError>] = [:]
-        for (descriptor, result) in zip(plan.transferVenues, await transfers) { transferLists[descriptor.id] = result }
-        var venueSnapshots: [String: ServeSnapshot.Venue] = [:]
-        for (venue, fetched) in zip(plan.venues, await venues) { venueSnapshots[venue.descriptor.id] = fetched }
-        let snapshot = ServeSnapshot(
-            generation: (previous?.generation ?? 0) + 1, time: now(), venues: venueSnapshots, fx: fx,
-            fxFetched: fxFetched, transfers: transferLists)
-        latest.withLock { $0 = snapshot }
-        await publish(snapshot)
-        return snapshot
+    }
+
+    fileprivate static func timeout(_ descriptor: AdapterDescriptor, factory: AdapterFactory, seconds: Double)
+        -> AggError
+    {
+        .timeout(venue: descriptor.id, url: factory.baseURL(for: descriptor), seconds: seconds)
     }
 
     /// One venue's tickers: one all-tickers request, or one ticker per watched coin (the venue
     /// is up when any answered).
-    private static func fetch(_ venue: ServePlan.Venue, factory: AdapterFactory) async -> ServeSnapshot.Venue {
-        let id = venue.descriptor.id
-        let currency = venue.currency
-        guard let coins = venue.coins else {
-            let result = await Result<[Quote], AggError>.catching { () throws(AggError) in
-                try await factory.adapter(id: id).allQuotes(quotedIn: currency)
-            }
-            return ServeSnapshot.Venue(currency: currency, result: result)
-        }
-        let adapter: any ExchangeAdapter
-        do throws(AggError) {
-            adapter = try factory.adapter(id: id)
-        } catch {
-            return ServeSnapshot.Venue(currency: currency, result: .failure(error))
-        }
-        let markets = coins.map { Market(base: $0, quote: currency) }
+    fileprivate static func fetch(_ venue: ServePlan.Venue, factory: AdapterFactory) async throws(AggError) -> [Quote] {
+        let adapter = try factory.adapter(id: venue.descriptor.id)
+        guard let coins = venue.coins else { return try await adapter.allQuotes(quotedIn: venue.currency) }
+        let markets = coins.map { Market(base: $0, quote: venue.currency) }
         let results = await adapter.quotes(for: markets)
         var quotes: [Quote] = []
         var firstError: AggError?
@@ -175,9 +235,7 @@ final class ServePoller: Sendable {
             case nil: continue
             }
         }
-        if quotes.isEmpty, let firstError {
-            return ServeSnapshot.Venue(currency: currency, result: .failure(firstError))
-        }
-        return ServeSnapshot.Venue(currency: currency, result: .success(quotes))
+        if quotes.isEmpty, let firstError { throw firstError }
+        return quotes
     }
 }

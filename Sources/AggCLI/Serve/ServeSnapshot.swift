@@ -5,32 +5,58 @@ import FoundationEssentials
 /// transfer status lists, or why each is missing. Immutable once published; every client is
 /// answered from the latest one, so no client request reaches a venue.
 struct ServeSnapshot: Sendable {
-    /// One venue's tickers in the currency polled.
+    /// One venue's tickers in the currency polled: what its last request answered, and the
+    /// last tickers it sent (kept through later failures, served marked stale).
     struct Venue: Sendable {
         var currency: String
+        /// The last request's outcome.
         var result: Result<[Quote], AggError>
+        /// The last tickers the venue sent: this poll's, or an earlier poll's after a failure.
+        var quotes: [Quote]
+        /// When `quotes` were fetched; `nil` when the venue never answered.
+        var fetched: Timestamp?
         var byMarket: [Market: Quote]
 
-        init(currency: String, result: Result<[Quote], AggError>) {
+        /// A fresh answer at `time`, or a failure that keeps `previous`'s tickers.
+        init(currency: String, result: Result<[Quote], AggError>, at time: Timestamp, previous: Venue? = nil) {
             self.currency = currency
             self.result = result
-            var byMarket: [Market: Quote] = [:]
-            for quote in (try? result.get()) ?? [] where byMarket[quote.market] == nil {
-                byMarket[quote.market] = quote
+            switch result {
+            case .success(let answered):
+                quotes = answered
+                fetched = time
+            case .failure:
+                quotes = previous?.quotes ?? []
+                fetched = previous?.fetched
             }
+            var byMarket: [Market: Quote] = [:]
+            for quote in quotes where byMarket[quote.market] == nil { byMarket[quote.market] = quote }
             self.byMarket = byMarket
+        }
+
+        /// Whether the last request answered.
+        var isFresh: Bool {
+            if case .success = result { return true }
+            return false
         }
     }
 
-    /// 1 for the first poll, then one more per poll.
+    /// 1 for the first publication, then one more for each (every venue's answer is published
+    /// as it comes, so a poll publishes several).
     var generation: Int
-    /// When the poll finished.
+    /// When it was published.
     var time: Timestamp
     var venues: [String: Venue]
     var fx: [String: Result<RateTable, AggError>]
-    /// When each FX table was fetched (tables are kept between polls while fresh).
+    /// When each FX table was fetched (tables are kept between polls until their source is due).
     var fxFetched: [String: Timestamp]
+    /// The last table each FX source sent, kept through later failures (for the metrics).
+    var fxTables: [String: RateTable] = [:]
     var transfers: [String: Result<[TransferStatus], AggError>]
+
+    /// The venues and FX sources whose last request failed (or that have not answered yet),
+    /// among `ids`, sorted.
+    func stale(among ids: Set<String>) -> [String] { ids.filter { !isUp($0) }.sorted() }
 
     /// Whether `source` answered its last request (venue or FX source).
     func isUp(_ source: String) -> Bool {

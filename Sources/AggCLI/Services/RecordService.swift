@@ -11,8 +11,9 @@ import Synchronization
 /// - A venue is never asked more often than its rate limit allows: a venue whose fetch needs
 ///   more time than one interval is fetched every few ticks (`Venue.everyTicks`) and skipped in
 ///   between; the token buckets of `AdapterFactory` stand behind that as a second guard.
-/// - FX sources, which update a few times a day and block callers who ask often, are asked on
-///   the first tick and then when their table is `fxRefreshSeconds` old or their next update is due.
+/// - FX sources, which update a few times a day and block callers who ask often, are asked only
+///   when `FXSchedule` says they are due (the first tick, then at their next update, at least a
+///   minute and at most five minutes apart, backing off after failures).
 /// - Several recorders may share a store: each claims venue leases every tick
 ///   (`HistoryStore.claimVenues`) and records only the venues it holds.
 public struct RecordService: Sendable {
@@ -123,14 +124,9 @@ public struct RecordService: Sendable {
     struct State: Sendable {
         /// Ticks since each venue was last fetched.
         var sinceFetch: [String: Int] = [:]
-        var tables: [String: RateTable] = [:]
-        var tablesFetched: [String: Timestamp] = [:]
+        /// When each FX source is due, and its last table.
+        var fx = FXSchedule()
     }
-
-    /// How long an FX table is reused before its source is asked again.
-    public static let fxRefreshSeconds: Int64 = 300
-    /// Once an FX table's next update is due, its source is asked again at most this often.
-    public static let fxLateRetrySeconds: Int64 = 60
 
     public var factory: AdapterFactory
     public var store: any HistoryStore
@@ -344,7 +340,7 @@ public struct RecordService: Sendable {
                 state.sinceFetch[venue.id] = since
             }
         }
-        let fxDue = plan.fxSources.filter { held.contains($0.id) && fxIsDue($0.id, state: state, now: now) }
+        let fxDue = state.fx.due(plan.fxSources, at: now).filter { held.contains($0.id) }
 
         async let venueAnswers = concurrentMap(due) { venue in
             VenueAnswer(venue: venue.id, outcome: await fetch(venue))
@@ -363,11 +359,10 @@ public struct RecordService: Sendable {
         }
         var fresh: [RateTable] = []
         for answer in await fxAnswers {
+            state.fx.record(answer.source, answer.outcome, at: now)
             switch answer.outcome {
             case .success(let table):
                 fresh.append(table)
-                state.tables[answer.source] = table
-                state.tablesFetched[answer.source] = now
                 report.answered.append(answer.source)
             case .failure(let error): report.failures.append(Failure(venue: answer.source, error: error))
             }
@@ -388,7 +383,7 @@ public struct RecordService: Sendable {
             }
         }
         if let currency = plan.premiumCurrency, !quotes.isEmpty {
-            switch premiums(quotes, currency: currency, tables: Array(state.tables.values), plan: plan, now: now) {
+            switch premiums(quotes, currency: currency, tables: state.fx.tables, plan: plan, now: now) {
             case .success(let points): recorded.premiums = points
             case .failure(let error): report.failures.append(Failure(venue: "premium", error: error))
             }
@@ -404,16 +399,6 @@ public struct RecordService: Sendable {
         }
         report.recorded = recorded
         return report
-    }
-
-    /// Whether an FX source is asked this tick: never yet, its table older than
-    /// `fxRefreshSeconds`, or its next update due and the table at least `fxLateRetrySeconds` old.
-    private func fxIsDue(_ source: String, state: State, now: Timestamp) -> Bool {
-        guard let fetched = state.tablesFetched[source], let table = state.tables[source] else { return true }
-        let age = now.millisecondsSince1970 - fetched.millisecondsSince1970
-        if age >= Self.fxRefreshSeconds * 1000 { return true }
-        // A source late with its announced update is not asked again every tick.
-        return age >= Self.fxLateRetrySeconds * 1000 && (table.nextUpdate.map { $0 <= now } ?? false)
     }
 
     /// The premium points of the board made from this tick's `quotes`: each local venue's

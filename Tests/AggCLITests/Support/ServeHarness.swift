@@ -16,16 +16,22 @@ final class ServeHarness: Sendable {
 
     init(
         registry: AdapterRegistry = testRegistry(), arguments: [String] = [], token: String? = nil,
-        history: (any HistoryStore)? = nil, streamQueue: Int = ServeCommand.streamQueue
+        history: (any HistoryStore)? = nil, streamQueue: Int = ServeCommand.streamQueue,
+        now: (@Sendable () -> Timestamp)? = nil, work: ServeLimits = .standard,
+        override: @escaping @Sendable (String, LoopbackRequest) -> LoopbackReply? = { _, _ in nil }
     ) throws {
-        let fixtures = try FixtureServer()
+        let fixtures = try FixtureServer(override: override)
         let http = CurlHTTPClient()
         var context = CLIContext(
             registry: registry, environment: fixtures.environment,
             console: Console(standardOutput: BufferSink(), standardError: BufferSink(), width: 200),
             makeHTTPClient: { _ in http })
+        if let now { context.now = now }
         context.historyStore = history
-        let parsed = try ArgumentParser.parse(arguments, spec: ServeCommand.spec)
+        // A poll's venues have a minute unless the test says otherwise: on a loaded machine a
+        // venue paced by its token bucket can take longer than the default 10 s.
+        let deadline = arguments.contains("--timeout") ? [] : ["--timeout", "60"]
+        let parsed = try ArgumentParser.parse(arguments + deadline, spec: ServeCommand.spec)
         var options = try NetworkOptions(parsed, context: context)
         options.offline = false
         let plan = try ServePlan(
@@ -36,7 +42,7 @@ final class ServeHarness: Sendable {
         self.http = http
         runtime = try ServeRuntime(
             context: context, options: options, plan: plan, address: ListenAddress.standard.with(port: 0),
-            token: token.flatMap(BearerToken.init), streamQueue: streamQueue)
+            token: token.flatMap(BearerToken.init), work: work, streamQueue: streamQueue)
     }
 
     deinit {
