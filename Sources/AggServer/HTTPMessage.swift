@@ -40,17 +40,23 @@ public struct HTTPServerResponse: Sendable {
     public var status: Int
     public var headers: [(name: String, value: String)]
     public var body: Body
+    /// A tag that changes whenever the body does (the snapshot generation, say): the server
+    /// sends it as a weak `ETag` and answers a matching `If-None-Match` with 304 and no body.
+    /// Visible ASCII without `"`; any other tag is not sent.
+    public var etag: String?
 
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: Body) {
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: Body, etag: String? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.etag = etag
     }
 
     /// A JSON body (`application/json`), as the CLI writes it.
-    public static func json(_ text: String, status: Int = 200) -> HTTPServerResponse {
+    public static func json(_ text: String, status: Int = 200, etag: String? = nil) -> HTTPServerResponse {
         HTTPServerResponse(
-            status: status, headers: [("Content-Type", "application/json")], body: .bytes(Array(text.utf8)))
+            status: status, headers: [("Content-Type", "application/json")], body: .bytes(Array(text.utf8)),
+            etag: etag)
     }
 
     /// `{"error":{"status":N,"message":"..."}}` and a newline.

@@ -126,7 +126,7 @@ public enum RawHTTPClient {
     }
 
     /// Status line, headers, and the body (de-chunked when chunked).
-    static func parse(_ raw: [UInt8]) throws -> Answer {
+    public static func parse(_ raw: [UInt8]) throws -> Answer {
         guard let split = raw.firstRange(of: Array("\r\n\r\n".utf8)) else {
             throw Failure(description: "no complete head in \(raw.count) bytes")
         }

@@ -192,7 +192,7 @@ final class ServeApp: HTTPHandler {
             }
             return HTTPServerResponse(status: 200, body: .events(subscription))
         }
-        router.get("/metrics") { _ in
+        router.get("/metrics", parameters: []) { _ in
             // The snapshot's part is rendered once per poll; only the counters are written here.
             let snapshotPart = current()?.metricsBytes ?? []
             let livePart = metrics.liveText(streams: streams)
@@ -203,7 +203,7 @@ final class ServeApp: HTTPHandler {
             return HTTPServerResponse(
                 status: 200, headers: [("Content-Type", PrometheusText.contentType)], body: .bytes(body))
         }
-        router.get("/healthz") { _ in
+        router.get("/healthz", parameters: []) { _ in
             guard let publication = current() else { return .error(503, "the first poll has not finished") }
             let document: JSONValue = [
                 "status": "ok", "generation": .number(String(publication.snapshot.generation)),
