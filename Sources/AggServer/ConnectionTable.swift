@@ -75,11 +75,16 @@ final class ConnectionTable: Sendable {
         }
     }
 
-    /// Starts draining: connections between requests are woken to close.
+    /// Starts draining: connections between requests, with no request bytes waiting to be read,
+    /// are woken to close.
     func drain() {
         state.withLock { state in
             state.draining = true
-            for entry in state.entries.values where entry.idle { shutdown(entry.descriptor, Int32(SHUT_RDWR)) }
+            for entry in state.entries.values where entry.idle {
+                var waiting: Int32 = 0
+                if ioctl(entry.descriptor, UInt(FIONREAD), &waiting) == 0, waiting > 0 { continue }
+                shutdown(entry.descriptor, Int32(SHUT_RDWR))
+            }
         }
     }
 

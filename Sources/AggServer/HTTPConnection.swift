@@ -32,11 +32,11 @@ struct HTTPConnection {
 
     /// Serves one request; whether to go on with the next.
     private func serveOne(_ buffer: inout [UInt8]) -> Bool {
-        guard table.setIdle(id, buffer.isEmpty) else { return false }
         if buffer.isEmpty {
-            guard case .bytes = ServerSocket.read(descriptor, into: &buffer, seconds: Double(limits.idleTimeoutSeconds))
-            else { return false }
-            guard table.setIdle(id, false) else { return false }
+            // Draining: only a request already sent is served; none is waited for.
+            let wait = table.setIdle(id, true) ? Double(limits.idleTimeoutSeconds) : 0
+            guard case .bytes = ServerSocket.read(descriptor, into: &buffer, seconds: wait) else { return false }
+            _ = table.setIdle(id, false)
         }
         let start = monotonicSeconds()
         let headLength: Int
