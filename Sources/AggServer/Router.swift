@@ -19,6 +19,23 @@ public struct Router: Sendable {
         self.parameters[path] = parameters
     }
 
+    /// Adds `path` as an event stream of `hub` (GET and HEAD, no query parameters): GET
+    /// subscribes (503 when `hub` has its maximum of subscribers), HEAD answers the stream's
+    /// headers without subscribing.
+    public mutating func stream(_ path: String, hub: EventStreamHub) {
+        get(path, parameters: []) { request in
+            guard request.method != "HEAD" else {
+                return HTTPServerResponse(
+                    status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")],
+                    body: .bytes([]))
+            }
+            guard let subscription = hub.subscribe() else {
+                return .error(503, "too many stream clients (at most \(hub.maximumSubscribers))")
+            }
+            return HTTPServerResponse(status: 200, body: .events(subscription))
+        }
+    }
+
     /// Whether `path` is a route; `label(for:)` of metrics uses it.
     public func knows(_ path: String) -> Bool { routes[path] != nil }
 

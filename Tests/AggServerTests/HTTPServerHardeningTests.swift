@@ -97,21 +97,42 @@ import Testing
         #expect(small.text == "GET /echo n=1")
     }
 
+    /// A stream route answers HEAD with its headers and no body, without subscribing: even
+    /// with every subscriber place taken, HEAD is 200 where GET is 503.
     @Test func headGetsHeadersOnlyAndDoesNotSubscribe() async throws {
-        let hub = EventStreamHub(maximumSubscribers: 2, queueLimit: 4)
-        let server = try HTTPServerTests.start(HTTPServerTests.EchoHandler(streams: hub), streams: hub)
+        final class StreamHandler: HTTPHandler {
+            let router: Router
+            init(_ hub: EventStreamHub) {
+                var router = Router()
+                router.stream("/events", hub: hub)
+                router.get("/echo") { .text($0.method + " " + $0.path, contentType: "text/plain") }
+                self.router = router
+            }
+            func respond(to request: HTTPServerRequest) -> HTTPServerResponse { router.route(request) }
+            func label(for request: HTTPServerRequest) -> String { request.path }
+            func finished(label: String, status: Int, seconds: Double) {}
+        }
+        let hub = EventStreamHub(maximumSubscribers: 1, queueLimit: 4)
+        let server = try HTTPServer(
+            address: ListenAddress.standard.with(port: 0), handler: StreamHandler(hub), streams: hub)
         defer { server.stop() }
-        hub.publish(ServerSentEvent(event: "board", id: "1", data: "first"))
-        let raw = try await RawHTTPClient.sendRaw(
-            port: Int(server.address.port), Array("HEAD /events HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
+        let port = Int(server.address.port)
+        let held = try #require(hub.subscribe())
+        let raw = try await RawHTTPClient.sendRaw(port: port, Array("HEAD /events HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
         let answer = try RawHTTPClient.parse(raw)
         #expect(answer.status == 200)
         #expect(answer.header("content-type") == "text/event-stream")
         #expect(answer.body.isEmpty)
-        #expect(hub.subscriberCount == 0)
-        let echo = try await RawHTTPClient.get(port: Int(server.address.port), "/echo?a=1", method: "HEAD")
-        #expect(echo.header("content-length") == "14")
+        #expect(hub.subscriberCount == 1)
+        let full = try await RawHTTPClient.get(port: port, "/events")
+        #expect(full.status == 503)
+        #expect(full.text == Self.errorLine(503, "too many stream clients (at most 1)"))
+        let query = try await RawHTTPClient.get(port: port, "/events?x=1", method: "HEAD")
+        #expect(query.status == 400)
+        let echo = try await RawHTTPClient.get(port: port, "/echo", method: "HEAD")
+        #expect(echo.header("content-length") == "10")
         #expect(echo.body.isEmpty)
+        held.cancel()
     }
 
     @Test func everyRouteRefusesUnknownParametersTheSameWay() {

@@ -185,13 +185,7 @@ final class ServeApp: HTTPHandler {
             case .failure(let error)?: return .error(500, error.description)
             }
         }
-        router.get("/v1/stream") { request in
-            guard request.arguments.isEmpty else { return .error(400, "/v1/stream takes no query parameters") }
-            guard let subscription = streams.subscribe() else {
-                return .error(503, "too many stream clients (at most \(streams.maximumSubscribers))")
-            }
-            return HTTPServerResponse(status: 200, body: .events(subscription))
-        }
+        router.stream("/v1/stream", hub: streams)
         router.get("/metrics", parameters: []) { _ in
             // The snapshot's part is rendered once per poll; only the counters are written here.
             let snapshotPart = current()?.metricsBytes ?? []
