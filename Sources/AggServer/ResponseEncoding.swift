@@ -28,7 +28,10 @@ enum ResponseEncoding {
             payload = compressed
             headers.append(("Content-Encoding", "gzip"))
         }
-        var bytes = head(status: response.status, headers: headers, contentLength: payload.count, close: close)
+        // An event stream has no length (HEAD on a stream route answers its headers only).
+        let stream = headers.contains { $0.name.lowercased() == "content-type" && $0.value == "text/event-stream" }
+        var bytes = head(
+            status: response.status, headers: headers, contentLength: stream ? nil : payload.count, close: close)
         if method != "HEAD" { bytes += payload }
         return bytes
     }

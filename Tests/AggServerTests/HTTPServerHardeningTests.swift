@@ -122,6 +122,7 @@ import Testing
         let answer = try RawHTTPClient.parse(raw)
         #expect(answer.status == 200)
         #expect(answer.header("content-type") == "text/event-stream")
+        #expect(answer.header("content-length") == nil)
         #expect(answer.body.isEmpty)
         #expect(hub.subscriberCount == 1)
         let full = try await RawHTTPClient.get(port: port, "/events")
