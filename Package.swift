@@ -81,9 +81,16 @@ let package = Package(
             path: "Sources/CMicroHTTPD",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(name: "AggJSON"),
-        // The HTTP server of `agg serve`: libmicrohttpd behind a small router.
-        .target(name: "AggServer", dependencies: ["CMicroHTTPD", "AggJSON"]),
+        // The HTTP server of `agg serve`: a strict HTTP/1.1 reader of its own (GET and HEAD, no
+        // bodies) on POSIX sockets, one thread per connection, behind a small router; zlib gzips.
+        .target(name: "AggServer", dependencies: ["CZlib", "AggJSON"]),
         .target(name: "AggCore", dependencies: ["AggJSON"]),
         .target(name: "AggTransport", dependencies: ["AggCore", "CCurl"]),
         .target(name: "AggStore", dependencies: ["AggCore", "AggJSON", "CSQLite"]),

@@ -1,41 +1,8 @@
-import CMicroHTTPD
 import Synchronization
 
 #if canImport(Glibc)
     @preconcurrency import Glibc
 #endif
-
-/// How much one client may take.
-public struct HTTPServerLimits: Sendable, Equatable {
-    /// Connections at once; more wait in the kernel's backlog, then are refused.
-    public var connections: Int
-    /// Seconds a connection may be idle (no request, or a request that does not arrive) before
-    /// it is closed: a slow client cannot hold a thread.
-    public var idleTimeoutSeconds: Int
-    /// Bytes of a connection's memory pool, which holds the request line and headers:
-    /// libmicrohttpd answers 414 to a longer request line and 431 to larger headers.
-    public var memoryPerConnection: Int
-    /// The stack of each connection thread.
-    public var threadStackSize: Int
-    /// Seconds between keep-alive comments on an idle event stream: less than
-    /// `idleTimeoutSeconds`, so that a quiet stream is not taken for an idle connection.
-    public var streamKeepAliveSeconds: Double
-
-    public static let standard = HTTPServerLimits(
-        connections: 1024, idleTimeoutSeconds: 15, memoryPerConnection: 16 * 1024, threadStackSize: 512 * 1024,
-        streamKeepAliveSeconds: 10)
-
-    public init(
-        connections: Int, idleTimeoutSeconds: Int, memoryPerConnection: Int, threadStackSize: Int,
-        streamKeepAliveSeconds: Double
-    ) {
-        self.connections = connections
-        self.idleTimeoutSeconds = idleTimeoutSeconds
-        self.memoryPerConnection = memoryPerConnection
-        self.threadStackSize = threadStackSize
-        self.streamKeepAliveSeconds = streamKeepAliveSeconds
-    }
-}
 
 /// Why the server could not start.
 public enum HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -48,65 +15,140 @@ public enum HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible
     }
 }
 
-/// An HTTP/1.1 server on libmicrohttpd: one thread per connection (bounded by
-/// `HTTPServerLimits.connections`), with the request line, headers and idle time bounded by
-/// libmicrohttpd itself, which answers malformed and oversized requests without calling us.
+/// An HTTP/1.1 server for GET and HEAD: one thread accepts, one thread serves each connection
+/// (at most `HTTPServerLimits.connections`, and `connectionsPerAddress` from one address), and
+/// the request head is read strictly and within a deadline by `HTTPConnection`; every answer the
+/// server gives itself (400, 408, 413, 414, 431, 503) is the handlers' one-line JSON error.
 ///
-/// Every request goes to the handler on its connection's thread. `stop()` (also on `deinit`)
-/// ends event streams, then stops the daemon, which waits for the connection threads.
+/// `stop(drainingFor:)` stops accepting, lets requests in flight finish, ends event streams
+/// cleanly and waits for the connection threads; `stop()` (also on `deinit`) does it without
+/// waiting for requests.
 public final class HTTPServer: Sendable {
     /// The address listened on, with the port the kernel chose when 0 was asked.
     public let address: ListenAddress
-    private let daemon: Daemon
-    private let context: Unmanaged<ServerContext>
+    private let listener: Listener
+    private let table: ConnectionTable
     private let streams: EventStreamHub?
+    private let stopped = Mutex(false)
 
-    /// Starts listening on `address`. `streams`, when given, is closed first on `stop()` so
-    /// that connection threads waiting for events return.
+    /// Starts listening on `address`. `streams`, when given, is closed on stop so that
+    /// connection threads waiting for events return.
     public init(
         address: ListenAddress, limits: HTTPServerLimits = .standard, handler: any HTTPHandler,
         streams: EventStreamHub? = nil
     ) throws(HTTPServerError) {
-        let context = Unmanaged.passRetained(ServerContext(handler: handler, limits: limits))
-        var flags =
-            MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
-            | MHD_USE_POLL.rawValue
-        if address.family == .ipv6 { flags |= MHD_USE_IPv6.rawValue }
-        errno = 0
-        let pointer = Self.withSocketAddress(address) { socketAddress in
-            agg_mhd_start(
-                flags, socketAddress, accessHandler, context.toOpaque(), completedHandler,
-                UInt32(limits.connections), UInt32(limits.idleTimeoutSeconds), limits.memoryPerConnection,
-                limits.threadStackSize)
+        var fileLimit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &fileLimit)
+        let cap = HTTPServerLimits.connectionCap(limits.connections, fileLimit: Int(clamping: fileLimit.rlim_cur))
+        let table = ConnectionTable(capacity: cap, perAddressCapacity: max(1, limits.connectionsPerAddress))
+        let descriptor = try Self.listen(on: address)
+        let port = Self.boundPort(descriptor)
+        guard let listener = Listener(descriptor: descriptor, limits: limits, table: table, handler: handler) else {
+            close(descriptor)
+            throw .cannotListen(address: address.description, detail: "cannot start the accepting thread")
         }
-        guard let pointer else {
-            let code = errno
-            context.release()
-            throw .cannotListen(
-                address: address.description,
-                detail: code == 0 ? "libmicrohttpd could not start" : String(cString: strerror(code)))
-        }
-        self.daemon = Daemon(pointer)
-        self.context = context
+        self.listener = listener
+        self.table = table
         self.streams = streams
-        self.address = address.with(port: agg_mhd_port(pointer))
+        self.address = address.with(port: port)
     }
 
     deinit {
         stop()
-        context.release()
     }
 
-    /// Stops accepting, ends event streams and waits for every connection thread. Idempotent.
+    /// Stops accepting, ends event streams, cuts connections and waits for their threads.
+    /// Idempotent.
     public func stop() {
-        streams?.close()
-        daemon.stop()
+        beginStop()
+        table.cutAll()
+        waitForConnections(until: monotonicSeconds() + 5)
     }
+
+    /// Stops gracefully: no new connections; connections between requests are closed; requests
+    /// in flight (a head arriving, a handler working, an answer being written) finish and are
+    /// answered with `Connection: close`; event streams end with their last chunk. What is still
+    /// open after `seconds` is cut. Returns once every connection thread is done.
+    public func stop(drainingFor seconds: Double) async {
+        beginStop()
+        table.drain()
+        let deadline = monotonicSeconds() + seconds
+        while table.count > 0, monotonicSeconds() < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        table.cutAll()
+        while table.count > 0, monotonicSeconds() < deadline + 5 {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Connections open now.
+    public var connectionCount: Int { table.count }
+
+    /// Connections waiting for the first byte of a request (for tests).
+    var idleConnectionCount: Int { table.idleCount }
 
     /// The base URL for clients: `http://127.0.0.1:PORT`.
     public var baseURL: String { "http://\(address)" }
 
-    private static func withSocketAddress<T>(_ address: ListenAddress, _ body: (UnsafePointer<sockaddr>) -> T) -> T {
+    private func beginStop() {
+        let first = stopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        listener.stop()
+        streams?.close()
+    }
+
+    private func waitForConnections(until deadline: Double) {
+        while table.count > 0, monotonicSeconds() < deadline { usleep(5_000) }
+    }
+
+    private static func listen(on address: ListenAddress) throws(HTTPServerError) -> Int32 {
+        let family = address.family == .ipv6 ? AF_INET6 : AF_INET
+        let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else {
+            throw .cannotListen(address: address.description, detail: String(cString: strerror(errno)))
+        }
+        var one: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        if address.family == .ipv6 {
+            setsockopt(descriptor, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &one, socklen_t(MemoryLayout<Int32>.size))
+        }
+        let bound = withSocketAddress(address) { pointer, length in bind(descriptor, pointer, length) }
+        guard bound == 0, Glibc.listen(descriptor, 512) == 0 else {
+            let detail = String(cString: strerror(errno))
+            close(descriptor)
+            throw .cannotListen(address: address.description, detail: detail)
+        }
+        return descriptor
+    }
+
+    private static func boundPort(_ descriptor: Int32) -> UInt16 {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        let family = storage.ss_family
+        return withUnsafePointer(to: &storage) { pointer in
+            if family == sa_family_t(AF_INET6) {
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    UInt16(bigEndian: $0.pointee.sin6_port)
+                }
+            }
+            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                UInt16(bigEndian: $0.pointee.sin_port)
+            }
+        }
+    }
+
+    private static func withSocketAddress<T>(
+        _ address: ListenAddress, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T
+    )
+        -> T
+    {
         switch address.family {
         case .ipv4:
             var socketAddress = sockaddr_in()
@@ -114,7 +156,9 @@ public final class HTTPServer: Sendable {
             socketAddress.sin_port = address.port.bigEndian
             withUnsafeMutableBytes(of: &socketAddress.sin_addr) { $0.copyBytes(from: address.bytes) }
             return withUnsafePointer(to: &socketAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body)
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    body($0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
         case .ipv6:
             var socketAddress = sockaddr_in6()
@@ -122,211 +166,128 @@ public final class HTTPServer: Sendable {
             socketAddress.sin6_port = address.port.bigEndian
             withUnsafeMutableBytes(of: &socketAddress.sin6_addr) { $0.copyBytes(from: address.bytes) }
             return withUnsafePointer(to: &socketAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body)
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    body($0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
             }
         }
     }
 }
 
-/// Owns the daemon pointer.
-///
-/// `@unchecked Sendable` at the libmicrohttpd (C) boundary: the pointer is only passed to
-/// `MHD_stop_daemon`, once, under the mutex; libmicrohttpd's own threads use it meanwhile, as
-/// it is designed to.
-private final class Daemon: @unchecked Sendable {
-    /// The pointer's bits while running, 0 once stopped.
-    private let running: Mutex<Int>
+/// The accepting thread: admits each connection against the caps and starts its thread, or
+/// answers 503 and closes it.
+private final class Listener: Sendable {
+    private let descriptor: Int32
+    /// Written to wake the accepting thread for stop.
+    private let wake: (read: Int32, write: Int32)
+    private let thread: Mutex<pthread_t?>
 
-    init(_ pointer: OpaquePointer) {
-        running = Mutex(Int(bitPattern: UnsafeRawPointer(pointer)))
+    init?(descriptor: Int32, limits: HTTPServerLimits, table: ConnectionTable, handler: any HTTPHandler) {
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { return nil }
+        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        self.descriptor = descriptor
+        let wake = (read: pipeEnds[0], write: pipeEnds[1])
+        self.wake = wake
+        let started = startThread(stackSize: 256 * 1024, joinable: true) {
+            Self.acceptLoop(descriptor: descriptor, wake: wake.read, limits: limits, table: table, handler: handler)
+        }
+        guard let started else {
+            close(wake.read)
+            close(wake.write)
+            return nil
+        }
+        thread = Mutex(started)
     }
 
+    /// Stops accepting and closes the listening socket (new connections are refused).
     func stop() {
-        let bits = running.withLock { running in
-            defer { running = 0 }
-            return running
-        }
-        if let pointer = OpaquePointer(bitPattern: bits) { MHD_stop_daemon(pointer) }
-    }
-}
-
-/// What the C callbacks get back through their closure argument.
-private final class ServerContext: Sendable {
-    let handler: any HTTPHandler
-    let limits: HTTPServerLimits
-
-    init(handler: any HTTPHandler, limits: HTTPServerLimits) {
-        self.handler = handler
-        self.limits = limits
-    }
-}
-
-/// One request's state, kept by libmicrohttpd in the request's context pointer from its first
-/// callback to the completion callback, which are called one after the other (on the
-/// connection's thread, or at the daemon's stop), never at once.
-private final class RequestState {
-    let start: UInt64
-    var label = "other"
-    var status = 0
-    var responded = false
-    var bodyBytes = 0
-
-    init(start: UInt64) {
-        self.start = start
-    }
-}
-
-/// The most request-body bytes read (and thrown away: every route is GET) before 413.
-private let bodyLimit = 16 * 1024
-
-/// Nanoseconds on the monotonic clock.
-func monotonicNanoseconds() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-}
-
-/// Collects query arguments during `MHD_get_connection_values` (synchronous, one thread).
-private final class ArgumentList {
-    var items: [HTTPServerRequest.Argument] = []
-}
-
-private let accessHandler: MHD_AccessHandlerCallback = {
-    closure, connection, url, method, _, _, uploadSize, requestContext in
-    guard let closure, let connection, let url, let method, let requestContext else { return MHD_Result.NO }
-    let context = Unmanaged<ServerContext>.fromOpaque(closure).takeUnretainedValue()
-    let methodText = String(cString: method)
-    guard let pointer = requestContext.pointee else {
-        // The first call comes with the headers. A GET is answered on the next call, once the
-        // request is complete, so that the connection can be kept alive; any other method is
-        // answered now (405 or 404), and its body is not read.
-        let state = RequestState(start: monotonicNanoseconds())
-        requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
-        if methodText == "GET" || methodText == "HEAD" { return MHD_Result.YES }
-        return respond(connection, url: url, method: methodText, state: state, context: context)
-    }
-    let state = Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue()
-    if let uploadSize, uploadSize.pointee > 0 {
-        // A GET with a body: the body is thrown away, up to a limit.
-        state.bodyBytes += uploadSize.pointee
-        uploadSize.pointee = 0
-        guard state.bodyBytes > bodyLimit, !state.responded else { return MHD_Result.YES }
-        state.responded = true
-        state.status = 413
-        return queue(.error(413, "a request body is not expected"), on: connection, limits: context.limits)
-    }
-    if state.responded { return MHD_Result.YES }
-    return respond(connection, url: url, method: methodText, state: state, context: context)
-}
-
-/// Builds the request, asks the handler and queues its answer.
-private func respond(
-    _ connection: OpaquePointer, url: UnsafePointer<CChar>, method: String, state: RequestState,
-    context: ServerContext
-) -> MHD_Result {
-    let arguments = ArgumentList()
-    _ = MHD_get_connection_values(
-        connection, .GET_ARGUMENT_KIND,
-        { list, _, key, value in
-            guard let list, let key else { return MHD_Result.YES }
-            Unmanaged<ArgumentList>.fromOpaque(list).takeUnretainedValue().items.append(
-                .init(name: String(cString: key), value: value.map { String(cString: $0) }))
-            return MHD_Result.YES
-        }, Unmanaged.passUnretained(arguments).toOpaque())
-    let request = HTTPServerRequest(
-        method: method, path: String(cString: url), arguments: arguments.items,
-        authorization: MHD_lookup_connection_value(connection, .HEADER_KIND, "Authorization").map {
-            String(cString: $0)
-        })
-    let response = context.handler.respond(to: request)
-    state.label = context.handler.label(for: request)
-    state.status = response.status
-    state.responded = true
-    return queue(response, on: connection, limits: context.limits)
-}
-
-private let completedHandler: MHD_RequestCompletedCallback = { closure, _, requestContext, _ in
-    guard let closure, let pointer = requestContext?.pointee else { return }
-    requestContext?.pointee = nil
-    let state = Unmanaged<RequestState>.fromOpaque(pointer).takeRetainedValue()
-    guard state.responded else { return }
-    let context = Unmanaged<ServerContext>.fromOpaque(closure).takeUnretainedValue()
-    let seconds = Double(monotonicNanoseconds() - state.start) / 1e9
-    context.handler.finished(label: state.label, status: state.status, seconds: seconds)
-}
-
-private func queue(_ response: HTTPServerResponse, on connection: OpaquePointer, limits: HTTPServerLimits)
-    -> MHD_Result
-{
-    let created: OpaquePointer?
-    switch response.body {
-    case .bytes(let bytes):
-        created = bytes.withUnsafeBytes { buffer in
-            MHD_create_response_from_buffer(
-                buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
-        }
-    case .events(let subscription):
-        let reader = Unmanaged.passRetained(
-            EventStreamReader(subscription: subscription, keepAliveSeconds: limits.streamKeepAliveSeconds))
-        created = MHD_create_response_from_callback(
-            UInt64.max, 16 * 1024, eventReader, reader.toOpaque(), eventReaderFree)
-        if created == nil { reader.release() }
-    }
-    guard let created else { return MHD_Result.NO }
-    defer { MHD_destroy_response(created) }
-    for header in response.headers { _ = MHD_add_response_header(created, header.name, header.value) }
-    if case .events = response.body {
-        _ = MHD_add_response_header(created, "Content-Type", "text/event-stream")
-        _ = MHD_add_response_header(created, "Cache-Control", "no-store")
-    }
-    return MHD_queue_response(connection, UInt32(response.status), created)
-}
-
-/// Feeds one event stream to libmicrohttpd, which calls it on the connection's own thread
-/// whenever the socket can take more.
-///
-/// `@unchecked Sendable` at the libmicrohttpd (C) boundary: `pending` and `offset` are only
-/// touched by the content-reader callback, which libmicrohttpd calls on one connection thread
-/// at a time, and by the free callback after the last read.
-private final class EventStreamReader: @unchecked Sendable {
-    let subscription: EventSubscription
-    let keepAliveSeconds: Double
-    private var pending: [UInt8] = []
-    private var offset = 0
-
-    init(subscription: EventSubscription, keepAliveSeconds: Double) {
-        self.subscription = subscription
-        self.keepAliveSeconds = keepAliveSeconds
+        guard
+            let running = thread.withLock({ thread in
+                defer { thread = nil }; return thread
+            })
+        else { return }
+        var byte: UInt8 = 1
+        _ = Glibc.write(wake.write, &byte, 1)
+        pthread_join(running, nil)
+        close(descriptor)
+        close(wake.read)
+        close(wake.write)
     }
 
-    /// Bytes written into `buffer`, or libmicrohttpd's end-of-stream (-1) or error (-2) codes.
-    func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
-        if offset == pending.count {
-            switch subscription.next(waiting: keepAliveSeconds) {
-            case .event(let bytes): pending = bytes
-            case .idle: pending = Array(": keep-alive\n\n".utf8)
-            case .end(let dropped): return dropped ? -2 : -1
+    private static func acceptLoop(
+        descriptor: Int32, wake: Int32, limits: HTTPServerLimits, table: ConnectionTable, handler: any HTTPHandler
+    ) {
+        var entries = [
+            pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+        ]
+        while true {
+            entries[0].revents = 0
+            entries[1].revents = 0
+            let ready = poll(&entries, 2, -1)
+            if ready < 0, errno == EINTR { continue }
+            if ready < 0 || entries[1].revents != 0 { return }
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let client = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    accept(descriptor, $0, &length)
+                }
             }
-            offset = 0
+            guard client >= 0 else {
+                // Out of descriptors (or a connection gone before it was taken): wait a little
+                // rather than spin.
+                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM { usleep(10_000) }
+                continue
+            }
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            serve(client, address: peerAddress(storage), limits: limits, table: table, handler: handler)
         }
-        let count = min(capacity, pending.count - offset)
-        pending.withUnsafeBytes { source in
-            UnsafeMutableRawPointer(buffer).copyMemory(
-                from: source.baseAddress.unsafelyUnwrapped + offset, byteCount: count)
-        }
-        offset += count
-        return count
     }
-}
 
-private let eventReader: MHD_ContentReaderCallback = { closure, _, buffer, capacity in
-    guard let closure, let buffer else { return -2 }
-    return Unmanaged<EventStreamReader>.fromOpaque(closure).takeUnretainedValue().read(
-        into: buffer, capacity: capacity)
-}
+    private static func serve(
+        _ client: Int32, address: [UInt8], limits: HTTPServerLimits, table: ConnectionTable, handler: any HTTPHandler
+    ) {
+        var one: Int32 = 1
+        setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        let message: String
+        switch table.admit(client, address: address) {
+        case .success(let id):
+            let connection = HTTPConnection(descriptor: client, id: id, handler: handler, limits: limits, table: table)
+            if startThread(stackSize: limits.threadStackSize, { connection.run() }) != nil { return }
+            table.remove(id)
+            message = "the server cannot start another connection now"
+        case .failure(.full(let cap)): message = "too many connections (at most \(cap)); try again in a second"
+        case .failure(.fullForAddress(let cap)):
+            message = "too many connections from one address (at most \(cap)); try again in a second"
+        }
+        handler.finished(label: "other", status: 503, seconds: 0)
+        let response = HTTPServerResponse.error(503, message, headers: [("Retry-After", "1")])
+        if case .bytes(let body) = response.body {
+            // Without waiting: a client that does not read loses the answer, not a thread.
+            let bytes = ResponseEncoding.wire(
+                response, body: body, method: "GET", acceptEncoding: nil, ifNoneMatch: nil, close: true)
+            _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        }
+        shutdown(client, Int32(SHUT_WR))
+        close(client)
+    }
 
-private let eventReaderFree: MHD_ContentReaderFreeCallback = { closure in
-    guard let closure else { return }
-    let reader = Unmanaged<EventStreamReader>.fromOpaque(closure).takeRetainedValue()
-    reader.subscription.cancel()
+    /// The client's address bytes (4 for IPv4, 16 for IPv6; an IPv4-mapped IPv6 address as IPv4).
+    private static func peerAddress(_ storage: sockaddr_storage) -> [UInt8] {
+        var copy = storage
+        return withUnsafeBytes(of: &copy) { raw -> [UInt8] in
+            if storage.ss_family == sa_family_t(AF_INET) {
+                return raw.withMemoryRebound(to: sockaddr_in.self) { pointer in
+                    withUnsafeBytes(of: pointer[0].sin_addr) { Array($0) }
+                }
+            }
+            let bytes = raw.withMemoryRebound(to: sockaddr_in6.self) { pointer in
+                withUnsafeBytes(of: pointer[0].sin6_addr) { Array($0) }
+            }
+            if bytes[..<12].elementsEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]) { return Array(bytes[12...]) }
+            return bytes
+        }
+    }
 }

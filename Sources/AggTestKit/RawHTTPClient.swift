@@ -96,6 +96,45 @@ public enum RawHTTPClient {
         }
     }
 
+    /// Sends `bytes` on a socket from `openIdle` or `openStream`, then reads to the end and parses
+    /// the answer. The caller still closes the socket.
+    public static func finish(_ descriptor: Int32, with bytes: [UInt8]) async throws -> Answer {
+        try parse(
+            try await onThread { () throws -> [UInt8] in
+                _ = LoopbackSocket.sendAll(descriptor, bytes)
+                return readToEnd(descriptor)
+            })
+    }
+
+    /// Opens `path` with HTTP/1.1 and returns once the answer's head has come: the socket and
+    /// what was read so far. The caller closes the socket.
+    public static func openStream(port: Int, _ path: String) async throws -> (descriptor: Int32, received: [UInt8]) {
+        try await onThread { () throws -> (descriptor: Int32, received: [UInt8]) in
+            let descriptor = try connect(port: port, timeout: 30)
+            _ = LoopbackSocket.sendAll(descriptor, Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+            var received: [UInt8] = []
+            while received.firstRange(of: Array("\r\n\r\n".utf8)) == nil {
+                guard let chunk = LoopbackSocket.receive(descriptor, maximum: 65536) else {
+                    close(descriptor)
+                    throw Failure(description: "no answer head from \(path)")
+                }
+                received += chunk
+            }
+            return (descriptor, received)
+        }
+    }
+
+    /// Everything the server sends on `descriptor` until it closes.
+    public static func readRest(_ descriptor: Int32) async throws -> [UInt8] {
+        try await onThread { readToEnd(descriptor) }
+    }
+
+    private static func readToEnd(_ descriptor: Int32) -> [UInt8] {
+        var received: [UInt8] = []
+        while let chunk = LoopbackSocket.receive(descriptor, maximum: 65536) { received += chunk }
+        return received
+    }
+
     private static func connect(port: Int, timeout: Double) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno)") }
@@ -126,7 +165,7 @@ public enum RawHTTPClient {
     }
 
     /// Status line, headers, and the body (de-chunked when chunked).
-    static func parse(_ raw: [UInt8]) throws -> Answer {
+    public static func parse(_ raw: [UInt8]) throws -> Answer {
         guard let split = raw.firstRange(of: Array("\r\n\r\n".utf8)) else {
             throw Failure(description: "no complete head in \(raw.count) bytes")
         }

@@ -3,8 +3,8 @@ import AggTestKit
 import Synchronization
 import Testing
 
-/// The libmicrohttpd layer on a real loopback port: routing, the answers libmicrohttpd gives
-/// itself to malformed and oversized requests, query decoding and event streams.
+/// The HTTP layer on a real loopback port: routing, the answers the server gives itself to
+/// malformed and oversized requests, query decoding and event streams.
 @Suite struct HTTPServerTests {
     /// Echoes the request as text and records what finished.
     final class EchoHandler: HTTPHandler {
@@ -97,8 +97,8 @@ import Testing
         #expect(answer.status == 400)
     }
 
-    /// A request line that is not HTTP at all gets no answer: libmicrohttpd closes the
-    /// connection, and the server goes on answering others.
+    /// A request line that is not HTTP at all gets a 400 (or, if the client is gone first, no
+    /// answer), and the server goes on answering others.
     @Test(arguments: ["GARBAGE\r\n\r\n", "\u{0}\u{1}\u{2}\r\n\r\n", "GET\r\n\r\n"])
     func garbageIsClosedWithoutAnAnswer(request: String) async throws {
         let server = try Self.start(EchoHandler())

@@ -17,10 +17,13 @@ public enum ServeCommand: Command {
         parser: .seconds(in: 1...86_400, expected: "seconds, such as 5 or 1m"))
     static let token = Option<String>(
         "token", value: "TOKEN",
-        help: "Require 'Authorization: Bearer TOKEN' (also AGG_TOKEN); required beyond loopback.",
-        parser: ValueParser(expected: "a token of 16 to 256 printable characters") { text in
-            (16...256).contains(text.utf8.count) && text.utf8.allSatisfy { (0x21...0x7E).contains($0) } ? text : nil
-        })
+        help:
+            "Require 'Authorization: Bearer TOKEN'; required beyond loopback. Visible in ps: prefer --token-file or AGG_TOKEN.",
+        parser: ValueParser(expected: ServeToken.expected) { text throws(AggError) in try ServeToken.parseFlag(text) })
+    static let tokenFile = Option<String>(
+        "token-file", value: "PATH",
+        help: "Read the token from PATH (one line of 16 to 256 printable characters), out of sight of ps.",
+        parser: ValueParser(expected: "a file path") { $0.isEmpty ? nil : $0 })
     static let fx = Option<[String]>(
         "fx", value: "ID[,ID...]",
         help: "Poll only these FX sources (default all; use frankfurter, the ECB's rates, for a shared service).",
@@ -36,19 +39,22 @@ public enum ServeCommand: Command {
     /// Event-stream clients at once, and the events queued for each before it is dropped.
     static let maximumStreams = 64
     static let streamQueue = 8
+    /// Seconds a stop waits for requests in flight before it cuts them.
+    static let drainSeconds: Double = 5
 
     public static let spec = CommandSpec(
         name: "serve",
         summary: "Serve the board over HTTP: JSON endpoints, Prometheus metrics and a live stream.",
         arguments: "",
         options: [
-            listen, interval, token, CommonOptions.exchange, fx, coins, CommonOptions.timeout, HistoryStores.option,
+            listen, interval, token, tokenFile, CommonOptions.exchange, fx, coins, CommonOptions.timeout,
+            HistoryStores.option,
         ],
         positionals: (0, 0),
         examples: [
             "agg serve",
             "agg serve --listen 127.0.0.1:9000 --interval 10s --fx frankfurter",
-            "AGG_TOKEN=$(openssl rand -hex 24) agg serve --listen 0.0.0.0:8080",
+            "agg serve --listen 0.0.0.0:8080 --token-file /etc/agg/token",
         ],
         discussion: """
             One poller asks each venue once per interval (its all-tickers request; one ticker per
@@ -60,10 +66,12 @@ public enum ServeCommand: Command {
             /v1/exchanges, /v1/history?symbol=BTC&since=24h (from --store, where agg record
             writes), /v1/stream (server-sent events of the board), /metrics (Prometheus) and /healthz. Each JSON body is what the matching
             command prints with --format json. The server listens on loopback unless --listen
-            says otherwise, and beyond loopback it refuses to start without --token or AGG_TOKEN.
+            says otherwise, and beyond loopback it refuses to start without a token (--token-file,
+            AGG_TOKEN or --token).
             ExchangeRate-API's terms forbid redistributing its rates: for a shared service, poll
-            the ECB's rates with --fx frankfurter. Ctrl-C or SIGTERM stops it cleanly (exit 0);
-            exit 69 when the address cannot be listened on.
+            the ECB's rates with --fx frankfurter. Ctrl-C or SIGTERM drains it: no new connections,
+            requests in flight are answered and streams end within 5 s, then exit 0; exit 69 when
+            the address cannot be listened on.
             """
     )
 
@@ -72,13 +80,19 @@ public enum ServeCommand: Command {
     {
         var context = given
         let address = arguments[Self.listen] ?? .standard
-        let tokenText = arguments[Self.token] ?? context.environment["AGG_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        if let tokenText, tokenText.utf8.count < 16 {
-            throw .usage("AGG_TOKEN is too short: use at least 16 characters")
+        let resolved: ServeToken.Resolved
+        switch ServeToken.resolve(
+            flag: arguments[Self.token], file: arguments[Self.tokenFile], environment: context.environment)
+        {
+        case .success(let value): resolved = value
+        case .failure(let failure):
+            context.console.printError("agg: \(failure.message)")
+            return failure.exitCode
         }
-        let token = tokenText.flatMap(BearerToken.init)
+        if let warning = resolved.warning { context.console.printError("agg: warning: \(warning)") }
+        let token = resolved.token.flatMap(BearerToken.init)
         guard address.isLoopback || token != nil else {
-            throw .usage("listening on \(address) beyond loopback needs --token or AGG_TOKEN")
+            throw .usage("listening on \(address) beyond loopback needs a token: --token-file, AGG_TOKEN or --token")
         }
         var options = try NetworkOptions(arguments, context: context)
         options.offline = false
@@ -112,7 +126,7 @@ public enum ServeCommand: Command {
         let polls = Task { await poller.run(interval: interval) }
         for await _ in context.interrupts() { break }
         polls.cancel()
-        server.stop()
+        await server.stop(drainingFor: drainSeconds)
         await polls.value
         context.console.printError("agg: stopped")
         return .success

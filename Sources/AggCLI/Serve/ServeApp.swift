@@ -253,14 +253,8 @@ final class ServeApp: HTTPHandler {
                     }
                 }, failure: { error in .error(500, error.description) })
         }
-        router.get("/v1/stream") { request in
-            guard request.arguments.isEmpty else { return .error(400, "/v1/stream takes no query parameters") }
-            guard let subscription = streams.subscribe() else {
-                return .error(503, "too many stream clients (at most \(streams.maximumSubscribers))")
-            }
-            return HTTPServerResponse(status: 200, body: .events(subscription))
-        }
-        router.get("/metrics") { _ in
+        router.stream("/v1/stream", hub: streams)
+        router.get("/metrics", parameters: []) { _ in
             // The snapshot's part is rendered once per poll; only the counters are written here.
             let snapshotPart = current()?.metricsBytes ?? []
             let livePart = metrics.liveText(streams: streams, lanes: lanes)
@@ -271,7 +265,7 @@ final class ServeApp: HTTPHandler {
             return HTTPServerResponse(
                 status: 200, headers: [("Content-Type", PrometheusText.contentType)], body: .bytes(body))
         }
-        router.get("/healthz") { _ in
+        router.get("/healthz", parameters: []) { _ in
             guard let publication = current() else { return .error(503, "the first poll has not finished") }
             return ServeHealth(publication.snapshot, plan: plan, now: endpoints.context.now()).response
         }
