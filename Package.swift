@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // The agg package: a core library, a libcurl transport, a SQLite store, a PostgreSQL history
-// store (libpq) for recorders that share a database, an HTTP server (libmicrohttpd) for
+// store (libpq) for recorders that share a database, an HTTP server (a strict HTTP/1.1 reader of its own, zlib for gzip) for
 // `agg serve`, one module per venue
 // under Plugins/, the standard venue list (AggVenues), and the `agg` executable that wires them
 // together.
@@ -75,11 +75,6 @@ let package = Package(
             path: "Sources/CPostgres",
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
-        ),
-        .systemLibrary(
-            name: "CMicroHTTPD",
-            path: "Sources/CMicroHTTPD",
-            providers: [.apt(["libmicrohttpd-dev"])]
         ),
         .systemLibrary(
             name: "CZlib",

@@ -2,7 +2,7 @@
     import Glibc
 #endif
 
-/// A mutex with a condition variable, for libmicrohttpd's connection threads to wait on (the
+/// A mutex with a condition variable, for the server's connection threads to wait on (the
 /// event-stream reader waits for the next event there, off Swift's cooperative pool).
 ///
 /// `@unchecked Sendable` at the pthread (C) boundary: the mutex and condition live in memory

@@ -1,7 +1,8 @@
 import AggJSON
 
 /// One request as the server received it: the method, the path without the query, the query
-/// arguments (percent-decoded by libmicrohttpd, in order) and the headers a handler needs.
+/// arguments (percent-decoded by the server's request reader, in order) and the headers a
+/// handler needs.
 public struct HTTPServerRequest: Sendable {
     /// One query argument; `value` is `nil` for a bare `?name`.
     public struct Argument: Sendable, Equatable {
@@ -80,7 +81,7 @@ public struct HTTPServerResponse: Sendable {
     }
 }
 
-/// What the server calls for every request, on libmicrohttpd's connection threads.
+/// What the server calls for every request, on the server's connection threads.
 ///
 /// `respond` runs on a connection's own thread, not on Swift's cooperative pool: it must not
 /// wait on the network, and must not wait for async work that could itself wait for this

@@ -119,7 +119,7 @@ public final class ResponseCache: Sendable {
 /// Runs async `work` on Swift's cooperative pool and waits for it on the calling thread, for up
 /// to `seconds`; `nil` when it did not finish in time.
 ///
-/// Only for threads that are not the pool's (libmicrohttpd's connection threads): waiting on a
+/// Only for threads that are not the pool's (the server's connection threads): waiting on a
 /// pool thread for pool work could starve the pool.
 public func waitForAsync<T: Sendable>(seconds: Double, _ work: @escaping @Sendable () async -> T) -> T? {
     let lock = ConditionLock()
