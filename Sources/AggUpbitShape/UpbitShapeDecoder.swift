@@ -42,32 +42,42 @@ public struct UpbitShapeDecoder: Sendable {
 
     /// The tickers of a `/v1/ticker` answer (an array), each mapped field by field; the
     /// fractional `signed_change_rate` becomes a percent by an exact multiplication by 100.
-    public func quotes(_ json: JSONCursor) throws(JSONDecodingError) -> [Quote] {
-        var quotes: [Quote] = []
-        for ticker in try json.elements() {
-            let marketField = ticker["market"]
-            let code = try marketField.string()
-            guard let market = markets.market(fromCode: code) else {
-                throw marketField.failure("unknown market code '\(code.prefix(40))'")
-            }
-            quotes.append(
-                Quote(
-                    exchange: exchange,
-                    market: market,
-                    last: try ticker.decimal("trade_price"),
-                    open: try ticker.optionalDecimal("opening_price"),
-                    high: try ticker.optionalDecimal("high_price"),
-                    low: try ticker.optionalDecimal("low_price"),
-                    previousClose: try ticker.optionalDecimal("prev_closing_price"),
-                    change: try ticker.optionalDecimal("signed_change_price"),
-                    changePercent: try ticker.optionalDecimal("signed_change_rate").map { $0 * 100 },
-                    changeBasis: changeBasis,
-                    baseVolume: try ticker.optionalDecimal("acc_trade_volume_24h"),
-                    quoteVolume: try ticker.optionalDecimal("acc_trade_price_24h"),
-                    timestamp: try ticker["timestamp"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) }
-                ))
+    ///
+    /// Each ticker is decoded on its own: one whose market code is odd (`KRW-A"B`) or whose
+    /// values do not decode (a price sent as a string, which the venue documents as a number, a
+    /// price of zero or less, a time outside `ValueBounds`) is skipped and reported, and the
+    /// others answer.
+    public func quotes(_ json: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<Quote> {
+        try .elements(
+            of: json, venue: exchange, nameKey: "market",
+            market: { markets.market(fromCode: (try? $0["market"].string()) ?? "") }
+        ) {
+            ticker throws(JSONDecodingError) in try quote(ticker)
         }
-        return quotes
+    }
+
+    /// One ticker object.
+    func quote(_ ticker: JSONCursor) throws(JSONDecodingError) -> Quote {
+        let marketField = ticker["market"]
+        let code = try marketField.string()
+        guard let market = markets.market(fromCode: code) else {
+            throw marketField.failure("unknown market code '\(code.prefix(40))'")
+        }
+        return Quote(
+            exchange: exchange,
+            market: market,
+            last: try ticker.numberPrice("trade_price"),
+            open: try ticker.optionalNumberPrice("opening_price"),
+            high: try ticker.optionalNumberPrice("high_price"),
+            low: try ticker.optionalNumberPrice("low_price"),
+            previousClose: try ticker.optionalNumberPrice("prev_closing_price"),
+            change: try ticker.optionalNumber("signed_change_price"),
+            changePercent: try ticker.optionalNumber("signed_change_rate").map { $0 * 100 },
+            changeBasis: changeBasis,
+            baseVolume: try ticker.optionalNumberAmount("acc_trade_volume_24h"),
+            quoteVolume: try ticker.optionalNumberAmount("acc_trade_price_24h"),
+            timestamp: try ticker["timestamp"].optionalVenueTime()
+        )
     }
 
     /// The markets of a `/v1/market/all` answer with their Korean and English names. Codes that

@@ -272,7 +272,7 @@ struct UpbitErrorTests {
         let client = ScriptedHTTPClient(body: "[{\"market\":\"KRW-BTC\",\"trade_price\":{}}]")
         await #expect(
             throws: AggError.decoding(
-                venue: "upbit", path: "$[0].trade_price", detail: "expected a decimal, found an object")
+                venue: "upbit", path: "$[0].trade_price", detail: "expected a number, found an object")
         ) {
             try await adapter(client).quote(for: btc)
         }
