@@ -55,7 +55,7 @@ public struct CoinoneAdapter: CompiledAdapter {
         await QuoteBatch.answer(
             markets, client: client,
             single: { market async throws(AggError) in try await self.quote(for: market) },
-            batch: { quote, _ async throws(AggError) in try await self.allQuotes(quotedIn: quote) })
+            batch: { quote, _ async throws(AggError) in BulkAnswer(values: try await self.allQuotes(quotedIn: quote)) })
     }
 
     public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {

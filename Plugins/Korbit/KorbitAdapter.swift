@@ -58,7 +58,7 @@ public struct KorbitAdapter: CompiledAdapter {
             markets, client: client,
             single: { market async throws(AggError) in try await self.quote(for: market) },
             batch: { _, markets async throws(AggError) in
-                try await client.get(APIRouter.tickers(markets), decode: KorbitDecoding.quotes)
+                BulkAnswer(values: try await client.get(APIRouter.tickers(markets), decode: KorbitDecoding.quotes))
             })
     }
 

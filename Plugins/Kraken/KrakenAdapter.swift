@@ -44,7 +44,7 @@ public struct KrakenAdapter: CompiledAdapter {
         await QuoteBatch.answer(
             markets, client: client,
             single: { market async throws(AggError) in try await self.quote(for: market) },
-            batch: { quote, _ async throws(AggError) in try await self.allQuotes(quotedIn: quote) })
+            batch: { quote, _ async throws(AggError) in BulkAnswer(values: try await self.allQuotes(quotedIn: quote)) })
     }
 
     /// Every pair quoted in `currency`, from the one answer that holds every pair in every quote.

@@ -42,6 +42,10 @@ struct BulkAnswerTests {
         venue: "binance", file: "binance/ticker_24hr_all.json", currency: "USDT", entry: [.index(12)],
         entryPath: "$[12]", market: Market(base: "XRP", quote: "USDT"), priceKey: "lastPrice", count: 707)
 
+    static let okx = Recording(
+        venue: "okx", file: "okx/tickers_SPOT.json", currency: "USDT", entry: [.key("data"), .index(2)],
+        entryPath: "$.data[2]", market: Market(base: "XRP", quote: "USDT"), priceKey: "last", count: 199)
+
     /// A damaged price (`nil`: the member removed) and the reason its failure gives.
     static let damage: [(recording: Recording, value: JSONValue?, reason: String)] = [
         (bithumb, "1,234", "'1,234' is not a decimal number"),
@@ -71,6 +75,9 @@ struct BulkAnswerTests {
         (binance, "NaN", "'NaN' is not a decimal number"),
         (binance, "0", "'0' is not a positive price"),
         (binance, "1E3", "'1E3' has an exponent: a decimal written as text must be written out in full"),
+        (okx, "", "an empty number"),
+        (okx, "-0.5", "'-0.5' is not a positive price"),
+        (okx, "1e-3", "'1e-3' has an exponent: a decimal written as text must be written out in full"),
     ]
 
     @Test("a damaged price skips its entry only, naming its market and path", arguments: damage)
@@ -124,7 +131,8 @@ struct BulkAnswerTests {
 
     /// The repro: BTC still answers when XRP's entry is bad, and XRP's own error names
     /// its path instead of failing every coin with it.
-    @Test("a batch answers its good markets and gives the bad one its precise error", arguments: [bithumb, upbit])
+    @Test(
+        "a batch answers its good markets and gives the bad one its precise error", arguments: [bithumb, upbit, okx])
     func batch(recording: Recording) async throws {
         let body = try Self.damaged(recording, at: recording.entry + [.key(recording.priceKey)], with: "1,234")
         let btc = Market(base: "BTC", quote: recording.currency)
@@ -142,15 +150,16 @@ struct BulkAnswerTests {
                     venue: recording.venue, path: recording.entryPath + "." + recording.priceKey, detail: reason))
     }
 
-    @Test("a venue time in 2100 costs its entry", arguments: [upbit])
+    @Test("a venue time in 2100 costs its entry", arguments: [upbit, okx])
     func futureTime(recording: Recording) async throws {
-        let body = try Self.damaged(
-            recording, at: recording.entry + [.key("timestamp")], with: .number("4102444800000"))
+        let key = recording.venue == "okx" ? "ts" : "timestamp"
+        let time: JSONValue = recording.venue == "okx" ? "4102444800000" : .number("4102444800000")
+        let body = try Self.damaged(recording, at: recording.entry + [.key(key)], with: time)
         let answer = try await Self.adapter(recording.venue, body: body).allQuotesAnswer(quotedIn: recording.currency)
         #expect(answer.values.count == recording.count - 1)
         #expect(
             answer.skipped.map(\.reason) == ["2100-01-01T00:00:00.000Z is more than a day in the future"])
-        #expect(answer.skipped.map(\.path) == [recording.entryPath + ".timestamp"])
+        #expect(answer.skipped.map(\.path) == [recording.entryPath + "." + key])
     }
 
     // MARK: - Helpers
@@ -159,6 +168,7 @@ struct BulkAnswerTests {
         switch recording.venue {
         case "bithumb": recording.market.base
         case "upbit": "KRW-" + recording.market.base
+        case "okx": recording.market.base + "-" + recording.market.quote
         default: recording.market.base + recording.market.quote
         }
     }
