@@ -28,34 +28,36 @@ public enum CoinoneDecoding {
     }
 
     /// The tickers of a `ticker_new` answer (always an array, for one market or all).
-    public static func quotes(_ json: JSONCursor) throws(JSONDecodingError) -> [Quote] {
-        var quotes: [Quote] = []
-        for ticker in try json["tickers"].elements() {
-            quotes.append(try quote(ticker))
-        }
-        return quotes
+    ///
+    /// Each ticker is decoded on its own: one with an odd market or a value out of grammar or
+    /// bounds is skipped and reported, and the others answer.
+    public static func quotes(_ json: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<Quote> {
+        try .elements(
+            of: json["tickers"], venue: CoinoneAdapter.descriptor.id, nameKey: "target_currency",
+            market: { try? market($0) }
+        ) { ticker throws(JSONDecodingError) in try quote(ticker) }
     }
 
     /// One ticker. `first` is the price 24 hours ago (Coinone's window is rolling), so the change
     /// is `last - first`, exact, with the percent rounded to `PriceChange.percentScale` decimals.
     static func quote(_ ticker: JSONCursor) throws(JSONDecodingError) -> Quote {
         let market = try self.market(ticker)
-        let last = try ticker.decimal("last")
-        let open = try ticker.optionalDecimal("first")
+        let last = try ticker.price("last")
+        let open = try ticker.optionalPrice("first")
         let change = PriceChange.from(open, to: last)
         return Quote(
             exchange: CoinoneAdapter.descriptor.id,
             market: market,
             last: last,
             open: open,
-            high: try ticker.optionalDecimal("high"),
-            low: try ticker.optionalDecimal("low"),
+            high: try ticker.optionalPrice("high"),
+            low: try ticker.optionalPrice("low"),
             change: change?.change,
             changePercent: change?.percent,
             changeBasis: CoinoneAdapter.descriptor.changeBasis,
-            baseVolume: try ticker.optionalDecimal("target_volume"),
-            quoteVolume: try ticker.optionalDecimal("quote_volume"),
-            timestamp: try ticker["timestamp"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) }
+            baseVolume: try ticker.optionalAmount("target_volume"),
+            quoteVolume: try ticker.optionalAmount("quote_volume"),
+            timestamp: try ticker["timestamp"].optionalVenueTime()
         )
     }
 

@@ -46,6 +46,13 @@ struct BulkAnswerTests {
         venue: "okx", file: "okx/tickers_SPOT.json", currency: "USDT", entry: [.key("data"), .index(2)],
         entryPath: "$.data[2]", market: Market(base: "XRP", quote: "USDT"), priceKey: "last", count: 199)
 
+    static let korbit = Recording(
+        venue: "korbit", file: "korbit/tickers_all.json", currency: "KRW", entry: [.key("data"), .index(2)],
+        entryPath: "$.data[2]", market: Market(base: "XRP", quote: "KRW"), priceKey: "close", count: 224)
+    static let coinone = Recording(
+        venue: "coinone", file: "coinone/ticker_new_KRW.json", currency: "KRW", entry: [.key("tickers"), .index(2)],
+        entryPath: "$.tickers[2]", market: Market(base: "XRP", quote: "KRW"), priceKey: "last", count: 220)
+
     /// A damaged price (`nil`: the member removed) and the reason its failure gives.
     static let damage: [(recording: Recording, value: JSONValue?, reason: String)] = [
         (bithumb, "1,234", "'1,234' is not a decimal number"),
@@ -76,6 +83,10 @@ struct BulkAnswerTests {
         (binance, "0", "'0' is not a positive price"),
         (binance, "1E3", "'1E3' has an exponent: a decimal written as text must be written out in full"),
         (okx, "", "an empty number"),
+        (korbit, "1,234", "'1,234' is not a decimal number"),
+        (korbit, "0", "'0' is not a positive price"),
+        (coinone, "NaN", "'NaN' is not a decimal number"),
+        (coinone, "-1", "'-1' is not a positive price"),
         (okx, "-0.5", "'-0.5' is not a positive price"),
         (okx, "1e-3", "'1e-3' has an exponent: a decimal written as text must be written out in full"),
     ]
@@ -169,6 +180,8 @@ struct BulkAnswerTests {
         case "bithumb": recording.market.base
         case "upbit": "KRW-" + recording.market.base
         case "okx": recording.market.base + "-" + recording.market.quote
+        case "korbit": "xrp_krw"
+        case "coinone": "xrp"
         default: recording.market.base + recording.market.quote
         }
     }
