@@ -72,6 +72,20 @@ extension JSONCursor {
         try checked(try decimal(), ValueBounds.priceProblem)
     }
 
+    /// This value as a price, or `nil` when absent, `null`, an empty string or zero (see
+    /// `optionalPrice(_:)`).
+    public func optionalPrice() throws(JSONDecodingError) -> Decimal? {
+        guard let value = try optionalDecimal(), value != 0 else { return nil }
+        return try checked(value, ValueBounds.priceProblem)
+    }
+
+    /// This value as an amount (zero or more, inside bounds), or `nil` when absent, `null` or an
+    /// empty string.
+    public func optionalAmount() throws(JSONDecodingError) -> Decimal? {
+        guard let value = try optionalDecimal() else { return nil }
+        return try checked(value, ValueBounds.amountProblem)
+    }
+
     /// The member `key` as a JSON number that is a price (a venue that documents numbers).
     public func numberPrice(_ key: String) throws(JSONDecodingError) -> Decimal {
         try self[key].checked(try number(key), ValueBounds.priceProblem)
