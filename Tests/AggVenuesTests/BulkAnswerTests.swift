@@ -140,6 +140,23 @@ struct BulkAnswerTests {
             ])
     }
 
+    @Test("Kraken's all tickers: a bad last price costs its pair only")
+    func kraken() async throws {
+        let file = "kraken/Ticker_all.json"
+        let recorded = String(decoding: try Fixtures.bytes(file), as: UTF8.self)
+        let whole = try await Self.adapter("kraken", body: recorded).allQuotesAnswer(quotedIn: "USD")
+        #expect(whole.skipped.isEmpty)
+        let body = try Self.damaged(recorded, at: [.key("result"), .key("XXRPZUSD"), .key("c")], with: ["-1", "5"])
+        let answer = try await Self.adapter("kraken", body: body).allQuotesAnswer(quotedIn: "USD")
+        #expect(answer.values.count == whole.values.count - 1)
+        #expect(
+            answer.skipped == [
+                SkippedEntry(
+                    venue: "kraken", entry: "XXRPZUSD", market: Market(base: "XRP", quote: "USD"),
+                    path: "$.result.XXRPZUSD.c[0]", reason: "'-1' is not a positive price")
+            ])
+    }
+
     /// The repro: BTC still answers when XRP's entry is bad, and XRP's own error names
     /// its path instead of failing every coin with it.
     @Test(
