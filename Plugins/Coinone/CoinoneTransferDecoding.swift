@@ -36,7 +36,7 @@ public enum CoinoneTransferDecoding {
             rows.append(
                 TransferStatus(
                     exchange: CoinoneAdapter.descriptor.id, coin: coin, deposit: state(deposit),
-                    withdraw: state(withdraw), withdrawFee: try entry["withdrawal_fee"].optionalDecimal(), asOf: asOf,
+                    withdraw: state(withdraw), withdrawFee: try entry["withdrawal_fee"].optionalAmount(), asOf: asOf,
                     note: notes.isEmpty ? nil : notes.joined(separator: "; ")))
         }
         return rows

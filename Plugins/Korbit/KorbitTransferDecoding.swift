@@ -47,7 +47,7 @@ public enum KorbitTransferDecoding {
         }
         return TransferStatus(
             exchange: KorbitAdapter.descriptor.id, coin: coin, network: network, deposit: state(deposit),
-            withdraw: state(withdrawal), withdrawFee: try fields["withdrawalTxFee"].optionalDecimal(),
+            withdraw: state(withdrawal), withdrawFee: try fields["withdrawalTxFee"].optionalAmount(),
             note: unusual.isEmpty ? nil : unusual.joined(separator: "; "))
     }
 

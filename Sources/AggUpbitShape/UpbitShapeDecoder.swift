@@ -179,8 +179,8 @@ public struct UpbitShapeDecoder: Sendable {
         var bids: [BookLevel] = []
         var asks: [BookLevel] = []
         for unit in try book["orderbook_units"].elements() {
-            asks.append(BookLevel(price: try unit.decimal("ask_price"), amount: try unit.decimal("ask_size")))
-            bids.append(BookLevel(price: try unit.decimal("bid_price"), amount: try unit.decimal("bid_size")))
+            asks.append(BookLevel(price: try unit["ask_price"].price(), amount: try unit["ask_size"].size()))
+            bids.append(BookLevel(price: try unit["bid_price"].price(), amount: try unit["bid_size"].size()))
         }
         return OrderBook(
             exchange: exchange,
