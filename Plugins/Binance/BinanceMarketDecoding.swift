@@ -29,8 +29,8 @@ extension BinanceDecoding {
     public static func trades(_ json: JSONCursor) throws(JSONDecodingError) -> [Trade] {
         var trades: [Trade] = []
         for row in try json.elements() {
-            let price = try row.decimal("price")
-            let amount = try row.decimal("qty")
+            let price = try row["price"].price()
+            let amount = try row["qty"].size()
             trades.append(
                 Trade(
                     time: Timestamp(millisecondsSince1970: try row["time"].int64()),

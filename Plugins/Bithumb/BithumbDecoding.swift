@@ -133,8 +133,8 @@ public enum BithumbDecoding {
             case "ask": side = .sell
             case let other: throw typeField.failure("unknown trade type '\(other)'")
             }
-            let price = try row.decimal("price")
-            let amount = try row.decimal("units_traded")
+            let price = try row["price"].price()
+            let amount = try row["units_traded"].size()
             let cost = try row.optionalDecimal("total") ?? price * amount
             trades.append(Trade(time: time, side: side, price: price, amount: amount, cost: cost))
         }

@@ -39,8 +39,8 @@ extension CoinbaseDecoding {
             case "sell": side = .buy
             case let other: throw sideField.failure("unknown side '\(other.prefix(40))'")
             }
-            let price = try row.decimal("price")
-            let amount = try row.decimal("size")
+            let price = try row["price"].price()
+            let amount = try row["size"].size()
             trades.append(
                 Trade(time: try time(row["time"]), side: side, price: price, amount: amount, cost: price * amount))
         }

@@ -100,8 +100,8 @@ public enum CoinoneDecoding {
     public static func trades(_ json: JSONCursor) throws(JSONDecodingError) -> [Trade] {
         var trades: [Trade] = []
         for row in try json["transactions"].elements() {
-            let price = try row.decimal("price")
-            let amount = try row.decimal("qty")
+            let price = try row["price"].price()
+            let amount = try row["qty"].size()
             trades.append(
                 Trade(
                     time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()),

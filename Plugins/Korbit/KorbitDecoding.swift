@@ -93,8 +93,8 @@ public enum KorbitDecoding {
     public static func trades(_ data: JSONCursor) throws(JSONDecodingError) -> [Trade] {
         var trades: [Trade] = []
         for row in try data.elements() {
-            let price = try row.decimal("price")
-            let amount = try row.decimal("qty")
+            let price = try row["price"].price()
+            let amount = try row["qty"].size()
             trades.append(
                 Trade(
                     time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()),

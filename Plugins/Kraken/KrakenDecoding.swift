@@ -142,8 +142,8 @@ public enum KrakenDecoding {
             case "s": side = .sell
             case let other: throw sideField.failure("unknown side '\(other.prefix(20))'")
             }
-            let price = try row[0].decimal()
-            let amount = try row[1].decimal()
+            let price = try row[0].price()
+            let amount = try row[1].size()
             trades.append(
                 Trade(time: try time(row[2]), side: side, price: price, amount: amount, cost: price * amount))
         }

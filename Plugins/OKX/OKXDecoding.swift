@@ -104,8 +104,8 @@ public enum OKXDecoding {
             case "sell": side = .sell
             case let other: throw sideField.failure("unknown side '\(other.prefix(20))'")
             }
-            let price = try row.decimal("px")
-            let amount = try row.decimal("sz")
+            let price = try row["px"].price()
+            let amount = try row["sz"].size()
             trades.append(
                 Trade(
                     time: Timestamp(millisecondsSince1970: try row["ts"].int64()), side: side, price: price,

@@ -155,8 +155,8 @@ public struct UpbitShapeDecoder: Sendable {
             case "ASK": side = .sell
             case let other: throw sideField.failure("unknown ask_bid '\(other.prefix(40))'")
             }
-            let price = try row.decimal("trade_price")
-            let amount = try row.decimal("trade_volume")
+            let price = try row["trade_price"].price()
+            let amount = try row["trade_volume"].size()
             trades.append(
                 Trade(
                     time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()), side: side,

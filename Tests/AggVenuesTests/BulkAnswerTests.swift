@@ -242,3 +242,31 @@ struct BulkAnswerTests {
         }
     }
 }
+
+/// Rule 2 of issue 20 for trades: a trade's price and amount are above zero; one that is not
+/// fails the answer at its path instead of reaching `agg trades`.
+@Suite("Trades have positive prices and sizes")
+struct TradeBoundsTests {
+    static let rows: [(venue: String, body: String, error: AggError)] = [
+        (
+            "binance", #"[{"price":"1","qty":"0","time":1723104735027,"isBuyerMaker":true}]"#,
+            .decoding(venue: "binance", path: "$[0].qty", detail: "'0' is not a positive size")
+        ),
+        (
+            "binance", #"[{"price":"-3","qty":"1","time":1723104735027,"isBuyerMaker":true}]"#,
+            .decoding(venue: "binance", path: "$[0].price", detail: "'-3' is not a positive price")
+        ),
+        (
+            "upbit",
+            #"[{"trade_price":0,"trade_volume":1,"timestamp":1723104735027,"ask_bid":"ASK","sequential_id":1}]"#,
+            .decoding(venue: "upbit", path: "$[0].trade_price", detail: "'0' is not a positive price")
+        ),
+    ]
+
+    @Test("a trade priced or sized zero or less fails at its path", arguments: rows)
+    func bounds(venue: String, body: String, error: AggError) async throws {
+        let adapter = try BulkAnswerTests.adapter(venue, body: body)
+        let market = Market(base: "BTC", quote: venue == "upbit" ? "KRW" : "USDT")
+        await #expect(throws: error) { _ = try await adapter.trades(for: market, limit: 10) }
+    }
+}
