@@ -121,3 +121,21 @@ extension BulkAnswer where Value == Quote {
         return results
     }
 }
+
+extension BulkAnswer where Value == [TransferStatus] {
+    /// The rows of the entries that decoded, in order, then one `unknown` row for each skipped
+    /// entry that names a coin, its note saying why (`unexpected response at $.data[3]...`): a
+    /// coin whose entry is damaged is unknown, not missing, and costs no other coin.
+    public func transferRows() -> [TransferStatus] {
+        var rows = values.flatMap { $0 }
+        for entry in skipped {
+            let coin = entry.entry.uppercased()
+            guard AssetCode.isNormalized(coin) else { continue }
+            rows.append(
+                TransferStatus(
+                    exchange: entry.venue, coin: coin, deposit: .unknown, withdraw: .unknown, note: entry.error.summary)
+            )
+        }
+        return rows
+    }
+}
