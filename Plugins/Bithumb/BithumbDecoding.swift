@@ -104,11 +104,11 @@ public enum BithumbDecoding {
             candles.append(
                 Candle(
                     time: Timestamp(millisecondsSince1970: try row[0].int64()),
-                    open: try row[1].decimal(),
-                    high: try row[3].decimal(),
-                    low: try row[4].decimal(),
-                    close: try row[2].decimal(),
-                    volume: try row[5].decimal()
+                    open: try row[1].price(),
+                    high: try row[3].price(),
+                    low: try row[4].price(),
+                    close: try row[2].price(),
+                    volume: try row[5].amount()
                 )
             )
         }

@@ -17,8 +17,8 @@ extension CoinbaseDecoding {
             candles.append(
                 Candle(
                     time: time,
-                    open: try row[3].decimal(), high: try row[2].decimal(), low: try row[1].decimal(),
-                    close: try row[4].decimal(), volume: try row[5].decimal()))
+                    open: try row[3].price(), high: try row[2].price(), low: try row[1].price(),
+                    close: try row[4].price(), volume: try row[5].amount()))
         }
         return candles.sorted(byTime: \.time, newestFirst: false, ties: .reversed)
     }

@@ -119,11 +119,11 @@ public enum CoinoneDecoding {
             candles.append(
                 Candle(
                     time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()),
-                    open: try row.decimal("open"),
-                    high: try row.decimal("high"),
-                    low: try row.decimal("low"),
-                    close: try row.decimal("close"),
-                    volume: try row.decimal("target_volume")))
+                    open: try row["open"].price(),
+                    high: try row["high"].price(),
+                    low: try row["low"].price(),
+                    close: try row["close"].price(),
+                    volume: try row["target_volume"].amount()))
         }
         return candles.sorted(byTime: \.time, newestFirst: false, ties: .reversed)
     }

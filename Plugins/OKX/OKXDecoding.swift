@@ -123,11 +123,11 @@ public enum OKXDecoding {
             candles.append(
                 Candle(
                     time: Timestamp(millisecondsSince1970: try row[0].int64()),
-                    open: try row[1].decimal(),
-                    high: try row[2].decimal(),
-                    low: try row[3].decimal(),
-                    close: try row[4].decimal(),
-                    volume: try row[5].decimal()))
+                    open: try row[1].price(),
+                    high: try row[2].price(),
+                    low: try row[3].price(),
+                    close: try row[4].price(),
+                    volume: try row[5].amount()))
         }
         return candles.sorted(byTime: \.time, newestFirst: false, ties: .reversed)
     }

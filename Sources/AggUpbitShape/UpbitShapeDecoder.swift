@@ -111,11 +111,11 @@ public struct UpbitShapeDecoder: Sendable {
             candles.append(
                 Candle(
                     time: time,
-                    open: try row.decimal("opening_price"),
-                    high: try row.decimal("high_price"),
-                    low: try row.decimal("low_price"),
-                    close: try row.decimal("trade_price"),
-                    volume: try row.decimal("candle_acc_trade_volume")
+                    open: try row["opening_price"].price(),
+                    high: try row["high_price"].price(),
+                    low: try row["low_price"].price(),
+                    close: try row["trade_price"].price(),
+                    volume: try row["candle_acc_trade_volume"].amount()
                 ))
         }
         return candles.sorted(byTime: \.time, newestFirst: false, ties: .reversed)

@@ -270,3 +270,26 @@ struct TradeBoundsTests {
         await #expect(throws: error) { _ = try await adapter.trades(for: market, limit: 10) }
     }
 }
+
+/// Rule 2 of issue 20 for candles: open, high, low and close above zero, volume zero or more.
+@Suite("Candles have positive prices")
+struct CandleBoundsTests {
+    static let rows: [(body: String, error: AggError)] = [
+        (
+            #"[[1723104000000,"0","2","1","1.5","10",1723104059999,"15",3,"1","1","0"]]"#,
+            .decoding(venue: "binance", path: "$[0][1]", detail: "'0' is not a positive price")
+        ),
+        (
+            #"[[1723104000000,"1","2","1","1.5","-10",1723104059999,"15",3,"1","1","0"]]"#,
+            .decoding(venue: "binance", path: "$[0][5]", detail: "'-10' is negative")
+        ),
+    ]
+
+    @Test("a bar priced zero or less, or with a negative volume, fails at its path", arguments: rows)
+    func bounds(body: String, error: AggError) async throws {
+        let adapter = try BulkAnswerTests.adapter("binance", body: body)
+        await #expect(throws: error) {
+            _ = try await adapter.candles(for: Market(base: "BTC", quote: "USDT"), interval: .oneMinute, limit: 10)
+        }
+    }
+}

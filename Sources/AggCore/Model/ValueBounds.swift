@@ -79,6 +79,11 @@ extension JSONCursor {
         return try checked(value, ValueBounds.priceProblem)
     }
 
+    /// This value as an amount (a volume: zero or more, inside bounds).
+    public func amount() throws(JSONDecodingError) -> Decimal {
+        try checked(try decimal(), ValueBounds.amountProblem)
+    }
+
     /// This value as an amount (zero or more, inside bounds), or `nil` when absent, `null` or an
     /// empty string.
     public func optionalAmount() throws(JSONDecodingError) -> Decimal? {
