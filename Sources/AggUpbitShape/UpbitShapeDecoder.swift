@@ -83,18 +83,19 @@ public struct UpbitShapeDecoder: Sendable {
     /// The markets of a `/v1/market/all` answer with their Korean and English names. Codes that
     /// do not map to a unified market (a quote the venue did not have when this was written) are
     /// skipped.
+    ///
+    /// Each entry is read on its own: one whose fields are not what the API documents is left
+    /// out, and costs no other market.
     public func listings(_ json: JSONCursor) throws(JSONDecodingError) -> [MarketListing] {
-        var listings: [MarketListing] = []
-        for entry in try json.elements() {
+        try BulkAnswer<MarketListing>.elements(of: json, venue: exchange, nameKey: "market") {
+            entry throws(JSONDecodingError) in
             let code = try entry["market"].string()
-            guard let market = markets.market(fromCode: code) else { continue }
-            listings.append(
-                MarketListing(
-                    exchange: exchange, market: market, venueSymbol: code,
-                    koreanName: try entry["korean_name"].optionalString(),
-                    englishName: try entry["english_name"].optionalString()))
-        }
-        return listings
+            guard let market = markets.market(fromCode: code) else { return nil }
+            return MarketListing(
+                exchange: exchange, market: market, venueSymbol: code,
+                koreanName: try entry["korean_name"].optionalString(),
+                englishName: try entry["english_name"].optionalString())
+        }.values
     }
 
     /// The bars of a `/v1/candles/...` answer (an array, newest first), oldest first.
