@@ -51,6 +51,12 @@ public struct BinanceAdapter: CompiledAdapter {
     /// asking this adapter for another currency right after (as `agg search` does) reads it
     /// again instead of spending another 80 of the minute's 6000.
     public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
+        try await allQuotesAnswer(quotedIn: currency).values
+    }
+
+    /// `allQuotes(quotedIn:)`, entry by entry: a ticker that does not decode is skipped and
+    /// reported, and costs no other symbol.
+    public func allQuotesAnswer(quotedIn currency: String) async throws(AggError) -> BulkAnswer<Quote> {
         try client.requireServed(Market(base: "ALL", quote: currency))
         let json: JSONCursor
         if let kept = allTickers.recent() {
@@ -60,7 +66,9 @@ public struct BinanceAdapter: CompiledAdapter {
             allTickers.keep(json)
         }
         return try client.decode { () throws(JSONDecodingError) in
-            try BinanceDecoding.allQuotes(json, quotedIn: currency).sorted { $0.market < $1.market }
+            var answer = try BinanceDecoding.allQuotes(json, quotedIn: currency)
+            answer.values.sort { $0.market < $1.market }
+            return answer
         }
     }
 

@@ -30,17 +30,17 @@ public enum BinanceDecoding {
         return Quote(
             exchange: BinanceAdapter.descriptor.id,
             market: market,
-            last: try ticker.decimal("lastPrice"),
-            open: try ticker.optionalDecimal("openPrice"),
-            high: try ticker.optionalDecimal("highPrice"),
-            low: try ticker.optionalDecimal("lowPrice"),
-            previousClose: try ticker.optionalDecimal("prevClosePrice"),
+            last: try ticker.price("lastPrice"),
+            open: try ticker.optionalPrice("openPrice"),
+            high: try ticker.optionalPrice("highPrice"),
+            low: try ticker.optionalPrice("lowPrice"),
+            previousClose: try ticker.optionalPrice("prevClosePrice"),
             change: try ticker.optionalDecimal("priceChange"),
             changePercent: try ticker.optionalDecimal("priceChangePercent"),
             changeBasis: BinanceAdapter.descriptor.changeBasis,
-            baseVolume: try ticker.optionalDecimal("volume"),
-            quoteVolume: try ticker.optionalDecimal("quoteVolume"),
-            timestamp: try ticker["closeTime"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) }
+            baseVolume: try ticker.optionalAmount("volume"),
+            quoteVolume: try ticker.optionalAmount("quoteVolume"),
+            timestamp: try ticker["closeTime"].optionalVenueTime()
         )
     }
 

@@ -15,8 +15,8 @@ extension BinanceDecoding {
             candles.append(
                 Candle(
                     time: Timestamp(millisecondsSince1970: try row[0].int64()),
-                    open: try row[1].decimal(), high: try row[2].decimal(), low: try row[3].decimal(),
-                    close: try row[4].decimal(), volume: try row[5].decimal()))
+                    open: try row[1].price(), high: try row[2].price(), low: try row[3].price(),
+                    close: try row[4].price(), volume: try row[5].amount()))
         }
         return candles.sorted(byTime: \.time, newestFirst: false, ties: .asSent)
     }
@@ -29,8 +29,8 @@ extension BinanceDecoding {
     public static func trades(_ json: JSONCursor) throws(JSONDecodingError) -> [Trade] {
         var trades: [Trade] = []
         for row in try json.elements() {
-            let price = try row.decimal("price")
-            let amount = try row.decimal("qty")
+            let price = try row["price"].price()
+            let amount = try row["qty"].size()
             trades.append(
                 Trade(
                     time: Timestamp(millisecondsSince1970: try row["time"].int64()),
@@ -52,17 +52,26 @@ extension BinanceDecoding {
     /// The tickers quoted in `currency` in an all-tickers `/api/v3/ticker/24hr` answer (an array
     /// of the one-symbol objects).
     ///
-    /// Symbols in quotes agg does not ask Binance for are skipped, and so are symbols without a
+    /// Symbols in quotes agg does not ask Binance for are left out, and so are symbols without a
     /// trade in the last 24 hours (`count` 0: delisted or halted ones, which Binance still lists
-    /// with every price at zero). Anything else that does not decode fails the answer.
-    public static func allQuotes(_ json: JSONCursor, quotedIn currency: String) throws(JSONDecodingError) -> [Quote] {
-        var quotes: [Quote] = []
-        for ticker in try json.elements() {
-            guard let market = APIRouter.market(fromVenueSymbol: try ticker["symbol"].string()),
-                market.quote == currency, try ticker["count"].optionalInt64() != 0
-            else { continue }
-            quotes.append(try quote(ticker))
+    /// with every price at zero). Each other ticker is decoded on its own: one that does not
+    /// decode (an odd symbol ending in `currency`, a value out of grammar or bounds) is skipped
+    /// and reported, and the others answer.
+    public static func allQuotes(_ json: JSONCursor, quotedIn currency: String) throws(JSONDecodingError)
+        -> BulkAnswer<Quote>
+    {
+        try .elements(
+            of: json, venue: BinanceAdapter.descriptor.id, nameKey: "symbol",
+            market: { APIRouter.market(fromVenueSymbol: (try? $0["symbol"].string()) ?? "") }
+        ) { ticker throws(JSONDecodingError) in
+            let symbolField = ticker["symbol"]
+            let symbol = try symbolField.string()
+            guard let market = APIRouter.market(fromVenueSymbol: symbol) else {
+                guard symbol.hasSuffix(currency) else { return nil }
+                throw symbolField.failure("unknown symbol '\(symbol.prefix(40))'")
+            }
+            guard market.quote == currency, try ticker["count"].optionalInt64() != 0 else { return nil }
+            return try quote(ticker)
         }
-        return quotes
     }
 }

@@ -79,7 +79,7 @@ public struct BithumbAdapter: CompiledAdapter {
             classic: { () async throws(AggError) in
                 try await client.getUnlessMissing(APIRouter.ticker(market), for: market) {
                     data throws(JSONDecodingError) in
-                    guard let quote = try BithumbDecoding.quotes(data: data, shape: .single(market)).first else {
+                    guard let quote = try BithumbDecoding.quotes(data: data, shape: .single(market)).values.first else {
                         throw data.failure("no ticker in the answer")
                     }
                     return quote
@@ -104,27 +104,28 @@ public struct BithumbAdapter: CompiledAdapter {
     /// The markets of one payment currency, answered from one ALL request; a market missing from
     /// the answer is not listed.
     private func batch(_ markets: [Market], payment: String) async -> [Market: QuoteResult] {
-        let answer = await Result.catching { () throws(AggError) in try await allQuotes(quotedIn: payment) }
-        var byMarket: [Market: Quote] = [:]
-        for quote in (try? answer.get()) ?? [] where byMarket[quote.market] == nil {
-            byMarket[quote.market] = quote
-        }
+        let answer = await Result.catching { () throws(AggError) in try await allQuotesAnswer(quotedIn: payment) }
+        let answered = (try? answer.get())?.results(for: markets, venue: Self.descriptor.id) ?? [:]
         var results: [Market: QuoteResult] = [:]
         for market in markets {
             if let error = client.unserved(market) {
                 results[market] = .failure(error)
             } else if case .failure(let error) = answer {
                 results[market] = .failure(error)
-            } else if let quote = byMarket[market] {
-                results[market] = .success(quote)
             } else {
-                results[market] = .failure(.notListed(venue: Self.descriptor.id, market: market, code: "", message: ""))
+                results[market] = answered[market]
             }
         }
         return results
     }
 
     public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
+        try await allQuotesAnswer(quotedIn: currency).values
+    }
+
+    /// The ALL tickers of `currency`, entry by entry: an entry that does not decode is skipped
+    /// and reported, and costs no other coin.
+    public func allQuotesAnswer(quotedIn currency: String) async throws(AggError) -> BulkAnswer<Quote> {
         try client.requireServed(Market(base: "ALL", quote: currency))
         return try await either(
             "allTickers/\(currency)",

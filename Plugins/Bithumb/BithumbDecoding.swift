@@ -41,34 +41,37 @@ public enum BithumbDecoding {
 
     /// The quotes in a ticker answer's `data`, whichever shape it has.
     ///
-    /// Both shapes reduce to a list of (coin, ticker object) entries and a timestamp, then go
-    /// through the same `quote(coin:payment:ticker:timestamp:)`. Entries of ALL that are not
-    /// objects (Bithumb has sent strings and nulls there) are skipped. Some recorded answers
-    /// carry no `date`: their quotes are good, with no timestamp.
+    /// Both shapes reduce to (coin, ticker object) entries and a timestamp, and go through the
+    /// same `quote(coin:payment:ticker:timestamp:)`. In ALL, each entry is decoded on its own: one
+    /// that is not an object (Bithumb has sent strings and nulls there), whose coin code is odd, or
+    /// whose values do not decode is skipped and reported, and the others answer. Some recorded
+    /// answers carry no `date`: their quotes are good, with no timestamp; a `date` outside
+    /// `ValueBounds` fails the answer, whose time it is.
     public static func quotes(data: JSONCursor, shape: TickerShape) throws(JSONDecodingError)
-        -> [Quote]
+        -> BulkAnswer<Quote>
     {
-        let timestamp = try data["date"].optionalInt64().map(Timestamp.init(millisecondsSince1970:))
-        let entries: [(coin: String, ticker: JSONCursor)]
-        let payment: String
+        let timestamp = try data["date"].optionalVenueTime()
         switch shape {
         case .single(let market):
-            entries = [(market.base, data)]
-            payment = market.quote
-        case .all(let currency):
-            payment = currency
-            entries = try data.members().filter { member in
-                guard member.key != "date", case .object? = member.value.value else { return false }
-                return AssetCode.isNormalized(member.key)
-            }.map { ($0.key, $0.value) }
+            return BulkAnswer(values: [
+                try quote(coin: market.base, payment: market.quote, ticker: data, timestamp: timestamp)
+            ])
+        case .all(let payment):
+            let entries = try data.members().filter { $0.key != "date" }
+            return .decoding(
+                entries, venue: BithumbAdapter.descriptor.id, name: \.key,
+                market: { AssetCode.isNormalized($0.key) ? Market(base: $0.key, quote: payment) : nil }
+            ) { entry throws(JSONDecodingError) in
+                guard AssetCode.isNormalized(entry.key) else {
+                    throw entry.value.failure("'\(entry.key.prefix(40))' is not a coin code")
+                }
+                guard case .object? = entry.value.value else {
+                    throw entry.value.failure(
+                        "expected a ticker object, found \(entry.value.value?.kindDescription ?? "nothing")")
+                }
+                return try quote(coin: entry.key, payment: payment, ticker: entry.value, timestamp: timestamp)
+            }
         }
-        var quotes: [Quote] = []
-        quotes.reserveCapacity(entries.count)
-        for entry in entries {
-            quotes.append(
-                try quote(coin: entry.coin, payment: payment, ticker: entry.ticker, timestamp: timestamp))
-        }
-        return quotes
     }
 
     /// One ticker object mapped field by field, as other tools map it so that results agree.
@@ -79,16 +82,16 @@ public enum BithumbDecoding {
         Quote(
             exchange: BithumbAdapter.descriptor.id,
             market: Market(base: coin, quote: payment),
-            last: try ticker.decimal("closing_price"),
-            open: try ticker.optionalDecimal("opening_price"),
-            high: try ticker.optionalDecimal("max_price"),
-            low: try ticker.optionalDecimal("min_price"),
-            previousClose: try ticker.optionalDecimal("prev_closing_price"),
+            last: try ticker.price("closing_price"),
+            open: try ticker.optionalPrice("opening_price"),
+            high: try ticker.optionalPrice("max_price"),
+            low: try ticker.optionalPrice("min_price"),
+            previousClose: try ticker.optionalPrice("prev_closing_price"),
             change: try ticker.optionalDecimal("fluctate_24H"),
             changePercent: try ticker.optionalDecimal("fluctate_rate_24H"),
             changeBasis: BithumbAdapter.descriptor.changeBasis,
-            baseVolume: try ticker.optionalDecimal("units_traded_24H"),
-            quoteVolume: try ticker.optionalDecimal("acc_trade_value_24H"),
+            baseVolume: try ticker.optionalAmount("units_traded_24H"),
+            quoteVolume: try ticker.optionalAmount("acc_trade_value_24H"),
             timestamp: timestamp
         )
     }
@@ -101,11 +104,11 @@ public enum BithumbDecoding {
             candles.append(
                 Candle(
                     time: Timestamp(millisecondsSince1970: try row[0].int64()),
-                    open: try row[1].decimal(),
-                    high: try row[3].decimal(),
-                    low: try row[4].decimal(),
-                    close: try row[2].decimal(),
-                    volume: try row[5].decimal()
+                    open: try row[1].price(),
+                    high: try row[3].price(),
+                    low: try row[4].price(),
+                    close: try row[2].price(),
+                    volume: try row[5].amount()
                 )
             )
         }
@@ -130,8 +133,8 @@ public enum BithumbDecoding {
             case "ask": side = .sell
             case let other: throw typeField.failure("unknown trade type '\(other)'")
             }
-            let price = try row.decimal("price")
-            let amount = try row.decimal("units_traded")
+            let price = try row["price"].price()
+            let amount = try row["units_traded"].size()
             let cost = try row.optionalDecimal("total") ?? price * amount
             trades.append(Trade(time: time, side: side, price: price, amount: amount, cost: cost))
         }

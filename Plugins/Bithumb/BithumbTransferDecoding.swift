@@ -6,17 +6,19 @@ import AggJSON
 /// and network. The statuses are 1 (open) or 0 (closed), as JSON numbers; strings and booleans
 /// have been seen in other clients' records and are read the same way. No fee and no time.
 public enum BithumbTransferDecoding {
+    /// Each entry is decoded on its own: one that does not decode makes its coin `unknown`,
+    /// with the reason as its note, and costs no other coin (`BulkAnswer.transferRows()`).
     public static func statuses(data: JSONCursor) throws(JSONDecodingError) -> [TransferStatus] {
-        var rows: [TransferStatus] = []
-        for entry in try data.elements() {
+        try BulkAnswer<[TransferStatus]>.elements(of: data, venue: BithumbAdapter.descriptor.id, nameKey: "currency") {
+            entry throws(JSONDecodingError) in
             let coin = try entry["currency"].string().uppercased()
-            guard AssetCode.isNormalized(coin) else { continue }
-            rows.append(
+            guard AssetCode.isNormalized(coin) else { return nil }
+            return [
                 TransferStatus(
                     exchange: BithumbAdapter.descriptor.id, coin: coin, network: try entry["net_type"].optionalString(),
-                    deposit: try state(entry["deposit_status"]), withdraw: try state(entry["withdrawal_status"])))
-        }
-        return rows
+                    deposit: try state(entry["deposit_status"]), withdraw: try state(entry["withdrawal_status"]))
+            ]
+        }.transferRows()
     }
 
     /// `1` open, `0` closed (as a number, a string or a boolean); anything else is an error.

@@ -37,7 +37,13 @@ struct BithumbV1: Sendable {
     /// One market's ticker; a market missing from the answer is not listed.
     func quote(_ market: Market) async throws(AggError) -> EndpointAnswer<Quote> {
         let answer = try await client.getUnlessMissing(V1Router.ticker([market]), for: market) {
-            json throws(JSONDecodingError) in try Self.decoder.quotes(json).first { $0.market == market }
+            json throws(JSONDecodingError) -> Quote? in
+            let answer = try Self.decoder.quotes(json)
+            if let quote = answer.values.first(where: { $0.market == market }) { return quote }
+            if let skipped = answer.skipped.first(where: { $0.market == market || $0.market == nil }) {
+                throw JSONDecodingError(path: skipped.path, reason: skipped.reason)
+            }
+            return nil
         }
         switch answer {
         case .missing(let error): return .missing(error)
@@ -48,19 +54,21 @@ struct BithumbV1: Sendable {
 
     /// Every ticker quoted in `currency`: the market list, then the tickers of its markets in
     /// that currency.
-    func allQuotes(quotedIn currency: String) async throws(AggError) -> EndpointAnswer<[Quote]> {
+    func allQuotes(quotedIn currency: String) async throws(AggError) -> EndpointAnswer<BulkAnswer<Quote>> {
         let answer = try await client.getUnlessMissing(V1Router.marketAll, for: nil) {
             json throws(JSONDecodingError) in try Self.decoder.listings(json)
         }
-        guard case .answered(let listings) = answer else { return answer.map { _ in [] } }
+        guard case .answered(let listings) = answer else { return answer.map { _ in BulkAnswer(values: []) } }
         let markets = listings.map(\.market).filter { $0.quote == currency }
-        var quotes: [Quote] = []
+        var quotes = BulkAnswer<Quote>(values: [])
         let baseURL = client.baseURL
         let batches = URLBatches.split(markets, maximumCount: V1Router.maximumTickerMarkets) {
             V1Router.ticker($0).url(baseURL: baseURL)
         }
         for batch in batches {
-            quotes += try await client.get(V1Router.ticker(batch), decode: Self.decoder.quotes)
+            let part = try await client.get(V1Router.ticker(batch), decode: Self.decoder.quotes)
+            quotes.values += part.values
+            quotes.skipped += part.skipped
         }
         return .answered(quotes)
     }

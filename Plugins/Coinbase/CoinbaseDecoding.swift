@@ -33,7 +33,7 @@ public enum CoinbaseDecoding {
     public static func quote(market: Market, ticker: JSONCursor, stats: JSONCursor) throws(JSONDecodingError)
         -> Quote
     {
-        let last = try ticker.decimal("price")
+        let last = try ticker.price("price")
         let open = try stats.optionalDecimal("open")
         let change = open.map { last - $0 }
         var changePercent: Decimal?
@@ -46,7 +46,7 @@ public enum CoinbaseDecoding {
             guard let parsed = CoinbaseTime.parse(text) else {
                 throw timeField.failure("'\(text.prefix(40))' is not an ISO-8601 time")
             }
-            timestamp = parsed
+            timestamp = try timeField.venueTime(parsed)
         }
         return Quote(
             exchange: CoinbaseAdapter.descriptor.id,

@@ -17,8 +17,8 @@ extension CoinbaseDecoding {
             candles.append(
                 Candle(
                     time: time,
-                    open: try row[3].decimal(), high: try row[2].decimal(), low: try row[1].decimal(),
-                    close: try row[4].decimal(), volume: try row[5].decimal()))
+                    open: try row[3].price(), high: try row[2].price(), low: try row[1].price(),
+                    close: try row[4].price(), volume: try row[5].amount()))
         }
         return candles.sorted(byTime: \.time, newestFirst: false, ties: .reversed)
     }
@@ -39,8 +39,8 @@ extension CoinbaseDecoding {
             case "sell": side = .buy
             case let other: throw sideField.failure("unknown side '\(other.prefix(40))'")
             }
-            let price = try row.decimal("price")
-            let amount = try row.decimal("size")
+            let price = try row["price"].price()
+            let amount = try row["size"].size()
             trades.append(
                 Trade(time: try time(row["time"]), side: side, price: price, amount: amount, cost: price * amount))
         }

@@ -43,7 +43,11 @@ public struct CoinoneAdapter: CompiledAdapter {
 
     public func quote(for market: Market) async throws(AggError) -> Quote {
         try await client.get(APIRouter.ticker(market), for: market) { json throws(JSONDecodingError) in
-            guard let quote = try CoinoneDecoding.quotes(json).first(where: { $0.market == market }) else {
+            let answer = try CoinoneDecoding.quotes(json)
+            guard let quote = answer.values.first(where: { $0.market == market }) else {
+                if let skipped = answer.skipped.first(where: { $0.market == market || $0.market == nil }) {
+                    throw JSONDecodingError(path: skipped.path, reason: skipped.reason)
+                }
                 throw json["tickers"].failure("no ticker for \(market) in the answer")
             }
             return quote
@@ -55,10 +59,15 @@ public struct CoinoneAdapter: CompiledAdapter {
         await QuoteBatch.answer(
             markets, client: client,
             single: { market async throws(AggError) in try await self.quote(for: market) },
-            batch: { quote, _ async throws(AggError) in try await self.allQuotes(quotedIn: quote) })
+            batch: { quote, _ async throws(AggError) in try await self.allQuotesAnswer(quotedIn: quote) })
     }
 
     public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
+        try await allQuotesAnswer(quotedIn: currency).values
+    }
+
+    /// `allQuotes(quotedIn:)`, entry by entry: a ticker that does not decode costs only itself.
+    public func allQuotesAnswer(quotedIn currency: String) async throws(AggError) -> BulkAnswer<Quote> {
         try client.requireServed(Market(base: "ALL", quote: currency))
         return try await client.get(APIRouter.allTickers(quote: currency), decode: CoinoneDecoding.quotes)
     }

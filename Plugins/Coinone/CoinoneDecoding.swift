@@ -28,34 +28,36 @@ public enum CoinoneDecoding {
     }
 
     /// The tickers of a `ticker_new` answer (always an array, for one market or all).
-    public static func quotes(_ json: JSONCursor) throws(JSONDecodingError) -> [Quote] {
-        var quotes: [Quote] = []
-        for ticker in try json["tickers"].elements() {
-            quotes.append(try quote(ticker))
-        }
-        return quotes
+    ///
+    /// Each ticker is decoded on its own: one with an odd market or a value out of grammar or
+    /// bounds is skipped and reported, and the others answer.
+    public static func quotes(_ json: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<Quote> {
+        try .elements(
+            of: json["tickers"], venue: CoinoneAdapter.descriptor.id, nameKey: "target_currency",
+            market: { try? market($0) }
+        ) { ticker throws(JSONDecodingError) in try quote(ticker) }
     }
 
     /// One ticker. `first` is the price 24 hours ago (Coinone's window is rolling), so the change
     /// is `last - first`, exact, with the percent rounded to `PriceChange.percentScale` decimals.
     static func quote(_ ticker: JSONCursor) throws(JSONDecodingError) -> Quote {
         let market = try self.market(ticker)
-        let last = try ticker.decimal("last")
-        let open = try ticker.optionalDecimal("first")
+        let last = try ticker.price("last")
+        let open = try ticker.optionalPrice("first")
         let change = PriceChange.from(open, to: last)
         return Quote(
             exchange: CoinoneAdapter.descriptor.id,
             market: market,
             last: last,
             open: open,
-            high: try ticker.optionalDecimal("high"),
-            low: try ticker.optionalDecimal("low"),
+            high: try ticker.optionalPrice("high"),
+            low: try ticker.optionalPrice("low"),
             change: change?.change,
             changePercent: change?.percent,
             changeBasis: CoinoneAdapter.descriptor.changeBasis,
-            baseVolume: try ticker.optionalDecimal("target_volume"),
-            quoteVolume: try ticker.optionalDecimal("quote_volume"),
-            timestamp: try ticker["timestamp"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) }
+            baseVolume: try ticker.optionalAmount("target_volume"),
+            quoteVolume: try ticker.optionalAmount("quote_volume"),
+            timestamp: try ticker["timestamp"].optionalVenueTime()
         )
     }
 
@@ -98,8 +100,8 @@ public enum CoinoneDecoding {
     public static func trades(_ json: JSONCursor) throws(JSONDecodingError) -> [Trade] {
         var trades: [Trade] = []
         for row in try json["transactions"].elements() {
-            let price = try row.decimal("price")
-            let amount = try row.decimal("qty")
+            let price = try row["price"].price()
+            let amount = try row["qty"].size()
             trades.append(
                 Trade(
                     time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()),
@@ -117,11 +119,11 @@ public enum CoinoneDecoding {
             candles.append(
                 Candle(
                     time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()),
-                    open: try row.decimal("open"),
-                    high: try row.decimal("high"),
-                    low: try row.decimal("low"),
-                    close: try row.decimal("close"),
-                    volume: try row.decimal("target_volume")))
+                    open: try row["open"].price(),
+                    high: try row["high"].price(),
+                    low: try row["low"].price(),
+                    close: try row["close"].price(),
+                    volume: try row["target_volume"].amount()))
         }
         return candles.sorted(byTime: \.time, newestFirst: false, ties: .reversed)
     }

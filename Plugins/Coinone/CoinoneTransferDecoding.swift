@@ -25,21 +25,23 @@ public enum CoinoneTransferDecoding {
 
     public static func statuses(_ json: JSONCursor) throws(JSONDecodingError) -> [TransferStatus] {
         let asOf = try json["server_time"].optionalInt64().map(Timestamp.init(millisecondsSince1970:))
-        var rows: [TransferStatus] = []
-        for entry in try json["currencies"].elements() {
+        // Each entry on its own: a damaged one makes its coin unknown and costs no other coin.
+        return try BulkAnswer<[TransferStatus]>.elements(
+            of: json["currencies"], venue: CoinoneAdapter.descriptor.id, nameKey: "symbol"
+        ) { entry throws(JSONDecodingError) in
             let coin = try entry["symbol"].string().uppercased()
-            guard AssetCode.isNormalized(coin) else { continue }
+            guard AssetCode.isNormalized(coin) else { return nil }
             let deposit = try entry["deposit_status"].string()
             let withdraw = try entry["withdraw_status"].string()
             let notes = [("deposit", deposit), ("withdraw", withdraw)].filter { $0.1 != openWord }
                 .map { "\($0.0): \($0.1)" }
-            rows.append(
+            return [
                 TransferStatus(
                     exchange: CoinoneAdapter.descriptor.id, coin: coin, deposit: state(deposit),
-                    withdraw: state(withdraw), withdrawFee: try entry["withdrawal_fee"].optionalDecimal(), asOf: asOf,
-                    note: notes.isEmpty ? nil : notes.joined(separator: "; ")))
-        }
-        return rows
+                    withdraw: state(withdraw), withdrawFee: try entry["withdrawal_fee"].optionalAmount(), asOf: asOf,
+                    note: notes.isEmpty ? nil : notes.joined(separator: "; "))
+            ]
+        }.transferRows()
     }
 
     /// `normal` open, any other word closed.

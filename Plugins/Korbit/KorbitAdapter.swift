@@ -43,8 +43,15 @@ public struct KorbitAdapter: CompiledAdapter {
     }
 
     public func quote(for market: Market) async throws(AggError) -> Quote {
-        let quotes = try await client.get(APIRouter.tickers([market]), for: market) { data throws(JSONDecodingError) in
-            try KorbitDecoding.quotes(data)
+        let quotes = try await client.get(APIRouter.tickers([market]), for: market) {
+            data throws(JSONDecodingError) -> [Quote] in
+            let answer = try KorbitDecoding.quotes(data)
+            if !answer.values.contains(where: { $0.market == market }),
+                let skipped = answer.skipped.first(where: { $0.market == market || $0.market == nil })
+            {
+                throw JSONDecodingError(path: skipped.path, reason: skipped.reason)
+            }
+            return answer.values
         }
         guard let quote = quotes.first(where: { $0.market == market }) else {
             throw .notListed(venue: Self.descriptor.id, market: market, code: "", message: "")
@@ -66,6 +73,11 @@ public struct KorbitAdapter: CompiledAdapter {
 
     /// Every pair's ticker, stopped pairs included (their best prices are 0).
     public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
+        try await allQuotesAnswer(quotedIn: currency).values
+    }
+
+    /// `allQuotes(quotedIn:)`, entry by entry: a ticker that does not decode costs only itself.
+    public func allQuotesAnswer(quotedIn currency: String) async throws(AggError) -> BulkAnswer<Quote> {
         try client.requireServed(Market(base: "ALL", quote: currency))
         let quotes = try await client.get(APIRouter.allTickers, decode: KorbitDecoding.quotes)
         return quotes.filter { $0.market.quote == currency }

@@ -36,31 +36,34 @@ public enum KorbitDecoding {
     ///
     /// Korbit sends its own change: `priceChange` is `close - prevClose` and
     /// `priceChangePercent` a percent, both kept as sent.
-    public static func quotes(_ data: JSONCursor) throws(JSONDecodingError) -> [Quote] {
-        var quotes: [Quote] = []
-        for ticker in try data.elements() {
+    ///
+    /// Each ticker is decoded on its own: one with an odd symbol or a value out of grammar or
+    /// bounds is skipped and reported, and the others answer.
+    public static func quotes(_ data: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<Quote> {
+        try .elements(
+            of: data, venue: KorbitAdapter.descriptor.id, nameKey: "symbol",
+            market: { APIRouter.market(fromSymbol: (try? $0["symbol"].string()) ?? "") }
+        ) { ticker throws(JSONDecodingError) in
             let symbolField = ticker["symbol"]
             let symbol = try symbolField.string()
             guard let market = APIRouter.market(fromSymbol: symbol) else {
                 throw symbolField.failure("unknown symbol '\(symbol.prefix(40))'")
             }
-            quotes.append(
-                Quote(
-                    exchange: KorbitAdapter.descriptor.id,
-                    market: market,
-                    last: try ticker.decimal("close"),
-                    open: try ticker.optionalDecimal("open"),
-                    high: try ticker.optionalDecimal("high"),
-                    low: try ticker.optionalDecimal("low"),
-                    previousClose: try ticker.optionalDecimal("prevClose"),
-                    change: try ticker.optionalDecimal("priceChange"),
-                    changePercent: try ticker.optionalDecimal("priceChangePercent"),
-                    baseVolume: try ticker.optionalDecimal("volume"),
-                    quoteVolume: try ticker.optionalDecimal("quoteVolume"),
-                    timestamp: try ticker["lastTradedAt"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) }
-                ))
+            return Quote(
+                exchange: KorbitAdapter.descriptor.id,
+                market: market,
+                last: try ticker.price("close"),
+                open: try ticker.optionalPrice("open"),
+                high: try ticker.optionalPrice("high"),
+                low: try ticker.optionalPrice("low"),
+                previousClose: try ticker.optionalPrice("prevClose"),
+                change: try ticker.optionalDecimal("priceChange"),
+                changePercent: try ticker.optionalDecimal("priceChangePercent"),
+                baseVolume: try ticker.optionalAmount("volume"),
+                quoteVolume: try ticker.optionalAmount("quoteVolume"),
+                timestamp: try ticker["lastTradedAt"].optionalVenueTime()
+            )
         }
-        return quotes
     }
 
     /// The launched pairs in the `data` of a `/v2/currencyPairs` answer; stopped pairs (no
@@ -90,8 +93,8 @@ public enum KorbitDecoding {
     public static func trades(_ data: JSONCursor) throws(JSONDecodingError) -> [Trade] {
         var trades: [Trade] = []
         for row in try data.elements() {
-            let price = try row.decimal("price")
-            let amount = try row.decimal("qty")
+            let price = try row["price"].price()
+            let amount = try row["qty"].size()
             trades.append(
                 Trade(
                     time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()),
@@ -109,11 +112,11 @@ public enum KorbitDecoding {
             candles.append(
                 Candle(
                     time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()),
-                    open: try row.decimal("open"),
-                    high: try row.decimal("high"),
-                    low: try row.decimal("low"),
-                    close: try row.decimal("close"),
-                    volume: try row.decimal("volume")))
+                    open: try row["open"].price(),
+                    high: try row["high"].price(),
+                    low: try row["low"].price(),
+                    close: try row["close"].price(),
+                    volume: try row["volume"].amount()))
         }
         return candles.sorted(byTime: \.time, newestFirst: false, ties: .asSent)
     }

@@ -22,20 +22,23 @@ import AggJSON
 /// - No time in the answer.
 public enum KorbitTransferDecoding {
     public static func statuses(_ data: JSONCursor) throws(JSONDecodingError) -> [TransferStatus] {
-        var rows: [TransferStatus] = []
-        for entry in try data.elements() {
+        // Each currency on its own: a damaged one makes its coin unknown and costs no other coin.
+        return try BulkAnswer<[TransferStatus]>.elements(of: data, venue: KorbitAdapter.descriptor.id, nameKey: "name")
+        {
+            entry throws(JSONDecodingError) in
             let coin = try entry["name"].string().uppercased()
-            guard AssetCode.isNormalized(coin) else { continue }
+            guard AssetCode.isNormalized(coin) else { return nil }
+            var rows: [TransferStatus] = []
             let networks = entry["networkList"].isPresent ? try entry["networkList"].elements() : []
             if networks.isEmpty {
-                guard entry["depositStatus"].isPresent || entry["withdrawalStatus"].isPresent else { continue }
+                guard entry["depositStatus"].isPresent || entry["withdrawalStatus"].isPresent else { return nil }
                 rows.append(try row(coin: coin, network: nil, fields: entry))
             }
             for network in networks {
                 rows.append(try row(coin: coin, network: try network["name"].string(), fields: network))
             }
-        }
-        return rows
+            return rows
+        }.transferRows()
     }
 
     /// The row of one network (or of a currency without networks) from its status fields.
@@ -47,7 +50,7 @@ public enum KorbitTransferDecoding {
         }
         return TransferStatus(
             exchange: KorbitAdapter.descriptor.id, coin: coin, network: network, deposit: state(deposit),
-            withdraw: state(withdrawal), withdrawFee: try fields["withdrawalTxFee"].optionalDecimal(),
+            withdraw: state(withdrawal), withdrawFee: try fields["withdrawalTxFee"].optionalAmount(),
             note: unusual.isEmpty ? nil : unusual.joined(separator: "; "))
     }
 

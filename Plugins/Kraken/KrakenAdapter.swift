@@ -44,11 +44,16 @@ public struct KrakenAdapter: CompiledAdapter {
         await QuoteBatch.answer(
             markets, client: client,
             single: { market async throws(AggError) in try await self.quote(for: market) },
-            batch: { quote, _ async throws(AggError) in try await self.allQuotes(quotedIn: quote) })
+            batch: { quote, _ async throws(AggError) in try await self.allQuotesAnswer(quotedIn: quote) })
     }
 
     /// Every pair quoted in `currency`, from the one answer that holds every pair in every quote.
     public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
+        try await allQuotesAnswer(quotedIn: currency).values
+    }
+
+    /// `allQuotes(quotedIn:)`, entry by entry: a ticker that does not decode costs only itself.
+    public func allQuotesAnswer(quotedIn currency: String) async throws(AggError) -> BulkAnswer<Quote> {
         try client.requireServed(Market(base: "ALL", quote: currency))
         return try await client.get(APIRouter.allTickers) { result throws(JSONDecodingError) in
             try KrakenDecoding.quotes(result, quotedIn: currency)

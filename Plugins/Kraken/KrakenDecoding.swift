@@ -62,14 +62,18 @@ public enum KrakenDecoding {
     }
 
     /// Every ticker quoted in `currency` in the `result` of an all-pairs `Ticker` answer; pairs
-    /// in other quote currencies are left out.
-    public static func quotes(_ result: JSONCursor, quotedIn currency: String) throws(JSONDecodingError) -> [Quote] {
-        var quotes: [Quote] = []
-        for (name, ticker) in try result.members() {
-            guard let market = KrakenPairs.market(fromPairName: name, quote: currency) else { continue }
-            quotes.append(try quote(ticker: ticker, market: market))
+    /// in other quote currencies are left out. Each ticker is decoded on its own: one whose
+    /// values are out of grammar or bounds is skipped and reported, and the others answer.
+    public static func quotes(_ result: JSONCursor, quotedIn currency: String) throws(JSONDecodingError)
+        -> BulkAnswer<Quote>
+    {
+        .decoding(
+            try result.members(), venue: KrakenAdapter.descriptor.id, name: { $0.key },
+            market: { KrakenPairs.market(fromPairName: $0.key, quote: currency) }
+        ) { member throws(JSONDecodingError) in
+            guard let market = KrakenPairs.market(fromPairName: member.key, quote: currency) else { return nil }
+            return try quote(ticker: member.value, market: market)
         }
-        return quotes
     }
 
     /// One ticker object. Each field is an array of strings: `c` is the last trade [price, lot],
@@ -81,20 +85,20 @@ public enum KrakenDecoding {
     /// while high, low and volume are over the last 24 hours, as other tools read them. Kraken
     /// sends no time.
     static func quote(ticker: JSONCursor, market: Market) throws(JSONDecodingError) -> Quote {
-        let last = try ticker["c"][0].decimal()
-        let open = try ticker.optionalDecimal("o")
+        let last = try ticker["c"][0].price()
+        let open = try ticker.optionalPrice("o")
         let change = PriceChange.from(open, to: last)
         return Quote(
             exchange: KrakenAdapter.descriptor.id,
             market: market,
             last: last,
             open: open,
-            high: try ticker["h"][1].optionalDecimal(),
-            low: try ticker["l"][1].optionalDecimal(),
+            high: try ticker["h"][1].optionalPrice(),
+            low: try ticker["l"][1].optionalPrice(),
             change: change?.change,
             changePercent: change?.percent,
             changeBasis: KrakenAdapter.descriptor.changeBasis,
-            baseVolume: try ticker["v"][1].optionalDecimal()
+            baseVolume: try ticker["v"][1].optionalAmount()
         )
     }
 
@@ -138,8 +142,8 @@ public enum KrakenDecoding {
             case "s": side = .sell
             case let other: throw sideField.failure("unknown side '\(other.prefix(20))'")
             }
-            let price = try row[0].decimal()
-            let amount = try row[1].decimal()
+            let price = try row[0].price()
+            let amount = try row[1].size()
             trades.append(
                 Trade(time: try time(row[2]), side: side, price: price, amount: amount, cost: price * amount))
         }
@@ -154,11 +158,11 @@ public enum KrakenDecoding {
             candles.append(
                 Candle(
                     time: Timestamp(secondsSince1970: try row[0].int64()),
-                    open: try row[1].decimal(),
-                    high: try row[2].decimal(),
-                    low: try row[3].decimal(),
-                    close: try row[4].decimal(),
-                    volume: try row[6].decimal()))
+                    open: try row[1].price(),
+                    high: try row[2].price(),
+                    low: try row[3].price(),
+                    close: try row[4].price(),
+                    volume: try row[6].amount()))
         }
         return candles.sorted(byTime: \.time, newestFirst: false, ties: .asSent)
     }

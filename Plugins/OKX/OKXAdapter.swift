@@ -34,7 +34,11 @@ public struct OKXAdapter: CompiledAdapter {
 
     public func quote(for market: Market) async throws(AggError) -> Quote {
         try await client.get(APIRouter.ticker(market), for: market) { data throws(JSONDecodingError) in
-            guard let quote = try OKXDecoding.quotes(data).first(where: { $0.market == market }) else {
+            let answer = try OKXDecoding.quotes(data)
+            guard let quote = answer.values.first(where: { $0.market == market }) else {
+                if let skipped = answer.skipped.first(where: { $0.market == market || $0.market == nil }) {
+                    throw JSONDecodingError(path: skipped.path, reason: skipped.reason)
+                }
                 throw data.failure("no ticker for \(market) in the answer")
             }
             return quote
@@ -46,12 +50,17 @@ public struct OKXAdapter: CompiledAdapter {
         await QuoteBatch.answer(
             markets, client: client,
             single: { market async throws(AggError) in try await self.quote(for: market) },
-            batch: { quote, _ async throws(AggError) in try await self.allQuotes(quotedIn: quote) })
+            batch: { quote, _ async throws(AggError) in try await self.allQuotesAnswer(quotedIn: quote) })
     }
 
     /// Every spot ticker quoted in `currency`, from the one answer that holds every spot
     /// instrument.
     public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
+        try await allQuotesAnswer(quotedIn: currency).values
+    }
+
+    /// `allQuotes(quotedIn:)`, entry by entry: a ticker that does not decode costs only itself.
+    public func allQuotesAnswer(quotedIn currency: String) async throws(AggError) -> BulkAnswer<Quote> {
         try client.requireServed(Market(base: "ALL", quote: currency))
         let quotes = try await client.get(APIRouter.spotTickers, decode: OKXDecoding.quotes)
         return quotes.filter { $0.market.quote == currency }

@@ -33,14 +33,17 @@ public enum OKXDecoding {
     }
 
     /// The tickers of a `ticker` or `tickers` answer whose quote agg asks OKX for; the others (a
-    /// quote such as EUR) are left out.
-    public static func quotes(_ data: JSONCursor) throws(JSONDecodingError) -> [Quote] {
-        var quotes: [Quote] = []
-        for ticker in try data.elements() {
-            guard let market = APIRouter.market(fromInstrumentID: try ticker["instId"].string()) else { continue }
-            quotes.append(try quote(ticker, market: market))
+    /// quote such as EUR) are left out. Each ticker is decoded on its own: one that does not
+    /// decode (a value out of grammar or bounds, a `ts` in 2100) is skipped and reported, and the
+    /// others answer.
+    public static func quotes(_ data: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<Quote> {
+        try .elements(
+            of: data, venue: OKXAdapter.descriptor.id, nameKey: "instId",
+            market: { APIRouter.market(fromInstrumentID: (try? $0["instId"].string()) ?? "") }
+        ) { ticker throws(JSONDecodingError) in
+            guard let market = APIRouter.market(fromInstrumentID: try ticker["instId"].string()) else { return nil }
+            return try quote(ticker, market: market)
         }
-        return quotes
     }
 
     /// One ticker. `open24h` is the price 24 hours ago (OKX's window is rolling; `sodUtc0` would be
@@ -48,22 +51,22 @@ public enum OKXDecoding {
     /// `PriceChange.percentScale` decimals. For spot, `vol24h` is in the base currency and
     /// `volCcy24h` in the quote currency.
     static func quote(_ ticker: JSONCursor, market: Market) throws(JSONDecodingError) -> Quote {
-        let last = try ticker.decimal("last")
-        let open = try ticker.optionalDecimal("open24h")
+        let last = try ticker.price("last")
+        let open = try ticker.optionalPrice("open24h")
         let change = PriceChange.from(open, to: last)
         return Quote(
             exchange: OKXAdapter.descriptor.id,
             market: market,
             last: last,
             open: open,
-            high: try ticker.optionalDecimal("high24h"),
-            low: try ticker.optionalDecimal("low24h"),
+            high: try ticker.optionalPrice("high24h"),
+            low: try ticker.optionalPrice("low24h"),
             change: change?.change,
             changePercent: change?.percent,
             changeBasis: OKXAdapter.descriptor.changeBasis,
-            baseVolume: try ticker.optionalDecimal("vol24h"),
-            quoteVolume: try ticker.optionalDecimal("volCcy24h"),
-            timestamp: try ticker["ts"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) }
+            baseVolume: try ticker.optionalAmount("vol24h"),
+            quoteVolume: try ticker.optionalAmount("volCcy24h"),
+            timestamp: try ticker["ts"].optionalVenueTime()
         )
     }
 
@@ -101,8 +104,8 @@ public enum OKXDecoding {
             case "sell": side = .sell
             case let other: throw sideField.failure("unknown side '\(other.prefix(20))'")
             }
-            let price = try row.decimal("px")
-            let amount = try row.decimal("sz")
+            let price = try row["px"].price()
+            let amount = try row["sz"].size()
             trades.append(
                 Trade(
                     time: Timestamp(millisecondsSince1970: try row["ts"].int64()), side: side, price: price,
@@ -120,11 +123,11 @@ public enum OKXDecoding {
             candles.append(
                 Candle(
                     time: Timestamp(millisecondsSince1970: try row[0].int64()),
-                    open: try row[1].decimal(),
-                    high: try row[2].decimal(),
-                    low: try row[3].decimal(),
-                    close: try row[4].decimal(),
-                    volume: try row[5].decimal()))
+                    open: try row[1].price(),
+                    high: try row[2].price(),
+                    low: try row[3].price(),
+                    close: try row[4].price(),
+                    volume: try row[5].amount()))
         }
         return candles.sorted(byTime: \.time, newestFirst: false, ties: .reversed)
     }

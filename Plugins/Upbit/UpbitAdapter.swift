@@ -36,7 +36,11 @@ public struct UpbitAdapter: CompiledAdapter {
 
     public func quote(for market: Market) async throws(AggError) -> Quote {
         try await client.get(APIRouter.ticker([market]), for: market) { json throws(JSONDecodingError) in
-            guard let quote = try UpbitDecoding.quotes(json).first(where: { $0.market == market }) else {
+            let answer = try UpbitDecoding.quotes(json)
+            guard let quote = answer.values.first(where: { $0.market == market }) else {
+                if let skipped = answer.skipped.first(where: { $0.market == market || $0.market == nil }) {
+                    throw JSONDecodingError(path: skipped.path, reason: skipped.reason)
+                }
                 throw json.failure("no ticker for \(market) in the answer")
             }
             return quote
@@ -88,16 +92,8 @@ public struct UpbitAdapter: CompiledAdapter {
     /// One `/v1/ticker` request for `markets`; a market missing from the answer is not listed.
     private func batch(_ markets: [Market]) async -> Result<[Market: QuoteResult], AggError> {
         await .catching { () throws(AggError) in
-            let quotes = try await client.get(APIRouter.ticker(markets), decode: UpbitDecoding.quotes)
-            let byMarket = Dictionary(quotes.map { ($0.market, $0) }) { first, _ in first }
-            return Dictionary(
-                uniqueKeysWithValues: markets.map { market in
-                    (
-                        market,
-                        byMarket[market].map { .success($0) }
-                            ?? .failure(.notListed(venue: Self.descriptor.id, market: market, code: "", message: ""))
-                    )
-                })
+            let answer = try await client.get(APIRouter.ticker(markets), decode: UpbitDecoding.quotes)
+            return answer.results(for: markets, venue: Self.descriptor.id)
         }
     }
 
@@ -142,6 +138,11 @@ public struct UpbitAdapter: CompiledAdapter {
 
     /// One `/v1/ticker/all` request for every market quoted in `currency`.
     public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
+        try await allQuotesAnswer(quotedIn: currency).values
+    }
+
+    /// One `/v1/ticker/all` request for every market quoted in `currency`, entry by entry.
+    public func allQuotesAnswer(quotedIn currency: String) async throws(AggError) -> BulkAnswer<Quote> {
         if let error = client.unserved(Market(base: "ALL", quote: currency)) { throw error }
         return try await client.get(APIRouter.allTickers(quote: currency)) { json throws(JSONDecodingError) in
             try UpbitDecoding.quotes(json).filter { $0.market.quote == currency }

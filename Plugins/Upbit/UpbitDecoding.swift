@@ -18,8 +18,8 @@ public enum UpbitDecoding {
     /// The code Upbit gives a market it does not list (HTTP 404 "Code not found").
     public static let notFoundCode = "404"
 
-    /// The tickers in a `/v1/ticker` answer.
-    public static func quotes(_ json: JSONCursor) throws(JSONDecodingError) -> [Quote] {
+    /// The tickers in a `/v1/ticker` answer, and the entries skipped.
+    public static func quotes(_ json: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<Quote> {
         try shape.quotes(json)
     }
 

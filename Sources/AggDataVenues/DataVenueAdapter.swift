@@ -37,20 +37,29 @@ public struct DataVenueAdapter: ExchangeAdapter {
     }
 
     public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
+        try await allQuotesAnswer(quotedIn: currency).values
+    }
+
+    /// Every ticker quoted in `currency`, entry by entry: an entry whose values do not decode
+    /// (out of grammar or bounds, a time in milliseconds declared as seconds) is skipped and
+    /// reported, and the others answer.
+    public func allQuotesAnswer(quotedIn currency: String) async throws(AggError) -> BulkAnswer<Quote> {
         guard let endpoint = definition.allTickers else {
             throw .unsupported(venue: descriptor.id, capability: .allTickers)
         }
-        guard descriptor.quoteCurrencies.contains(currency) else { return [] }
+        guard descriptor.quoteCurrencies.contains(currency) else { return BulkAnswer(values: []) }
         let route = DataRoute(
             path: endpoint.path.replacingPlaceholder(
                 "{quote}", with: PathText.encoded(definition.symbol.cased(currency))))
+        let definition = definition
         return try await client.get(route) { json throws(JSONDecodingError) in
-            var quotes: [Quote] = []
-            for (symbol, item) in try items(endpoint.items.read(json), symbol: endpoint.symbol) {
-                guard let market = definition.symbol.market(from: symbol, quote: currency) else { continue }
-                quotes.append(try quote(item, fields: endpoint.fields, market: market))
+            .decoding(
+                try items(endpoint.items.read(json), symbol: endpoint.symbol), venue: descriptor.id,
+                name: { $0.symbol }, market: { definition.symbol.market(from: $0.symbol, quote: currency) }
+            ) { entry throws(JSONDecodingError) in
+                guard let market = definition.symbol.market(from: entry.symbol, quote: currency) else { return nil }
+                return try quote(entry.item, fields: endpoint.fields, market: market)
             }
-            return quotes
         }
     }
 
@@ -128,19 +137,29 @@ public struct DataVenueAdapter: ExchangeAdapter {
             guard let path else { return nil }
             return try path.read(item).optionalDecimal()
         }
+        func price(_ path: DataPath?) throws(JSONDecodingError) -> Decimal? {
+            guard let path else { return nil }
+            return try path.read(item).optionalPrice()
+        }
+        func amount(_ path: DataPath?) throws(JSONDecodingError) -> Decimal? {
+            guard let path else { return nil }
+            return try path.read(item).optionalAmount()
+        }
         var percent = try decimal(fields.changePercent)
         if let fraction = try decimal(fields.changeFraction) { percent = fraction * 100 }
         var time: Timestamp?
         if let path = fields.time {
             let field = path.read(item)
-            if field.isPresent { time = try definition.time.read(field) }
+            // A venue file that declares seconds for milliseconds puts its quotes in year 56573:
+            // outside the bounds, the entry fails instead of making every FX rate look old.
+            if field.isPresent { time = try field.venueTime(try definition.time.read(field)) }
         }
         return Quote(
-            exchange: descriptor.id, market: market, last: try fields.last.read(item).decimal(),
-            open: try decimal(fields.open), high: try decimal(fields.high), low: try decimal(fields.low),
-            previousClose: try decimal(fields.previousClose), change: try decimal(fields.change),
+            exchange: descriptor.id, market: market, last: try fields.last.read(item).price(),
+            open: try price(fields.open), high: try price(fields.high), low: try price(fields.low),
+            previousClose: try price(fields.previousClose), change: try decimal(fields.change),
             changePercent: percent, changeBasis: descriptor.changeBasis,
-            baseVolume: try decimal(fields.baseVolume), quoteVolume: try decimal(fields.quoteVolume), timestamp: time)
+            baseVolume: try amount(fields.baseVolume), quoteVolume: try amount(fields.quoteVolume), timestamp: time)
     }
 
     /// The venue's error envelope: an answer with a code at `errors.code` that is not a success

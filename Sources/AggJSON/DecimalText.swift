@@ -2,13 +2,26 @@ import FoundationEssentials
 
 /// Exact conversion between decimal text and `Decimal`, never through `Double`.
 ///
-/// The grammar is strict: `-?digits(.digits)?([eE][+-]?digits)?`, which is a JSON number that
-/// may also have leading zeros (`"0080630000.0000"`). Venues send prices as JSON numbers or as
-/// strings in this form, with trailing zeros and exponents (`1E-7`). Anything else fails:
-/// thousands separators and decimal commas (`"1,234"` would be read 1000 times too small or too
-/// large depending on the venue's locale), white space (`" 123"`), a `+` sign, and a point
-/// without digits on both sides (`".5"`, `"5."`).
+/// One grammar for every decimal agg reads (prices, sizes, fees, FX rates, alert values, stored
+/// values), in two forms:
+/// - `.plain`, a decimal written as text (a JSON string, a rule, a database column):
+///   `-?(0|[1-9][0-9]*)(.[0-9]+)?`. No exponent (`"1e3"`), no leading zeros (`"00123"`; `"0.5"`
+///   is fine), no `+`, no separators, no white space, no `NaN` or `Infinity`.
+/// - `.jsonNumber`, a JSON number token: the same, and an exponent may follow (`1.2E-4`, as
+///   Upbit sends); it is converted exactly, never through `Double`.
+///
+/// Anything else fails: thousands separators and decimal commas (`"1,234"` would be read 1000
+/// times too small or too large depending on the venue's locale), white space (`" 123"`), a `+`
+/// sign, and a point without digits on both sides (`".5"`, `"5."`).
 public enum DecimalText {
+    /// Which form of the grammar a text is read in.
+    public enum Form: Sendable {
+        /// A decimal written as text: no exponent.
+        case plain
+        /// A JSON number token: an exponent is allowed.
+        case jsonNumber
+    }
+
     /// Why a text is not a decimal number.
     public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// The text is empty.
@@ -17,11 +30,18 @@ public enum DecimalText {
         case invalid(String)
         /// More than 38 significant digits, or an exponent `Decimal` cannot hold.
         case outOfRange(String)
+        /// A plain decimal written with an exponent (`"1e3"`).
+        case exponent(String)
+        /// Zeros before the first digit of the whole part (`"00123"`).
+        case leadingZeros(String)
 
         public var description: String {
             switch self {
             case .empty: "an empty number"
             case .invalid(let text): "'\(abbreviated(text))' is not a decimal number"
+            case .exponent(let text):
+                "'\(abbreviated(text))' has an exponent: a decimal written as text must be written out in full"
+            case .leadingZeros(let text): "'\(abbreviated(text))' has leading zeros"
             case .outOfRange(let text): "'\(abbreviated(text))' is out of the range of exact decimals"
             }
         }
@@ -30,18 +50,18 @@ public enum DecimalText {
     /// The most significant digits a `Decimal` holds exactly.
     public static let maximumDigits = 38
 
-    /// Parses `text` into an exact `Decimal`.
-    public static func parse(_ text: some StringProtocol) throws(Failure) -> Decimal {
-        if let outcome = text.utf8.withContiguousStorageIfAvailable(parseBytes) {
+    /// Parses `text`, in the grammar's `form` (plain text unless told), into an exact `Decimal`.
+    public static func parse(_ text: some StringProtocol, form: Form = .plain) throws(Failure) -> Decimal {
+        if let outcome = text.utf8.withContiguousStorageIfAvailable({ parseBytes($0, form: form) }) {
             return try outcome.get(text)
         }
-        return try Array(text.utf8).withUnsafeBufferPointer(parseBytes).get(text)
+        return try Array(text.utf8).withUnsafeBufferPointer { parseBytes($0, form: form) }.get(text)
     }
 
     /// The outcome of a parse, before the original text is attached to a failure.
     private enum Outcome {
         case value(Decimal)
-        case empty, invalid, outOfRange
+        case empty, invalid, outOfRange, exponent, leadingZeros
 
         func get(_ text: some StringProtocol) throws(Failure) -> Decimal {
             switch self {
@@ -49,15 +69,32 @@ public enum DecimalText {
             case .empty: throw .empty
             case .invalid: throw .invalid(String(text))
             case .outOfRange: throw .outOfRange(String(text))
+            case .exponent: throw .exponent(String(text))
+            case .leadingZeros: throw .leadingZeros(String(text))
             }
         }
     }
 
-    private static func parseBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
+    private static func parseBytes(_ bytes: UnsafeBufferPointer<UInt8>, form: Form) -> Outcome {
         let count = bytes.count
         guard count > 0 else { return .empty }
         let negative = bytes[0] == UInt8(ascii: "-")
         var index = negative ? 1 : 0
+        // "0123" and "00.5": a zero may begin the whole part only when it is the whole part.
+        if index + 1 < count, bytes[index] == UInt8(ascii: "0"),
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index + 1])
+        {
+            var first = index
+            while first + 1 < count, bytes[first] == UInt8(ascii: "0"),
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[first + 1])
+            {
+                first += 1
+            }
+            switch parseBytes(UnsafeBufferPointer(rebasing: bytes[first...]), form: form) {
+            case .value, .outOfRange, .leadingZeros, .exponent: return .leadingZeros
+            case let other: return other
+            }
+        }
 
         // Significant digits accumulate into a 128-bit integer without any allocation. Leading
         // zeros are skipped and zeros are held back until a non-zero digit follows, so trailing
@@ -97,6 +134,12 @@ public enum DecimalText {
                 guard !inFraction, integerDigits > 0 else { return .invalid }
                 inFraction = true
             case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                guard form == .jsonNumber else {
+                    let wellFormed =
+                        integerDigits > 0 && (!inFraction || fractionDigits > 0)
+                        && parseExponent(bytes, from: index + 1, to: count) != nil
+                    return wellFormed ? .exponent : .invalid
+                }
                 break scan
             default:
                 // Thousands separators, decimal commas, white space and a leading `+` all end

@@ -145,18 +145,44 @@ public struct JSONCursor: Sendable {
         return flag
     }
 
-    /// An exact decimal from a JSON number or a numeric string.
+    /// An exact decimal from a JSON number (an exponent allowed) or a string in the plain
+    /// grammar (no exponent, no leading zeros): for venues that document their decimals as
+    /// strings. See `DecimalText` for the grammar.
     public func decimal() throws(JSONDecodingError) -> Decimal {
         switch value {
-        case .number(let text)?, .string(let text)?:
+        case .number(let text)?:
             do {
-                return try DecimalText.parse(text)
+                return try DecimalText.parse(text, form: .jsonNumber)
+            } catch {
+                throw failure(error.description)
+            }
+        case .string(let text)?:
+            do {
+                return try DecimalText.parse(text, form: .plain)
             } catch {
                 throw failure(error.description)
             }
         default:
             throw mismatch("a decimal")
         }
+    }
+
+    /// An exact decimal from a JSON number only, for a field the venue documents as a number
+    /// (Upbit's prices, FX rates): a string there (`"123"`) is refused, not guessed at.
+    public func number() throws(JSONDecodingError) -> Decimal {
+        guard case .number? = value else { throw mismatch("a number") }
+        return try decimal()
+    }
+
+    /// The member `key` as a JSON number (`self[key].number()`).
+    public func number(_ key: String) throws(JSONDecodingError) -> Decimal {
+        try self[key].number()
+    }
+
+    /// The member `key` as a JSON number, or `nil` when absent or `null`.
+    public func optionalNumber(_ key: String) throws(JSONDecodingError) -> Decimal? {
+        let member = self[key]
+        return member.isPresent ? try member.number() : nil
     }
 
     /// An exact decimal, or `nil` when absent, `null` or an empty string.
@@ -191,7 +217,8 @@ public struct JSONCursor: Sendable {
     /// The exact decimal a number or numeric string holds, or `nil` (the caller reports why).
     private static func decimal(_ value: JSONValue) -> Decimal? {
         switch value {
-        case .number(let text), .string(let text): try? DecimalText.parse(text)
+        case .number(let text): try? DecimalText.parse(text, form: .jsonNumber)
+        case .string(let text): try? DecimalText.parse(text, form: .plain)
         default: nil
         }
     }

@@ -48,49 +48,60 @@ public struct UpbitShapeDecoder: Sendable {
 
     /// The tickers of a `/v1/ticker` answer (an array), each mapped field by field; the
     /// fractional `signed_change_rate` becomes a percent by an exact multiplication by 100.
-    public func quotes(_ json: JSONCursor) throws(JSONDecodingError) -> [Quote] {
-        var quotes: [Quote] = []
-        for ticker in try json.elements() {
-            let marketField = ticker["market"]
-            let code = try marketField.string()
-            guard let market = markets.market(fromCode: code) else {
-                throw marketField.failure("unknown market code '\(code.prefix(40))'")
-            }
-            quotes.append(
-                Quote(
-                    exchange: exchange,
-                    market: market,
-                    last: try ticker.decimal("trade_price"),
-                    open: try ticker.optionalDecimal("opening_price"),
-                    high: try ticker.optionalDecimal("high_price"),
-                    low: try ticker.optionalDecimal("low_price"),
-                    previousClose: try ticker.optionalDecimal("prev_closing_price"),
-                    change: try ticker.optionalDecimal("signed_change_price"),
-                    changePercent: try ticker.optionalDecimal("signed_change_rate").map { $0 * 100 },
-                    changeBasis: changeBasis,
-                    baseVolume: try ticker.optionalDecimal("acc_trade_volume_24h"),
-                    quoteVolume: try ticker.optionalDecimal("acc_trade_price_24h"),
-                    timestamp: try tickerTime.read(ticker)
-                ))
+    ///
+    /// Each ticker is decoded on its own: one whose market code is odd (`KRW-A"B`) or whose
+    /// values do not decode (a price sent as a string, which the venue documents as a number, a
+    /// price of zero or less, a time outside `ValueBounds`) is skipped and reported, and the
+    /// others answer.
+    public func quotes(_ json: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<Quote> {
+        try .elements(
+            of: json, venue: exchange, nameKey: "market",
+            market: { markets.market(fromCode: (try? $0["market"].string()) ?? "") }
+        ) {
+            ticker throws(JSONDecodingError) in try quote(ticker)
         }
-        return quotes
+    }
+
+    /// One ticker object.
+    func quote(_ ticker: JSONCursor) throws(JSONDecodingError) -> Quote {
+        let marketField = ticker["market"]
+        let code = try marketField.string()
+        guard let market = markets.market(fromCode: code) else {
+            throw marketField.failure("unknown market code '\(code.prefix(40))'")
+        }
+        return Quote(
+            exchange: exchange,
+            market: market,
+            last: try ticker.numberPrice("trade_price"),
+            open: try ticker.optionalNumberPrice("opening_price"),
+            high: try ticker.optionalNumberPrice("high_price"),
+            low: try ticker.optionalNumberPrice("low_price"),
+            previousClose: try ticker.optionalNumberPrice("prev_closing_price"),
+            change: try ticker.optionalNumber("signed_change_price"),
+            changePercent: try ticker.optionalNumber("signed_change_rate").map { $0 * 100 },
+            changeBasis: changeBasis,
+            baseVolume: try ticker.optionalNumberAmount("acc_trade_volume_24h"),
+            quoteVolume: try ticker.optionalNumberAmount("acc_trade_price_24h"),
+            timestamp: try tickerTime.read(ticker)
+        )
     }
 
     /// The markets of a `/v1/market/all` answer with their Korean and English names. Codes that
     /// do not map to a unified market (a quote the venue did not have when this was written) are
     /// skipped.
+    ///
+    /// Each entry is read on its own: one whose fields are not what the API documents is left
+    /// out, and costs no other market.
     public func listings(_ json: JSONCursor) throws(JSONDecodingError) -> [MarketListing] {
-        var listings: [MarketListing] = []
-        for entry in try json.elements() {
+        try BulkAnswer<MarketListing>.elements(of: json, venue: exchange, nameKey: "market") {
+            entry throws(JSONDecodingError) in
             let code = try entry["market"].string()
-            guard let market = markets.market(fromCode: code) else { continue }
-            listings.append(
-                MarketListing(
-                    exchange: exchange, market: market, venueSymbol: code,
-                    koreanName: try entry["korean_name"].optionalString(),
-                    englishName: try entry["english_name"].optionalString()))
-        }
-        return listings
+            guard let market = markets.market(fromCode: code) else { return nil }
+            return MarketListing(
+                exchange: exchange, market: market, venueSymbol: code,
+                koreanName: try entry["korean_name"].optionalString(),
+                englishName: try entry["english_name"].optionalString())
+        }.values
     }
 
     /// The bars of a `/v1/candles/...` answer (an array, newest first), oldest first.
@@ -107,11 +118,11 @@ public struct UpbitShapeDecoder: Sendable {
             candles.append(
                 Candle(
                     time: time,
-                    open: try row.decimal("opening_price"),
-                    high: try row.decimal("high_price"),
-                    low: try row.decimal("low_price"),
-                    close: try row.decimal("trade_price"),
-                    volume: try row.decimal("candle_acc_trade_volume")
+                    open: try row["opening_price"].price(),
+                    high: try row["high_price"].price(),
+                    low: try row["low_price"].price(),
+                    close: try row["trade_price"].price(),
+                    volume: try row["candle_acc_trade_volume"].amount()
                 ))
         }
         return candles.sorted(byTime: \.time, newestFirst: false, ties: .reversed)
@@ -151,8 +162,8 @@ public struct UpbitShapeDecoder: Sendable {
             case "ASK": side = .sell
             case let other: throw sideField.failure("unknown ask_bid '\(other.prefix(40))'")
             }
-            let price = try row.decimal("trade_price")
-            let amount = try row.decimal("trade_volume")
+            let price = try row["trade_price"].price()
+            let amount = try row["trade_volume"].size()
             trades.append(
                 Trade(
                     time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()), side: side,
@@ -175,8 +186,8 @@ public struct UpbitShapeDecoder: Sendable {
         var bids: [BookLevel] = []
         var asks: [BookLevel] = []
         for unit in try book["orderbook_units"].elements() {
-            asks.append(BookLevel(price: try unit.decimal("ask_price"), amount: try unit.decimal("ask_size")))
-            bids.append(BookLevel(price: try unit.decimal("bid_price"), amount: try unit.decimal("bid_size")))
+            asks.append(BookLevel(price: try unit["ask_price"].price(), amount: try unit["ask_size"].size()))
+            bids.append(BookLevel(price: try unit["bid_price"].price(), amount: try unit["bid_size"].size()))
         }
         return OrderBook(
             exchange: exchange,

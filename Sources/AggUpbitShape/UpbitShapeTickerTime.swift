@@ -21,27 +21,34 @@ public enum UpbitShapeTickerTime: Sendable, Equatable {
     /// Korea's offset from UTC (no daylight saving), in milliseconds.
     static let koreaOffsetMilliseconds: Int64 = 9 * 3_600_000
 
-    /// The time of `ticker`, or `nil` when it carries none.
+    /// The time of `ticker`, or `nil` when it carries none; a time outside `ValueBounds` fails
+    /// at its field.
     public func read(_ ticker: JSONCursor) throws(JSONDecodingError) -> Timestamp? {
         switch self {
         case .timestamp:
-            return try ticker["timestamp"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) }
+            return try ticker["timestamp"].optionalVenueTime()
         case .lastTradeUTC:
-            let dateField = ticker["trade_date"]
-            let timeField = ticker["trade_time"]
-            guard let date = try dateField.optionalString(), let time = try timeField.optionalString() else {
-                return nil
-            }
-            guard let second = Self.utc(date: date, time: time) else {
-                throw timeField.failure("expected trade_date 'YYYYMMDD' and trade_time 'HHMMSS' (UTC)")
-            }
-            guard let stamp = try ticker["trade_timestamp"].optionalInt64() else { return second }
-            for candidate in [stamp, stamp &- Self.koreaOffsetMilliseconds]
-            where Self.floorSeconds(candidate) == second.millisecondsSince1970 / 1000 {
-                return Timestamp(millisecondsSince1970: candidate)
-            }
-            return second
+            guard let time = try lastTrade(ticker) else { return nil }
+            return try ticker["trade_time"].venueTime(time)
         }
+    }
+
+    /// The last trade's time of a Bithumb v1 ticker, before its bounds are checked.
+    private func lastTrade(_ ticker: JSONCursor) throws(JSONDecodingError) -> Timestamp? {
+        let dateField = ticker["trade_date"]
+        let timeField = ticker["trade_time"]
+        guard let date = try dateField.optionalString(), let time = try timeField.optionalString() else {
+            return nil
+        }
+        guard let second = Self.utc(date: date, time: time) else {
+            throw timeField.failure("expected trade_date 'YYYYMMDD' and trade_time 'HHMMSS' (UTC)")
+        }
+        guard let stamp = try ticker["trade_timestamp"].optionalInt64() else { return second }
+        for candidate in [stamp, stamp &- Self.koreaOffsetMilliseconds]
+        where Self.floorSeconds(candidate) == second.millisecondsSince1970 / 1000 {
+            return Timestamp(millisecondsSince1970: candidate)
+        }
+        return second
     }
 
     /// `20260701` and `233533` as 2026-07-01T23:35:33Z, or `nil` when they are not that layout.

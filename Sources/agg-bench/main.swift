@@ -153,7 +153,7 @@ if sections.contains(1) {
     let decodeTimes = try (0..<runs).map { _ in
         try seconds {
             let json = JSONCursor(try JSONParser.parse(body))
-            quoteCount = try BithumbDecoding.quotes(data: json["data"], shape: .all(payment: "KRW")).count
+            quoteCount = try BithumbDecoding.quotes(data: json["data"], shape: .all(payment: "KRW")).values.count
         }
     }
     let parseTimes = try (0..<runs).map { _ in try seconds { _ = try JSONParser.parse(body) } }
@@ -319,7 +319,7 @@ if sections.contains(5) {
     // 2,000 quotes, the size of Binance's whole market: the 480 recorded Bithumb quotes, repeated
     // under five venue names (sample data built from the recording).
     let json = JSONCursor(try JSONParser.parse(body))
-    let recorded = try BithumbDecoding.quotes(data: json["data"], shape: .all(payment: "KRW"))
+    let recorded = try BithumbDecoding.quotes(data: json["data"], shape: .all(payment: "KRW")).values
         .sorted { $0.market < $1.market }
     let quotes = (0..<2000).map { index in
         var quote = recorded[index % recorded.count]
@@ -642,7 +642,7 @@ if sections.contains(7) {
     defer { try? FileManager.default.removeItem(atPath: storeFolder) }
     let historyStore = try Store.open(path: storeFolder + "/agg.sqlite")
     let json = JSONCursor(try JSONParser.parse(body))
-    let recorded = try BithumbDecoding.quotes(data: json["data"], shape: .all(payment: "KRW"))
+    let recorded = try BithumbDecoding.quotes(data: json["data"], shape: .all(payment: "KRW")).values
     var rowsPerSecond: [Double] = []
     for index in 0..<max(runs, 5) {
         let time = Timestamp(millisecondsSince1970: 1_800_000_000_000 + Int64(index) * 10_000)

@@ -284,7 +284,7 @@ struct CompareCommandTests {
         #expect(run.status == 1)
         #expect(
             run.errorLines == [
-                "agg: binance BTC/USDT: cannot convert to KRW: no USDT→KRW rate (upbit: USDT/KRW price 0 is not a rate; bithumb: connection to https://api.bithumb.com/public/ticker/USDT_KRW failed: down)"
+                "agg: binance BTC/USDT: cannot convert to KRW: no USDT→KRW rate (upbit: unexpected response at $[0].trade_price: '0' is not a positive price; bithumb: connection to https://api.bithumb.com/public/ticker/USDT_KRW failed: down)"
             ])
     }
 

@@ -55,19 +55,21 @@ struct EndToEndQuoteTests {
             (LoopbackReply.json("{\"status\":\"5600\",\"message\":\"점검 중\"}"), "error 5600: 점검 중"),
             (LoopbackReply.json("{}"), "unexpected response at $.status"),
             (
-                LoopbackReply.json("{\"status\":\"0000\",\"data\":{\"closing_price\":true,\"date\":\"1\"}}"),
+                LoopbackReply.json(
+                    "{\"status\":\"0000\",\"data\":{\"closing_price\":true,\"date\":\"1723104735027\"}}"),
                 "$.data.closing_price: expected a decimal, found a boolean"
             ),
             (LoopbackReply.json(String(repeating: "9", count: 5000)), "unexpected response"),
             (
                 LoopbackReply.json(
                     "{\"status\":\"0000\",\"data\":{\"closing_price\":\"" + String(repeating: "9", count: 5000)
-                        + "\",\"date\":\"1\"}}"),
+                        + "\",\"date\":\"1723104735027\"}}"),
                 "out of the range of exact decimals"
             ),
             (
-                LoopbackReply.json("{\"status\":\"0000\",\"data\":{\"closing_price\":\"1e999999\",\"date\":\"1\"}}"),
-                "out of the range of exact decimals"
+                LoopbackReply.json(
+                    "{\"status\":\"0000\",\"data\":{\"closing_price\":\"1e999999\",\"date\":\"1723104735027\"}}"),
+                "has an exponent: a decimal written as text must be written out in full"
             ),
             (
                 LoopbackReply.json("{\"status\":\"0000\",\"data\":{}}").withFault(.truncate(afterBytes: 10)),

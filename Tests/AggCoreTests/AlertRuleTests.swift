@@ -71,6 +71,8 @@ struct AlertRuleTests {
             ("BTC last >", "missing VALUE after '>'"),
             ("BTC last > 3,000", "invalid VALUE '3,000': expected a price such as 80000000 or 0.25"),
             ("BTC last > 1e6", "invalid VALUE '1e6': expected a price such as 80000000 or 0.25"),
+            ("BTC last > 00123", "invalid VALUE '00123': expected a price such as 80000000 or 0.25"),
+            ("BTC premium > 03%", "invalid VALUE '03%': expected a percent such as 3% or -0.5%"),
             ("BTC last > -5", "invalid VALUE '-5': expected a price such as 80000000 or 0.25"),
             ("BTC last > 5%", "last is a price in the market's currency: write the VALUE without '%'"),
             ("BTC premium > 3", "premium is a percent: write the VALUE with '%', such as 3%"),

@@ -48,4 +48,20 @@ struct BookLevelDecodingTests {
             _ = try BookLevel.levels(json["asks"], .pair)
         }
     }
+
+    /// Rule 2 of issue 20: a level's price and amount are above zero and inside `ValueBounds`.
+    static let outOfBounds: [(level: String, path: String, reason: String)] = [
+        (#"["0","1"]"#, "$[0][0]", "'0' is not a positive price"),
+        (#"["-5","1"]"#, "$[0][0]", "'-5' is not a positive price"),
+        (#"["5","0"]"#, "$[0][1]", "'0' is not a positive size"),
+        (#"["5","-1"]"#, "$[0][1]", "'-1' is not a positive size"),
+        (#"["1e3","1"]"#, "$[0][0]", "'1e3' has an exponent: a decimal written as text must be written out in full"),
+        (#"["1000000000000000","1"]"#, "$[0][0]", "'1000000000000000' is beyond any price (10^15 or more)"),
+    ]
+
+    @Test("a level priced or sized zero or less, or out of bounds, fails at its path", arguments: outOfBounds)
+    func bounds(level: String, path: String, reason: String) throws {
+        let json = JSONCursor(try JSONParser.parse("[" + level + "]"))
+        #expect(throws: JSONDecodingError(path: path, reason: reason)) { _ = try BookLevel.levels(json, .pair) }
+    }
 }

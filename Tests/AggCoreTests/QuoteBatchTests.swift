@@ -62,7 +62,7 @@ struct QuoteBatchTests {
             batch: { currency, markets async throws(AggError) in
                 calls.record("batch \(currency) \(markets.map(\.description).joined(separator: ","))")
                 if currency == failing { throw .http(venue: "test", status: 503, url: "batch") }
-                return markets.filter { $0 != nope }.map { quote($0, 2) }
+                return BulkAnswer(values: markets.filter { $0 != nope }.map { quote($0, 2) })
             })
     }
 

@@ -85,3 +85,45 @@ struct RateSourcesTests {
                 == "no usable FX rate: no FX source gave a KRW rate")
     }
 }
+
+/// Rule 2 of issue 20: an FX rate's age is counted from a bounded clock, so one venue's clock
+/// far ahead cannot make every rate too old.
+@Suite("FX age from a bounded clock")
+struct FXAgeReferenceTests {
+    static let now = Timestamp(millisecondsSince1970: 1_723_104_735_027)
+
+    static func quote(_ venue: String, at milliseconds: Int64?) -> Quote {
+        Quote(
+            exchange: venue, market: Market(base: "BTC", quote: "KRW"), last: 1,
+            timestamp: milliseconds.map { Timestamp(millisecondsSince1970: $0) })
+    }
+
+    static let cases: [(times: [Int64?], expected: Int64)] = [
+        ([], 1_723_104_735_027),
+        ([nil], 1_723_104_735_027),
+        ([1_723_104_000_000, nil], 1_723_104_000_000),
+        ([1_723_000_000_000, 1_723_104_000_000], 1_723_104_000_000),
+        // OKX's ts in 2100, and seconds read as milliseconds' worth of years (year 56573).
+        ([1_723_104_000_000, 4_102_444_800_000], 1_723_104_735_027),
+        ([1_723_104_000_000, 1_723_104_735_027_000], 1_723_104_735_027),
+    ]
+
+    @Test("the newest ticker time, never past now", arguments: cases)
+    func reference(times: [Int64?], expected: Int64) {
+        let quotes = times.enumerated().map { Self.quote("v\($0.offset)", at: $0.element) }
+        #expect(
+            FXChoice.ageReference(quotes: quotes, now: Self.now) == Timestamp(millisecondsSince1970: expected))
+    }
+
+    @Test("a venue in 2100 leaves a two-day-old rate usable")
+    func futureVenueKeepsTheRate() throws {
+        let table = RateTable(
+            source: "ecb", base: "USD", rates: ["KRW": 1370],
+            asOf: Timestamp(millisecondsSince1970: Self.now.millisecondsSince1970 - 2 * 86_400_000), nextUpdate: nil)
+        let quotes = [Self.quote("bithumb", at: 1_723_104_000_000), Self.quote("okx", at: 4_102_444_800_000)]
+        let chosen = try FXChoice.choose(
+            from: [table], named: nil, quote: "KRW", now: FXChoice.ageReference(quotes: quotes, now: Self.now),
+            maximumAgeSeconds: FXChoice.defaultMaximumAgeSeconds)
+        #expect(chosen.source == "ecb")
+    }
+}

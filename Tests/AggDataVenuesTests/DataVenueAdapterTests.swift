@@ -76,6 +76,29 @@ struct DataVenueAdapterTests {
         }
     }
 
+    /// Rules 1 and 2 of issue 20 for venue files: an entry of the all-tickers answer whose price
+    /// is not positive or whose time is outside 2009-01-03 ... now + 1 day costs only itself.
+    @Test("an all-tickers entry out of bounds is skipped and reported; the others answer")
+    func allTickersBadEntries() async throws {
+        let registration = try DataVenueLoader.load(file: Self.gopaxFile) { .shippedFile(path: $0) }
+        let body =
+            #"[{"name":"BTC-KRW","close":80640000,"time":"2024-08-08T08:12:14.871Z"},"#
+            + #"{"name":"XRP-KRW","close":0,"time":"2024-08-08T08:12:11.020Z"},"#
+            + #"{"name":"ETH-KRW","close":3405000,"time":"2100-01-01T00:00:00Z"},"#
+            + #"{"name":"GPX-KRW","close":"1e3","time":"2024-08-08T08:12:11.020Z"}]"#
+        let adapter = registration.make(
+            AdapterEnvironment(baseURL: "https://gopax.invalid", http: ScriptedHTTPClient(body: body)))
+        let answer = try await adapter.allQuotesAnswer(quotedIn: "KRW")
+        #expect(answer.values.map(\.market.description) == ["BTC/KRW"])
+        #expect(
+            answer.skipped.map(\.description) == [
+                "gopax: skipped XRP-KRW: unexpected response at $[1].close: '0' is not a positive price",
+                "gopax: skipped ETH-KRW: unexpected response at $[2].time: 2100-01-01T00:00:00.000Z is more than a day in the future",
+                "gopax: skipped GPX-KRW: unexpected response at $[3].close: '1e3' has an exponent: a decimal written as text must be written out in full",
+            ])
+        #expect(answer.skipped.map(\.market) == ["XRP", "ETH", "GPX"].map { Market(base: $0, quote: "KRW") })
+    }
+
     @Test(
         "the contract checker passes every shipped venue file against its recordings",
         arguments: AdapterContract.shippedDataVenueFiles)

@@ -4,8 +4,9 @@ import Testing
 
 @Suite("DecimalText")
 struct DecimalTextTests {
-    /// Inputs in the accepted grammar, `-?digits(.digits)?([eE][+-]?digits)?`, with the plain
-    /// decimal text of their exact value, which is also what `Decimal.description` must print.
+    /// Inputs in the JSON number form of the grammar, `-?(0|[1-9]digits)(.digits)?([eE][+-]?digits)?`,
+    /// with the plain decimal text of their exact value, which is also what `Decimal.description`
+    /// must print. Those without an exponent are also plain decimals.
     static let exact: [(text: String, plain: String)] = [
         ("80630000", "80630000"),
         ("80630000.0000", "80630000"),
@@ -19,8 +20,6 @@ struct DecimalTextTests {
         ("-0", "0"),
         ("0.000", "0"),
         ("0e5", "0"),
-        ("00012.3400", "12.34"),
-        ("-00.50", "-0.5"),
         ("7E+0", "7"),
         ("0.00000001", "0.00000001"),
         ("109282011238.50126", "109282011238.50126"),
@@ -34,8 +33,11 @@ struct DecimalTextTests {
 
     @Test("parses to the exact value", arguments: exact)
     func parsesExactly(text: String, plain: String) throws {
-        let value = try DecimalText.parse(text)
+        let value = try DecimalText.parse(text, form: .jsonNumber)
         #expect(value == Decimal(string: plain))
+        if !text.contains(where: { $0 == "e" || $0 == "E" }) {
+            #expect(try DecimalText.parse(text) == value)
+        }
         #expect(value.description == plain)
         #expect(DecimalText.format(value) == plain)
     }
@@ -63,7 +65,7 @@ struct DecimalTextTests {
     {
         let significand = try #require(Decimal(string: significand))
         let expected = Decimal(sign: sign, exponent: exponent, significand: significand)
-        let value = try DecimalText.parse(text)
+        let value = try DecimalText.parse(text, form: .jsonNumber)
         #expect(value == expected)
         #expect(try DecimalText.parse(value.description) == value)
     }
@@ -95,7 +97,9 @@ struct DecimalTextTests {
     func rejectsOutOfRange(text: String) {
         let clock = ContinuousClock()
         let elapsed = clock.measure {
-            #expect(throws: DecimalText.Failure.outOfRange(text)) { try DecimalText.parse(text) }
+            #expect(throws: DecimalText.Failure.outOfRange(text)) {
+                try DecimalText.parse(text, form: .jsonNumber)
+            }
         }
         #expect(elapsed < .milliseconds(500))
     }
@@ -110,7 +114,7 @@ struct DecimalTextTests {
         let elapsed = clock.measure {
             #expect(throws: DecimalText.Failure.outOfRange(huge)) { try DecimalText.parse(huge) }
             #expect(throws: DecimalText.Failure.outOfRange(longExponent)) {
-                try DecimalText.parse(longExponent)
+                try DecimalText.parse(longExponent, form: .jsonNumber)
             }
             zero = try? DecimalText.parse(longZero)
         }
@@ -132,6 +136,49 @@ struct DecimalTextTests {
     @Test("rejects what lenient parsers accept", arguments: lenientForms)
     func rejectsLenientForms(text: String) {
         #expect(throws: DecimalText.Failure.invalid(text)) { try DecimalText.parse(text) }
+    }
+
+    /// The plain form refuses what only a JSON number token may carry (an exponent) and what
+    /// neither form accepts (leading zeros), with the error that names it; the JSON number form
+    /// accepts the exponent (exactly) and refuses the leading zeros the same way.
+    static let strictForms: [(text: String, plain: DecimalText.Failure, jsonNumber: DecimalText.Failure?)] = [
+        ("1e3", .exponent("1e3"), nil),
+        ("1E3", .exponent("1E3"), nil),
+        ("1e-3", .exponent("1e-3"), nil),
+        ("1.2E-4", .exponent("1.2E-4"), nil),
+        ("-2.5e+2", .exponent("-2.5e+2"), nil),
+        ("0e5", .exponent("0e5"), nil),
+        ("00123", .leadingZeros("00123"), .leadingZeros("00123")),
+        ("0123", .leadingZeros("0123"), .leadingZeros("0123")),
+        ("-00.50", .leadingZeros("-00.50"), .leadingZeros("-00.50")),
+        ("0080630000.0000", .leadingZeros("0080630000.0000"), .leadingZeros("0080630000.0000")),
+        ("00e5", .leadingZeros("00e5"), .leadingZeros("00e5")),
+        ("00,5", .invalid("00,5"), .invalid("00,5")),
+        ("1e", .invalid("1e"), .invalid("1e")),
+        ("1e+", .invalid("1e+"), .invalid("1e+")),
+        ("1e5.5", .invalid("1e5.5"), .invalid("1e5.5")),
+        ("NaN", .invalid("NaN"), .invalid("NaN")),
+        ("Infinity", .invalid("Infinity"), .invalid("Infinity")),
+        ("+1", .invalid("+1"), .invalid("+1")),
+    ]
+
+    @Test("plain text has no exponent and no leading zeros", arguments: strictForms)
+    func strictGrammar(text: String, plain: DecimalText.Failure, jsonNumber: DecimalText.Failure?) throws {
+        #expect(throws: plain) { try DecimalText.parse(text) }
+        if let jsonNumber {
+            #expect(throws: jsonNumber) { try DecimalText.parse(text, form: .jsonNumber) }
+        } else {
+            let value = try DecimalText.parse(text, form: .jsonNumber)
+            #expect(value == Decimal(string: text))
+        }
+    }
+
+    @Test("the strict failures describe themselves")
+    func strictDescriptions() {
+        #expect(
+            DecimalText.Failure.exponent("1e3").description
+                == "'1e3' has an exponent: a decimal written as text must be written out in full")
+        #expect(DecimalText.Failure.leadingZeros("00123").description == "'00123' has leading zeros")
     }
 
     static let invalid: [String] = [

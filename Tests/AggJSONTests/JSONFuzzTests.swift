@@ -243,7 +243,7 @@ struct JSONFuzzTests {
             switch error {
             case .empty:
                 if !text.allSatisfy({ $0 == " " }) { Issue.record("\(label) '\(text)' is not empty") }
-            case .invalid(let payload), .outOfRange(let payload):
+            case .invalid(let payload), .outOfRange(let payload), .exponent(let payload), .leadingZeros(let payload):
                 if payload != text { Issue.record("\(label) '\(text)' failed naming '\(payload)'") }
             }
             return nil

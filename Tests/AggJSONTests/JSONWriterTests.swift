@@ -113,7 +113,7 @@ struct JSONStreamWriterTests {
         json.beginObject()
         json.member("last", decimal: try DecimalText.parse("80630000.50"))
         json.member("open", decimal: nil)
-        json.member("tiny", decimal: try DecimalText.parse("-1e-20"))
+        json.member("tiny", decimal: try DecimalText.parse("-1e-20", form: .jsonNumber))
         json.member("name", string: "say \"비\"\n\u{1B}")
         json.member("none", string: nil)
         json.member("say \"hi\"", bool: true)

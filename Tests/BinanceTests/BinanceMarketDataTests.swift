@@ -303,14 +303,17 @@ struct BinanceAllTickersTests {
         #expect(client.requests.isEmpty)
     }
 
-    @Test("a malformed ticker in the list fails the answer at its path")
-    func malformed() async {
+    @Test("a malformed ticker in the list costs only itself, reported at its path")
+    func malformed() async throws {
         let body = #"[{"symbol":"BTCUSDT","lastPrice":"1","count":5},{"symbol":"ETHUSDT","lastPrice":"x","count":5}]"#
-        await #expect(
-            throws: AggError.decoding(venue: "binance", path: "$[1].lastPrice", detail: "'x' is not a decimal number")
-        ) {
-            try await adapter(ScriptedHTTPClient(body: body)).allQuotes(quotedIn: "USDT")
-        }
+        let answer = try await adapter(ScriptedHTTPClient(body: body)).allQuotesAnswer(quotedIn: "USDT")
+        #expect(answer.values.map(\.market) == [Market(base: "BTC", quote: "USDT")])
+        #expect(
+            answer.skipped == [
+                SkippedEntry(
+                    venue: "binance", entry: "ETHUSDT", market: Market(base: "ETH", quote: "USDT"),
+                    path: "$[1].lastPrice", reason: "'x' is not a decimal number")
+            ])
     }
 }
 

@@ -105,11 +105,17 @@ struct BithumbDecodingTests {
         }
     }
 
-    @Test("ALL skips entries that are not ticker objects")
+    @Test("ALL skips entries that are not ticker objects, and reports each")
     func allSkipsOddEntries() throws {
         let json = JSONCursor(try JSONParser.parse(try Fixtures.bytes("bithumb/ticker_ALL_KRW_odd.json")))
-        let quotes = try BithumbDecoding.quotes(data: json["data"], shape: .all(payment: "KRW"))
+        let answer = try BithumbDecoding.quotes(data: json["data"], shape: .all(payment: "KRW"))
+        let quotes = answer.values
         #expect(quotes.map(\.market.base) == ["BTC", "XRP"])
+        #expect(
+            answer.skipped.map(\.description) == [
+                "bithumb: skipped NOTICE: unexpected response at $.data.NOTICE: expected a ticker object, found a string",
+                "bithumb: skipped EMPTY: unexpected response at $.data.EMPTY: expected a ticker object, found null",
+            ])
         #expect(quotes[1].last == decimal("790.4"))
         #expect(quotes[1].baseVolume == decimal("130241587.45521309"))
     }
@@ -280,7 +286,8 @@ struct BithumbErrorTests {
 
     @Test("a decoding error names the JSON path that failed")
     func decodingPath() async {
-        let client = ScriptedHTTPClient(body: "{\"status\":\"0000\",\"data\":{\"closing_price\":{},\"date\":\"1\"}}")
+        let client = ScriptedHTTPClient(
+            body: "{\"status\":\"0000\",\"data\":{\"closing_price\":{},\"date\":\"1723104735027\"}}")
         await #expect(
             throws: AggError.decoding(
                 venue: "bithumb", path: "$.data.closing_price", detail: "expected a decimal, found an object")

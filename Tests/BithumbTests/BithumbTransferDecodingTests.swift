@@ -15,10 +15,17 @@ struct BithumbTransferDecodingTests {
             rows.map { "\($0.coin) \($0.network ?? "-") \($0.deposit) \($0.withdraw)" } == [
                 "BTC BTC open closed", "ETH ETH open closed",
             ])
-        let bad = try JSONParser.parse(#"[{"currency":"BTC","deposit_status":2,"withdrawal_status":1}]"#)
-        #expect(throws: JSONDecodingError(path: "$.data[0].deposit_status", reason: "expected 1 or 0, found a number"))
-        {
-            _ = try BithumbTransferDecoding.statuses(data: JSONCursor(bad, path: "$.data"))
-        }
+        // A damaged entry makes its coin unknown, with the reason, and costs no other coin.
+        let bad = try JSONParser.parse(
+            #"[{"currency":"BTC","deposit_status":2,"withdrawal_status":1},"#
+                + #"{"currency":"ETH","net_type":"ETH","deposit_status":1,"withdrawal_status":1}]"#)
+        let partly = try BithumbTransferDecoding.statuses(data: JSONCursor(bad, path: "$.data"))
+        #expect(
+            partly == [
+                TransferStatus(exchange: "bithumb", coin: "ETH", network: "ETH", deposit: .open, withdraw: .open),
+                TransferStatus(
+                    exchange: "bithumb", coin: "BTC", deposit: .unknown, withdraw: .unknown,
+                    note: "unexpected response at $.data[0].deposit_status: expected 1 or 0, found a number"),
+            ])
     }
 }

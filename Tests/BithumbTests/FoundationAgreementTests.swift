@@ -12,7 +12,7 @@ struct FoundationAgreementTests {
         let body = try Fixtures.bytes("bithumb/ticker_ALL_KRW.json")
         let fast = try BithumbDecoding.quotes(
             data: JSONCursor(try JSONParser.parse(body))["data"], shape: .all(payment: "KRW")
-        ).sorted { $0.market < $1.market }
+        ).values.sorted { $0.market < $1.market }
         let reference = try BithumbFoundationDecoding.allQuotes(body, payment: "KRW")
         #expect(fast.count == 480)
         #expect(fast == reference)
@@ -24,7 +24,7 @@ struct FoundationAgreementTests {
         let body = try Fixtures.bytes("bithumb/ticker_ALL_KRW_nodate.json")
         let fast = try BithumbDecoding.quotes(
             data: JSONCursor(try JSONParser.parse(body))["data"], shape: .all(payment: "KRW")
-        ).sorted { $0.market < $1.market }
+        ).values.sorted { $0.market < $1.market }
         #expect(fast.count == 3)
         #expect(fast == (try BithumbFoundationDecoding.allQuotes(body, payment: "KRW")))
     }
@@ -39,7 +39,8 @@ struct FoundationAgreementTests {
         let body = try Fixtures.bytes("bithumb/" + file)
         let market = Market(base: base, quote: quote)
         let fast = try BithumbDecoding.quotes(
-            data: JSONCursor(try JSONParser.parse(body))["data"], shape: .single(market))
+            data: JSONCursor(try JSONParser.parse(body))["data"], shape: .single(market)
+        ).values
         #expect(fast == [try BithumbFoundationDecoding.quote(body, market: market)])
     }
 }

@@ -49,16 +49,18 @@ struct CoinoneTransferTests {
             ])
     }
 
-    @Test("a status that is not a word names its path")
+    @Test("a status that is not a word makes its coin unknown, naming its path; the others answer")
     func badStatus() throws {
         let json = try JSONParser.parse(
-            #"{"currencies":[{"symbol":"BTC","deposit_status":1,"withdraw_status":"normal"}]}"#)
+            #"{"currencies":[{"symbol":"BTC","deposit_status":1,"withdraw_status":"normal"},"#
+                + #"{"symbol":"ETH","deposit_status":"normal","withdraw_status":"normal"}]}"#)
         #expect(
-            throws: JSONDecodingError(
-                path: "$.currencies[0].deposit_status", reason: "expected a string, found a number")
-        ) {
-            _ = try CoinoneTransferDecoding.statuses(JSONCursor(json))
-        }
+            try CoinoneTransferDecoding.statuses(JSONCursor(json)) == [
+                TransferStatus(exchange: "coinone", coin: "ETH", deposit: .open, withdraw: .open),
+                TransferStatus(
+                    exchange: "coinone", coin: "BTC", deposit: .unknown, withdraw: .unknown,
+                    note: "unexpected response at $.currencies[0].deposit_status: expected a string, found a number"),
+            ])
     }
 
     @Test("an error in the envelope (HTTP 200) is Coinone's error")

@@ -186,6 +186,17 @@ struct UpbitDecodingTests {
         #expect(listings.first { $0.venueSymbol == "KRW-XRP" }?.koreanName == "엑스알피(리플)")
         #expect(listings.contains { $0.market == Market(base: "1INCH", quote: "BTC") })
     }
+
+    /// Rule 1 of issue 20 for market lists: one damaged entry costs only itself.
+    @Test("a damaged entry of the market list is left out; the others are listed")
+    func damagedListing() async throws {
+        let body =
+            #"[{"market":"KRW-BTC","korean_name":"비트코인","english_name":"Bitcoin"},"#
+            + #"{"market":"KRW-ETH","korean_name":7},{"market":null},"#
+            + #"{"market":"KRW-XRP","korean_name":"엑스알피(리플)","english_name":"XRP"}]"#
+        let listings = try await adapter(ScriptedHTTPClient(body: body)).markets()
+        #expect(listings.map(\.venueSymbol) == ["KRW-BTC", "KRW-XRP"])
+    }
 }
 
 @Suite("Upbit quota header")
@@ -272,7 +283,7 @@ struct UpbitErrorTests {
         let client = ScriptedHTTPClient(body: "[{\"market\":\"KRW-BTC\",\"trade_price\":{}}]")
         await #expect(
             throws: AggError.decoding(
-                venue: "upbit", path: "$[0].trade_price", detail: "expected a decimal, found an object")
+                venue: "upbit", path: "$[0].trade_price", detail: "expected a number, found an object")
         ) {
             try await adapter(client).quote(for: btc)
         }

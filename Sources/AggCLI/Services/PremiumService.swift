@@ -147,13 +147,13 @@ struct PremiumService: Sendable {
             }
         }
         let asOf = now()
-        // The FX rate's age is measured from the prices it converts (the newest ticker), which is
-        // now for live answers and the recorded moment for --offline.
-        let pricesTime = quotes.compactMap(\.timestamp).max { $0.millisecondsSince1970 < $1.millisecondsSince1970 }
+        // The FX rate's age is measured from the prices it converts (the newest ticker, never
+        // past the real clock), which is now for live answers and the recorded moment for --offline.
+        let pricesTime = FXChoice.ageReference(quotes: quotes, now: asOf)
         let fx: RateTable
         do throws(AggError) {
             fx = try FXChoice.choose(
-                from: tables, named: request.fxSource, quote: currency, now: pricesTime ?? asOf,
+                from: tables, named: request.fxSource, quote: currency, now: pricesTime,
                 maximumAgeSeconds: request.maximumFXAgeSeconds)
         } catch {
             return Result(

@@ -160,11 +160,20 @@ struct QuoteService: Sendable {
         if all {
             let currency = quoteCurrency ?? adapter.descriptor.homeCurrency
             do throws(AggError) {
-                let quotes = try await adapter.allQuotes(quotedIn: currency)
+                let answer = try await adapter.allQuotesAnswer(quotedIn: currency)
+                let quotes = answer.values
                 // Sorted through their indices: moving hundreds of whole quotes costs more.
-                return quotes.indices.sorted { quotes[$0].market < quotes[$1].market }.map {
+                let answered = quotes.indices.sorted { quotes[$0].market < quotes[$1].market }.map {
                     Outcome(exchange: venue, market: quotes[$0].market, result: .success(quotes[$0]))
                 }
+                // An entry of the answer that did not decode costs only itself: a failed row
+                // naming its market and path, after the ones that answered.
+                return answered
+                    + answer.skipped.map { entry in
+                        Outcome(
+                            exchange: venue, market: entry.market ?? Market(base: entry.entry, quote: currency),
+                            result: .failure(entry.error))
+                    }
             } catch {
                 return [
                     Outcome(exchange: venue, market: Market(base: "ALL", quote: currency), result: .failure(error))

@@ -406,9 +406,9 @@ public struct RecordService: Sendable {
     private func premiums(
         _ quotes: [Quote], currency: String, tables: [RateTable], plan: Plan, now: Timestamp
     ) -> Result<[PremiumPoint], AggError> {
-        // The FX rate's age is measured from the newest ticker it converts, as the premium board
-        // does: now for live answers, the recorded moment for --offline.
-        let pricesTime = quotes.compactMap(\.timestamp).max() ?? now
+        // The FX rate's age is measured from the newest ticker it converts, never past the real
+        // clock, as the premium board does: now for live answers, the recorded moment for --offline.
+        let pricesTime = FXChoice.ageReference(quotes: quotes, now: now)
         let fx: RateTable
         do throws(AggError) {
             fx = try FXChoice.choose(

@@ -63,6 +63,10 @@ public protocol ExchangeAdapter: Sendable {
     /// Every ticker quoted in `currency`, in one request.
     func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote]
 
+    /// Every ticker quoted in `currency`, with the entries of the venue's answer that were
+    /// skipped because they did not decode (each costs only itself; see `BulkAnswer`).
+    func allQuotesAnswer(quotedIn currency: String) async throws(AggError) -> BulkAnswer<Quote>
+
     /// Every market the venue lists.
     func markets() async throws(AggError) -> [MarketListing]
 
@@ -118,6 +122,12 @@ extension ExchangeAdapter {
 
     public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
         throw .unsupported(venue: descriptor.id, capability: .allTickers)
+    }
+
+    /// `allQuotes(quotedIn:)`, with nothing skipped: for adapters whose answers are not decoded
+    /// entry by entry.
+    public func allQuotesAnswer(quotedIn currency: String) async throws(AggError) -> BulkAnswer<Quote> {
+        BulkAnswer(values: try await allQuotes(quotedIn: currency))
     }
 
     public func markets() async throws(AggError) -> [MarketListing] {

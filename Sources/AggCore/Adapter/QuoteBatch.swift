@@ -9,14 +9,7 @@ public enum QuoteBatch {
     public static func results(for markets: [Market], from quotes: [Quote], venue: String)
         -> [Market: QuoteResult]
     {
-        let byMarket = Dictionary(quotes.map { ($0.market, $0) }) { first, _ in first }
-        var results: [Market: QuoteResult] = [:]
-        for market in markets {
-            results[market] =
-                byMarket[market].map { .success($0) }
-                ?? .failure(.notListed(venue: venue, market: market, code: "", message: ""))
-        }
-        return results
+        BulkAnswer(values: quotes).results(for: markets, venue: venue)
     }
 
     /// Every market failing with `error`.
@@ -32,7 +25,8 @@ extension QuoteBatch {
     /// the venue does not serve fails at once (`VenueClient.unserved`); a quote currency asked for
     /// one market uses `single`; a quote currency asked for several markets uses one `batch`
     /// request (given the quote and its markets), and the quote currencies are asked
-    /// concurrently. A market missing from a batch answer is not listed.
+    /// concurrently. A market missing from a batch answer is not listed; a market whose entry of
+    /// the answer was skipped fails with that entry's own error, and costs no other market.
     ///
     /// With `batchURL` (the URL of a batch request for some markets), the markets of a quote
     /// currency are cut into batches whose URLs fit `URLBatches.maximumURLLength`, each asked
@@ -41,7 +35,7 @@ extension QuoteBatch {
         _ markets: [Market], client: VenueClient,
         batchURL: (@Sendable ([Market]) -> String)? = nil,
         single: @escaping @Sendable (Market) async throws(AggError) -> Quote,
-        batch: @escaping @Sendable (_ quote: String, _ markets: [Market]) async throws(AggError) -> [Quote]
+        batch: @escaping @Sendable (_ quote: String, _ markets: [Market]) async throws(AggError) -> BulkAnswer<Quote>
     ) async -> [Market: QuoteResult] {
         var results: [Market: QuoteResult] = [:]
         var wanted: [Market] = []
@@ -66,11 +60,11 @@ extension QuoteBatch {
                 let outcome = await QuoteResult.catching { () async throws(AggError) in try await single(market) }
                 return [market: outcome]
             }
-            let answer = await Result<[Quote], AggError>.catching { () async throws(AggError) in
+            let answer = await Result<BulkAnswer<Quote>, AggError>.catching { () async throws(AggError) in
                 try await batch(group.quote, group.markets)
             }
             switch answer {
-            case .success(let quotes): return QuoteBatch.results(for: group.markets, from: quotes, venue: venue)
+            case .success(let quotes): return quotes.results(for: group.markets, venue: venue)
             case .failure(let error): return QuoteBatch.failing(group.markets, with: error)
             }
         }

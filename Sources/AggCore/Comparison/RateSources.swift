@@ -64,6 +64,15 @@ public enum FXChoice {
     /// The default age limit: three days, so that weekend ECB rates (Friday's) still serve on Monday.
     public static let defaultMaximumAgeSeconds: Int64 = 3 * 24 * 3600
 
+    /// The moment an FX rate's age is measured from: the newest time among the `quotes` it
+    /// converts (the recorded moment for `--offline`), but never later than `now`, the real
+    /// clock. One venue whose clock runs ahead (a `ts` in 2100, milliseconds read as seconds)
+    /// would otherwise make every rate "too old" and empty the whole board.
+    public static func ageReference(quotes: [Quote], now: Timestamp) -> Timestamp {
+        guard let newest = quotes.lazy.compactMap(\.timestamp).max() else { return now }
+        return min(newest, now)
+    }
+
     /// `named`'s table when given, else the freshest (latest `asOf`; ties by source id) of
     /// `tables` that has `quote`; refused when it is older than `maximumAgeSeconds` at `now`.
     public static func choose(

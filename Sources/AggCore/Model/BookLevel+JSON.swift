@@ -13,15 +13,15 @@ extension BookLevel {
     }
 
     /// The levels of one side of a book (a JSON array), in the venue's order, each price and
-    /// amount read exactly.
+    /// amount read exactly; a price or an amount of zero or less, or out of `ValueBounds`, fails.
     public static func levels(_ side: JSONCursor, _ layout: Layout) throws(JSONDecodingError) -> [BookLevel] {
         var levels: [BookLevel] = []
         for level in try side.elements() {
             switch layout {
             case .keyed(let price, let amount):
-                levels.append(BookLevel(price: try level[price].decimal(), amount: try level[amount].decimal()))
+                levels.append(BookLevel(price: try level[price].price(), amount: try level[amount].size()))
             case .pair:
-                levels.append(BookLevel(price: try level[0].decimal(), amount: try level[1].decimal()))
+                levels.append(BookLevel(price: try level[0].price(), amount: try level[1].size()))
             }
         }
         return levels
