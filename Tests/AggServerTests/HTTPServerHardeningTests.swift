@@ -166,6 +166,18 @@ import Testing
             address: ListenAddress.standard.with(port: 0), limits: limits, handler: HTTPServerTests.EchoHandler())
     }
 
+    /// Waits until the server holds `connections` connections; `false` after 30 s (the accept
+    /// takes microseconds, so only a server that never sees them waits that long).
+    static func waitFor(_ server: HTTPServer, connections: Int) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(30)
+        while server.connectionCount < connections {
+            if clock.now > deadline { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return true
+    }
+
     @Test func aHeadTricklingInIsCutAtItsDeadlineWhileOthersAreServed() async throws {
         let deadline = 1.0
         let server = try Self.start(HTTPServerLimits(headDeadlineSeconds: deadline))
@@ -201,8 +213,11 @@ import Testing
         let server = try Self.start(HTTPServerLimits(connections: 4, connectionsPerAddress: 2))
         defer { server.stop() }
         let port = Int(server.address.port)
+        // The held sockets must live to the end: under -O a value's lifetime ends at its last use,
+        // and `_ = held` is none, so they closed at once and the wait below never ended.
         let held = try (0..<2).map { _ in try TestSocket(port: port, from: "127.0.0.2") }
-        while server.connectionCount < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        defer { withExtendedLifetime(held) {} }
+        try #require(await Self.waitFor(server, connections: 2))
         let third = try await TestSocket.onThread { try TestSocket(port: port, from: "127.0.0.2").answer() }
         #expect(third.status == 503)
         #expect(third.header("retry-after") == "1")
@@ -217,7 +232,6 @@ import Testing
             return try socket.answer()
         }
         #expect(other.text == "GET /echo n=2")
-        _ = held
     }
 
     @Test func theTotalCapAnswers503() async throws {
@@ -225,12 +239,12 @@ import Testing
         defer { server.stop() }
         let port = Int(server.address.port)
         let held = try (0..<2).map { _ in try TestSocket(port: port) }
-        while server.connectionCount < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        defer { withExtendedLifetime(held) {} }
+        try #require(await Self.waitFor(server, connections: 2))
         let third = try await TestSocket.onThread { try TestSocket(port: port).answer() }
         #expect(third.status == 503)
         #expect(
             third.text == HTTPServerResponse.errorText(503, "too many connections (at most 2); try again in a second"))
-        _ = held
     }
 
     @Test(arguments: [(1024, 20_000, 1024), (1024, 1024, 896), (4096, 200, 72), (10, 100, 1)])
