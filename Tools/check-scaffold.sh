@@ -71,6 +71,12 @@ tail -n 1 <<< "$build"
 built=$(seconds)
 echo "check-scaffold: the copy built in $((built - start)) s; running its suite"
 
+# A new venue is listed by `agg exchanges` and `agg config show`, whose output docs/usage.md and
+# docs/configuration.md show as generated samples: regenerate them, as docs/adding-a-venue.md
+# tells a developer to (Tools/update-docs.sh), so that the suite checks the copy's own docs.
+docs="$(within 10 env AGG_UPDATE_DOCS=1 swift test --skip-build --filter DocSamplesTests 2>&1)" || true
+grep -qE 'Test run with [1-9]' <<< "$docs" || { tail -n 20 <<< "$docs"; echo "check-scaffold: could not regenerate the doc samples" >&2; exit 1; }
+
 # As Tools/test runs it: everything but the wall-clock suites, then those on their own.
 timing="$(cat Tools/timing-suites)"
 failed() { # failed OUTPUT: the copy's failures, then the verdict (a run killed at its deadline says so)
