@@ -76,6 +76,13 @@ struct ServeEndpointTests {
             ("/v1/quote?symbol", "query parameter 'symbol' needs a value"),
             ("/v1/premium?top=0", "invalid --top '0': expected a whole number from 1 to 10000"),
             ("/v1/exchanges?x=1", "/v1/exchanges takes no query parameters"),
+            // One rule for every path's parameters, /healthz, /metrics and the stream too.
+            ("/healthz?x=1", "/healthz takes no query parameters"),
+            ("/metrics?x=1&x=2", "/metrics takes no query parameters"),
+            ("/v1/stream?x=1", "/v1/stream takes no query parameters"),
+            // A NUL is refused, never taken as the end of the path or the value.
+            ("/metrics%00.png", "a NUL or control character in the path"),
+            ("/v1/quote?symbol=ETH%00BTC", "a NUL or control character in a query parameter"),
         ])
     func badQueries(path: String, message: String) async throws {
         let harness = try ServeHarness()

@@ -4,39 +4,11 @@ import Testing
 
 @testable import AggCLI
 
-/// `agg serve`'s HTTP rules through the real app: one rule for query parameters on every
-/// path, truncating escapes refused, HEAD without a stream subscription, gzip for /metrics.
+/// `agg serve`'s HTTP rules through the real app: HEAD without a stream subscription, gzip for
+/// /metrics. (One rule for every path's query parameters and NULs refused: the bad-query rows of
+/// ServeEndpointTests.)
 @Suite("agg serve: the HTTP rules hold on every route")
 struct ServeHTTPRulesTests {
-    @Test(
-        "a path that takes no parameters says so, /healthz and /metrics too",
-        arguments: [
-            ("/healthz?x=1", "/healthz takes no query parameters"),
-            ("/metrics?x=1&x=2", "/metrics takes no query parameters"),
-            ("/v1/stream?x=1", "/v1/stream takes no query parameters"),
-        ])
-    func noParameters(path: String, message: String) async throws {
-        let harness = try ServeHarness()
-        await harness.poll()
-        let answer = try await harness.get(path)
-        #expect(answer.status == 400)
-        #expect(answer.text == HTTPServerResponse.errorText(400, message))
-    }
-
-    @Test(
-        "a NUL in a path or a value is 400, never truncated",
-        arguments: [
-            ("/metrics%00.png", "a NUL or control character in the path"),
-            ("/v1/quote?symbol=ETH%00BTC", "a NUL or control character in a query parameter"),
-        ])
-    func nul(path: String, message: String) async throws {
-        let harness = try ServeHarness()
-        await harness.poll()
-        let answer = try await harness.get(path)
-        #expect(answer.status == 400)
-        #expect(answer.text == HTTPServerResponse.errorText(400, message))
-    }
-
     @Test("HEAD /v1/stream: the stream's headers, no body, no subscriber")
     func headStream() async throws {
         let harness = try ServeHarness()
