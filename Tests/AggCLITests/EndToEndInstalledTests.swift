@@ -20,7 +20,7 @@ struct EndToEndInstalledTests {
         let prefix = try temporaryDirectory().appendingPathComponent("prefix")
         let bin = prefix.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: AggBinary.url, to: bin.appendingPathComponent("agg"))
+        try Self.place(AggBinary.url, at: bin.appendingPathComponent("agg"))
         if withFixtures {
             let fixtures = prefix.appendingPathComponent("share/agg/Fixtures")
             try FileManager.default.createDirectory(
@@ -35,6 +35,18 @@ struct EndToEndInstalledTests {
         return prefix
     }
 
+    /// Puts the built binary at `destination` as a hard link. A copy would hold the new file open
+    /// for writing while other tests start processes; a child forked in that moment inherits the
+    /// descriptor, and running the copy then fails with ETXTBSY (`env` exits 126). A link opens
+    /// nothing; only across filesystems does it fall back to a copy, and `runByName` retries a busy one.
+    static func place(_ binary: URL, at destination: URL) throws {
+        do {
+            try FileManager.default.linkItem(at: binary, to: destination)
+        } catch {
+            try FileManager.default.copyItem(at: binary, to: destination)
+        }
+    }
+
     /// Runs `agg` by name, with `PATH` starting at `bin`, from a folder that holds nothing.
     func runByName(_ arguments: [String], bin: URL, environment: [String: String] = [:]) async throws
         -> AggBinary.Run
@@ -42,7 +54,13 @@ struct EndToEndInstalledTests {
         var environment = environment
         environment["PATH"] = bin.path + ":/usr/bin:/bin"
         environment["AGG_HOME"] = try temporaryDirectory().appendingPathComponent("home").path
-        return try await AggBinary.run(arguments, environment: environment, executable: "agg")
+        var run = try await AggBinary.run(arguments, environment: environment, executable: "agg")
+        // A copied binary may still be held open by a child forked mid-copy: a few retries.
+        for _ in 0..<5 where run.status == 126 && run.error.contains("Text file busy") {
+            try await Task.sleep(for: .milliseconds(200))
+            run = try await AggBinary.run(arguments, environment: environment, executable: "agg")
+        }
+        return run
     }
 
     @Test("run by name through PATH, it reads <prefix>/share/agg/Fixtures")
