@@ -64,34 +64,51 @@ public struct DataVenueAdapter: ExchangeAdapter {
     }
 
     public func markets() async throws(AggError) -> [MarketListing] {
+        try await marketsAnswer().values
+    }
+
+    /// The market list, entry by entry: an entry whose symbol or names are not strings, or whose
+    /// base (when the file names the base's path) is not a coin code, is skipped and reported
+    /// with its path, and every other market is listed. A market in a currency agg does not ask
+    /// this venue for, or whose symbol the file's template cannot read, is left out unreported.
+    public func marketsAnswer() async throws(AggError) -> BulkAnswer<MarketListing> {
         guard let endpoint = definition.markets else {
             throw .unsupported(venue: descriptor.id, capability: .markets)
         }
+        let venue = descriptor.id
+        let quotes = descriptor.quoteCurrencies
+        let symbolFormat = definition.symbol
         return try await client.get(DataRoute(path: endpoint.path)) { json throws(JSONDecodingError) in
-            var listings: [MarketListing] = []
-            for item in try endpoint.items.read(json).elements() {
-                let symbolField = endpoint.symbol.read(item)
-                let symbol = try symbolField.text()
-                let market: Market?
-                if let basePath = endpoint.base, let quotePath = endpoint.quote {
-                    let base = try basePath.read(item).string().uppercased()
-                    let quote = try quotePath.read(item).string().uppercased()
-                    market =
-                        AssetCode.isNormalized(base) && AssetCode.isNormalized(quote)
-                        ? Market(base: base, quote: quote) : nil
-                } else {
-                    market = definition.symbol.market(from: symbol, quotes: descriptor.quoteCurrencies)
+            let items = Array(try endpoint.items.read(json).elements().enumerated())
+            return .decoding(
+                items, venue: venue, name: { (try? endpoint.symbol.read($0.element).text()) ?? "[\($0.offset)]" },
+                market: { item in
+                    guard let symbol = try? endpoint.symbol.read(item.element).text() else { return nil }
+                    return symbolFormat.market(from: symbol, quotes: quotes)
                 }
-                // A market in a currency agg does not ask this venue for, or with codes agg
-                // cannot name, is not one it can quote.
-                guard let market, descriptor.quoteCurrencies.contains(market.quote) else { continue }
-                listings.append(
-                    MarketListing(
-                        exchange: descriptor.id, market: market, venueSymbol: symbol,
-                        koreanName: try endpoint.koreanName?.read(item).optionalString(),
-                        englishName: try endpoint.englishName?.read(item).optionalString()))
+            ) { entry throws(JSONDecodingError) in
+                let item = entry.element
+                let symbol = try endpoint.symbol.read(item).text()
+                let market: Market
+                if let basePath = endpoint.base, let quotePath = endpoint.quote {
+                    let quoteField = quotePath.read(item)
+                    let quote = try quoteField.string().uppercased()
+                    guard quotes.contains(quote) else { return nil }
+                    let baseField = basePath.read(item)
+                    let base = try baseField.string().uppercased()
+                    guard AssetCode.isNormalized(base), base != quote else {
+                        throw baseField.failure("'\(base.prefix(40))' is not a coin code")
+                    }
+                    market = Market(base: base, quote: quote)
+                } else {
+                    guard let named = symbolFormat.market(from: symbol, quotes: quotes) else { return nil }
+                    market = named
+                }
+                return MarketListing(
+                    exchange: venue, market: market, venueSymbol: symbol,
+                    koreanName: try endpoint.koreanName?.read(item).optionalString(),
+                    englishName: try endpoint.englishName?.read(item).optionalString())
             }
-            return listings
         }
     }
 

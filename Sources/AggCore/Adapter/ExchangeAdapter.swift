@@ -70,6 +70,10 @@ public protocol ExchangeAdapter: Sendable {
     /// Every market the venue lists.
     func markets() async throws(AggError) -> [MarketListing]
 
+    /// Every market the venue lists, with the entries of its list that were skipped because
+    /// they did not decode (each costs only itself; see `BulkAnswer`).
+    func marketsAnswer() async throws(AggError) -> BulkAnswer<MarketListing>
+
     /// The markets quoted in `currency` (every market when `nil`), as far as they could be had:
     /// a venue whose list takes several requests reports the ones that failed beside the
     /// listings of those that answered, instead of failing as a whole.
@@ -134,15 +138,23 @@ extension ExchangeAdapter {
         throw .unsupported(venue: descriptor.id, capability: .markets)
     }
 
-    /// `markets()` filtered to `currency`; its failure is the failure of the whole list.
+    /// `markets()`, with nothing skipped: for adapters whose lists are not decoded entry by entry.
+    public func marketsAnswer() async throws(AggError) -> BulkAnswer<MarketListing> {
+        BulkAnswer(values: try await markets())
+    }
+
+    /// `marketsAnswer()` filtered to `currency`, with its skipped entries; its failure is the
+    /// failure of the whole list.
     public func marketList(quotedIn currency: String?) async -> MarketList {
-        let listings: [MarketListing]
+        let answer: BulkAnswer<MarketListing>
         do throws(AggError) {
-            listings = try await markets()
+            answer = try await marketsAnswer()
         } catch {
             return MarketList(listings: [], failures: [MarketList.Failure(quoteCurrency: nil, error: error)])
         }
-        return MarketList(listings: listings.filter { currency == nil || $0.market.quote == currency })
+        return MarketList(
+            listings: answer.values.filter { currency == nil || $0.market.quote == currency },
+            skipped: answer.skipped.filter { currency == nil || $0.market == nil || $0.market?.quote == currency })
     }
 
     public func candles(for market: Market, interval: CandleInterval, limit: Int)
