@@ -72,4 +72,18 @@ struct DunamuBulkEntryTests {
                 path: "$[0].timestamp", reason: "2024-08-08T08:12:11.527Z is more than a day in the future")
         ) { try DunamuDecoding.rateTable(json, base: "USD", now: less) }
     }
+
+    @Test("the adapter bounds the quote's time by its environment's clock")
+    func environmentClock() async throws {
+        let early = Timestamp(millisecondsSince1970: Self.recordedAt.millisecondsSince1970 - 86_400_001)
+        let adapter = DunamuAdapter(
+            environment: AdapterEnvironment(
+                baseURL: Self.bed.baseURL, http: ScriptedHTTPClient(body: try JSONDamage.recorded(Self.file)),
+                now: { early }))
+        await #expect(
+            throws: AggError.decoding(
+                venue: "dunamu", path: "$[0].timestamp",
+                detail: "2024-08-08T08:12:11.527Z is more than a day in the future")
+        ) { try await adapter.rates(base: "USD") }
+    }
 }

@@ -120,4 +120,18 @@ struct ExchangeRateBulkEntryTests {
             Self.file, at: [.key("time_next_update_unix")], with: .number(String(1_724_198_551 + 604_800)))
         #expect(try await Self.table(week).nextUpdate == Timestamp(secondsSince1970: 1_724_198_551 + 604_800))
     }
+
+    @Test("the adapter bounds the table's time by its environment's clock")
+    func environmentClock() async throws {
+        let early = Timestamp(millisecondsSince1970: Self.updated.millisecondsSince1970 - 86_400_001)
+        let adapter = ExchangeRateAdapter(
+            environment: AdapterEnvironment(
+                baseURL: Self.bed.baseURL, http: ScriptedHTTPClient(body: try JSONDamage.recorded(Self.file)),
+                now: { early }))
+        await #expect(
+            throws: AggError.decoding(
+                venue: "exchangerate", path: "$.time_last_update_unix",
+                detail: "2024-08-21T00:02:31.000Z is more than a day in the future")
+        ) { try await adapter.rates(base: "USD") }
+    }
 }

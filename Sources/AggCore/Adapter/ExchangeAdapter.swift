@@ -9,14 +9,19 @@ public struct AdapterEnvironment: Sendable {
     /// Where an adapter says what it left out of an answer that still answers (Coinbase's
     /// 24-hour stats that did not come); `agg` prints these under `AGG_DEBUG`.
     public var notes: AdapterNotes
+    /// The clock that bounds a venue's times (`ValueBounds`: no later than a day after now):
+    /// the system's, unless the program or a test injects its own.
+    public var now: @Sendable () -> Timestamp
 
     public init(
-        baseURL: String, http: any HTTPClient, settings: [String: String] = [:], notes: AdapterNotes = .ignored
+        baseURL: String, http: any HTTPClient, settings: [String: String] = [:], notes: AdapterNotes = .ignored,
+        now: @escaping @Sendable () -> Timestamp = { ValueBounds.systemNow() }
     ) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.http = http
         self.settings = settings
         self.notes = notes
+        self.now = now
     }
 }
 
