@@ -49,9 +49,9 @@ public enum BinanceDecoding {
     ///
     /// Each symbol is read on its own: one whose fields are not the strings Binance documents,
     /// whose base is not a coin code (empty, a quote or a control character in it) or whose
-    /// symbol is not its base and quote written together, is
-    /// skipped and reported with its path, and every other symbol is listed. A symbol that is
-    /// not trading, or in a quote agg does not ask Binance for, is left out without a report.
+    /// symbol is not its base and quote written together, is skipped and reported with its
+    /// path, and every other symbol is listed. A symbol that is not trading, or in a quote agg
+    /// does not ask Binance for, is left out without a report.
     public static func markets(_ json: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
         try .elements(
             of: json["symbols"], venue: BinanceAdapter.descriptor.id, nameKey: "symbol",
