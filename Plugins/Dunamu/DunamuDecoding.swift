@@ -29,7 +29,8 @@ public enum DunamuDecoding {
     {
         let code = APIRouter.code(base)
         var found: JSONCursor?
-        for quote in try json.elements() where try quote["code"].string() == code {
+        // Another code's quote, however damaged, is not this table's business.
+        for quote in try json.elements() where (try? quote["code"].string()) == code {
             found = quote
             break
         }

@@ -55,9 +55,13 @@ public struct DataVenueAdapter: ExchangeAdapter {
         return try await client.get(route) { json throws(JSONDecodingError) in
             .decoding(
                 try items(endpoint.items.read(json), symbol: endpoint.symbol), venue: descriptor.id,
-                name: { $0.symbol }, market: { definition.symbol.market(from: $0.symbol, quote: currency) }
+                name: { $0.name },
+                market: { entry in (try? entry.symbol()).flatMap { definition.symbol.market(from: $0, quote: currency) }
+                }
             ) { entry throws(JSONDecodingError) in
-                guard let market = definition.symbol.market(from: entry.symbol, quote: currency) else { return nil }
+                guard let market = definition.symbol.market(from: try entry.symbol(), quote: currency) else {
+                    return nil
+                }
                 return try quote(entry.item, fields: endpoint.fields, market: market)
             }
         }
@@ -122,28 +126,41 @@ public struct DataVenueAdapter: ExchangeAdapter {
             .replacingPlaceholder("{quote}", with: PathText.encoded(definition.symbol.cased(market.quote)))
     }
 
+    /// One item of a list of tickers, named for reports, its symbol read when decoded: an item
+    /// whose symbol is missing or not text costs only itself.
+    struct ListItem {
+        /// The symbol when it reads, else the member's key or the element's index (`[3]`).
+        var name: String
+        var item: JSONCursor
+        /// Where the symbol is, or `nil` when the member's key is the symbol.
+        var symbolField: JSONCursor?
+
+        func symbol() throws(JSONDecodingError) -> String {
+            guard let symbolField else { return name }
+            return try symbolField.text()
+        }
+    }
+
     /// The items of a list: an array's elements with the symbol at `symbol`, or an object's
     /// members that are objects, named by their keys (other members, such as a `date` beside
     /// the tickers, are skipped).
-    private func items(_ list: JSONCursor, symbol: DataPath?) throws(JSONDecodingError)
-        -> [(symbol: String, item: JSONCursor)]
-    {
+    private func items(_ list: JSONCursor, symbol: DataPath?) throws(JSONDecodingError) -> [ListItem] {
         if case .object? = list.value {
-            var items: [(symbol: String, item: JSONCursor)] = []
+            var items: [ListItem] = []
             for member in try list.members() {
                 guard case .object? = member.value.value else { continue }
-                var name = member.key
-                if let symbol { name = try symbol.read(member.value).text() }
-                items.append((name, member.value))
+                let field = symbol?.read(member.value)
+                items.append(
+                    ListItem(
+                        name: field.flatMap { try? $0.text() } ?? member.key, item: member.value, symbolField: field))
             }
             return items
         }
         guard let symbol else { throw list.failure("expected an object keyed by symbol, or a symbol path for a list") }
-        var items: [(symbol: String, item: JSONCursor)] = []
-        for item in try list.elements() {
-            items.append((try symbol.read(item).text(), item))
+        return try list.elements().enumerated().map { offset, item in
+            let field = symbol.read(item)
+            return ListItem(name: (try? field.text()) ?? "[\(offset)]", item: item, symbolField: field)
         }
-        return items
     }
 
     /// A quote from one ticker object.

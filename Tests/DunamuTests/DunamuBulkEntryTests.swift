@@ -86,4 +86,13 @@ struct DunamuBulkEntryTests {
                 detail: "2024-08-08T08:12:11.527Z is more than a day in the future")
         ) { try await adapter.rates(base: "USD") }
     }
+
+    @Test("another code's damaged quote in the answer costs nothing")
+    func otherQuote() async throws {
+        let recorded = try JSONParser.parse(try JSONDamage.recorded(Self.file))
+        guard case .array(let quotes) = recorded else { throw JSONDecodingError(path: "$", reason: "not an array") }
+        let body = JSONValue.array([["code": .number("7"), "basePrice": "x"]] + quotes).serialized()
+        let table = try await Self.table(body)
+        #expect(table.rates == ["USD": 1, "KRW": decimal("1372.5")] && table.refused == [])
+    }
 }
