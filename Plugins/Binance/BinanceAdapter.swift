@@ -42,6 +42,11 @@ public struct BinanceAdapter: CompiledAdapter {
     }
 
     public func markets() async throws(AggError) -> [MarketListing] {
+        try await marketsAnswer().values
+    }
+
+    /// The symbol list, entry by entry: a symbol that does not decode is skipped and reported.
+    public func marketsAnswer() async throws(AggError) -> BulkAnswer<MarketListing> {
         try await client.get(APIRouter.exchangeInfo, decode: BinanceDecoding.markets)
     }
 

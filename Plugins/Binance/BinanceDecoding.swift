@@ -46,20 +46,37 @@ public enum BinanceDecoding {
 
     /// The trading symbols of an `/api/v3/exchangeInfo` answer whose quote agg asks Binance for.
     /// Binance names base and quote itself, so nothing is split here.
-    public static func markets(_ json: JSONCursor) throws(JSONDecodingError) -> [MarketListing] {
-        var listings: [MarketListing] = []
-        for entry in try json["symbols"].elements() {
-            guard try entry["status"].string() == "TRADING" else { continue }
-            let base = try entry["baseAsset"].string()
-            let quote = try entry["quoteAsset"].string()
-            guard APIRouter.quoteCurrencies.contains(quote), (try? AssetCode.validate(base)) == base else {
-                continue
+    ///
+    /// Each symbol is read on its own: one whose fields are not the strings Binance documents,
+    /// whose base is not a coin code (empty, a quote or a control character in it) or whose
+    /// symbol is not its base and quote written together, is skipped and reported with its
+    /// path, and every other symbol is listed. A symbol that is not trading, or in a quote agg
+    /// does not ask Binance for, is left out without a report.
+    public static func markets(_ json: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
+        try .elements(
+            of: json["symbols"], venue: BinanceAdapter.descriptor.id, nameKey: "symbol",
+            market: { entry in
+                guard let base = try? entry["baseAsset"].string(), let quote = try? entry["quoteAsset"].string(),
+                    AssetCode.isNormalized(base), AssetCode.isNormalized(quote)
+                else { return APIRouter.market(fromVenueSymbol: (try? entry["symbol"].string()) ?? "") }
+                return Market(base: base, quote: quote)
             }
-            listings.append(
-                MarketListing(
-                    exchange: BinanceAdapter.descriptor.id, market: Market(base: base, quote: quote),
-                    venueSymbol: try entry["symbol"].string()))
+        ) { entry throws(JSONDecodingError) in
+            let symbolField = entry["symbol"]
+            let symbol = try symbolField.string()
+            guard try entry["status"].string() == "TRADING" else { return nil }
+            let quote = try entry["quoteAsset"].string()
+            guard APIRouter.quoteCurrencies.contains(quote) else { return nil }
+            let baseField = entry["baseAsset"]
+            let base = try baseField.string()
+            guard AssetCode.isNormalized(base) else {
+                throw baseField.failure("'\(base.prefix(40))' is not a coin code")
+            }
+            guard symbol == base + quote else {
+                throw symbolField.failure("'\(symbol.prefix(40))' is not \(base) and \(quote) written together")
+            }
+            return MarketListing(
+                exchange: BinanceAdapter.descriptor.id, market: Market(base: base, quote: quote), venueSymbol: symbol)
         }
-        return listings
     }
 }

@@ -141,29 +141,36 @@ public struct BithumbAdapter: CompiledAdapter {
     /// listing is asked for, and the first failure, if any, is thrown: see `marketList` for the
     /// listings that answered.
     public func markets() async throws(AggError) -> [MarketListing] {
+        try await marketsAnswer().values
+    }
+
+    /// `markets()` with the entries skipped because they did not decode.
+    public func marketsAnswer() async throws(AggError) -> BulkAnswer<MarketListing> {
         let list = await marketList(quotedIn: nil)
         if let failure = list.failures.first { throw failure.error }
-        return list.listings
+        return BulkAnswer(values: list.listings, skipped: list.skipped)
     }
 
     /// The ALL tickers of each payment currency asked for (both when `currency` is `nil`), at
     /// once; each listing keeps its ticker's last price. ALL_BTC has failed live since 2023
     /// (5500 with HTTP 200, sometimes a 404): that failure is reported beside the KRW listings
-    /// instead of hiding them.
+    /// instead of hiding them. An entry of an ALL answer that does not decode is skipped and
+    /// reported in the list's `skipped`, and costs no other coin.
     public func marketList(quotedIn currency: String?) async -> MarketList {
         let payments = APIRouter.paymentCurrencies.filter { currency == nil || $0 == currency }
         let results = await concurrentResults(payments) { payment throws(AggError) in
-            try await self.allQuotes(quotedIn: payment)
+            try await self.allQuotesAnswer(quotedIn: payment)
         }
         var list = MarketList(listings: [])
         for (payment, result) in zip(payments, results) {
             switch result {
-            case .success(let quotes):
-                list.listings += quotes.map { quote in
+            case .success(let answer):
+                list.listings += answer.values.map { quote in
                     MarketListing(
                         exchange: Self.descriptor.id, market: quote.market, venueSymbol: APIRouter.pair(quote.market),
                         last: quote.last)
                 }
+                list.skipped += answer.skipped
             case .failure(let error):
                 list.failures.append(MarketList.Failure(quoteCurrency: payment, error: error))
             }

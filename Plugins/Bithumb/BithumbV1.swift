@@ -59,8 +59,10 @@ struct BithumbV1: Sendable {
             json throws(JSONDecodingError) in try Self.decoder.listings(json)
         }
         guard case .answered(let listings) = answer else { return answer.map { _ in BulkAnswer(values: []) } }
-        let markets = listings.map(\.market).filter { $0.quote == currency }
-        var quotes = BulkAnswer<Quote>(values: [])
+        let markets = listings.values.map(\.market).filter { $0.quote == currency }
+        // A damaged entry of the market list is a skipped entry of the tickers it would have had.
+        var quotes = BulkAnswer<Quote>(
+            values: [], skipped: listings.skipped.filter { $0.market == nil || $0.market?.quote == currency })
         let baseURL = client.baseURL
         let batches = URLBatches.split(markets, maximumCount: V1Router.maximumTickerMarkets) {
             V1Router.ticker($0).url(baseURL: baseURL)

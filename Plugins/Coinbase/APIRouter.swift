@@ -63,6 +63,9 @@ public enum APIRouter: VenueRoute, Equatable {
         quoteCurrencies.contains(market.quote) ? productID(market) : nil
     }
 
+    /// How Coinbase writes a product in its list: `BTC-USD`.
+    public static let productCode = MarketCode(separator: "-", quotes: quoteCurrencies)
+
     /// The unified market of a Coinbase product id (`BTC-USD` → `BTC/USD`), or `nil` when it is
     /// not `BASE-QUOTE` with valid codes and a quote agg asks for.
     public static func market(fromVenueSymbol symbol: String) -> Market? {

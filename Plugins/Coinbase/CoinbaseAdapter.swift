@@ -54,6 +54,11 @@ public struct CoinbaseAdapter: CompiledAdapter {
     }
 
     public func markets() async throws(AggError) -> [MarketListing] {
+        try await marketsAnswer().values
+    }
+
+    /// The product list, entry by entry: a product that does not decode is skipped and reported.
+    public func marketsAnswer() async throws(AggError) -> BulkAnswer<MarketListing> {
         try await client.get(APIRouter.products, decode: CoinbaseDecoding.markets)
     }
 

@@ -64,18 +64,24 @@ public enum CoinbaseDecoding {
     }
 
     /// The online products of a `/products` answer whose quote agg asks Coinbase for.
-    public static func markets(_ json: JSONCursor) throws(JSONDecodingError) -> [MarketListing] {
-        var listings: [MarketListing] = []
-        for product in try json.elements() {
+    ///
+    /// Each product is read on its own: one whose `id` is not a string or not `BASE-QUOTE` with
+    /// a coin code as its base (empty, a quote or a control character in it), or whose `status`
+    /// is not a string, is skipped and reported with its path, and every other product is listed.
+    public static func markets(_ json: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
+        try .elements(
+            of: json, venue: CoinbaseAdapter.descriptor.id, nameKey: "id",
+            market: { APIRouter.market(fromVenueSymbol: (try? $0["id"].string()) ?? "") }
+        ) { product throws(JSONDecodingError) in
             guard try product["status"].optionalString() ?? "online" == "online",
                 product["trading_disabled"].value != .bool(true)
-            else { continue }
-            let id = try product["id"].string()
-            guard let market = APIRouter.market(fromVenueSymbol: id) else { continue }
+            else { return nil }
+            let idField = product["id"]
+            guard let market = try idField.market(APIRouter.productCode) else { return nil }
             // `display_name` is the product id again ("BTC-USD"), not the asset's name: Coinbase
             // publishes no names here, so none are claimed.
-            listings.append(MarketListing(exchange: CoinbaseAdapter.descriptor.id, market: market, venueSymbol: id))
+            return MarketListing(
+                exchange: CoinbaseAdapter.descriptor.id, market: market, venueSymbol: try idField.string())
         }
-        return listings
     }
 }

@@ -73,11 +73,19 @@ public struct CoinoneAdapter: CompiledAdapter {
     }
 
     public func markets() async throws(AggError) -> [MarketListing] {
-        var listings: [MarketListing] = []
+        try await marketsAnswer().values
+    }
+
+    /// The market list of each quote currency, entry by entry: a market that does not decode
+    /// is skipped and reported.
+    public func marketsAnswer() async throws(AggError) -> BulkAnswer<MarketListing> {
+        var answer = BulkAnswer<MarketListing>(values: [])
         for quote in APIRouter.quoteCurrencies {
-            listings += try await client.get(APIRouter.markets(quote: quote), decode: CoinoneDecoding.markets)
+            let part = try await client.get(APIRouter.markets(quote: quote), decode: CoinoneDecoding.markets)
+            answer.values += part.values
+            answer.skipped += part.skipped
         }
-        return listings
+        return answer
     }
 
     public func candles(for market: Market, interval: CandleInterval, limit: Int)

@@ -73,17 +73,20 @@ public enum CoinoneDecoding {
 
     /// The markets of a `/markets/{QUOTE}` answer, without those whose trading is suspended
     /// (`trade_status` 0).
-    public static func markets(_ json: JSONCursor) throws(JSONDecodingError) -> [MarketListing] {
-        var listings: [MarketListing] = []
-        for entry in try json["markets"].elements() {
-            guard try entry["trade_status"].optionalInt64() != 0 else { continue }
+    ///
+    /// Each market is read on its own: one whose currencies are not strings or not coin codes
+    /// (empty, a quote or a control character in one), or whose `trade_status` is not a whole
+    /// number, is skipped and reported with its path, and every other market is listed.
+    public static func markets(_ json: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
+        try .elements(
+            of: json["markets"], venue: CoinoneAdapter.descriptor.id, nameKey: "target_currency",
+            market: { try? market($0) }
+        ) { entry throws(JSONDecodingError) in
+            guard try entry["trade_status"].optionalInt64() != 0 else { return nil }
             let market = try self.market(entry)
-            listings.append(
-                MarketListing(
-                    exchange: CoinoneAdapter.descriptor.id, market: market,
-                    venueSymbol: "\(market.quote)/\(market.base)"))
+            return MarketListing(
+                exchange: CoinoneAdapter.descriptor.id, market: market, venueSymbol: "\(market.quote)/\(market.base)")
         }
-        return listings
     }
 
     /// An order book: `bids` highest first and `asks` lowest first, each level `{price, qty}`.

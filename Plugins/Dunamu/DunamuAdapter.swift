@@ -27,9 +27,12 @@ public struct DunamuAdapter: CompiledAdapter {
     public static let quoteCurrency = "KRW"
 
     private let client: VenueClient
+    private let now: @Sendable () -> Timestamp
 
-    /// An adapter reaching the API at `environment.baseURL` through `environment.http`.
+    /// An adapter reaching the API at `environment.baseURL` through `environment.http`, its
+    /// tables' times bounded by `environment.now`.
     public init(environment: AdapterEnvironment) {
+        now = environment.now
         client = VenueClient(Self.descriptor, environment: environment, envelope: DunamuDecoding.envelope)
     }
 
@@ -49,7 +52,7 @@ public struct DunamuAdapter: CompiledAdapter {
                     + " only, not from \(code); use another FX source for other bases")
         }
         let table = try await client.get(APIRouter.recent(currency: code)) { json throws(JSONDecodingError) in
-            try DunamuDecoding.rateTable(json, base: code)
+            try DunamuDecoding.rateTable(json, base: code, now: now())
         }
         guard let table else {
             throw .venue(

@@ -19,13 +19,18 @@ public enum DunamuDecoding {
     /// (100 for JPY, which is quoted per 100 yen), exactly: the unit must be a power of ten.
     /// `asOf` is `timestamp`, the moment Dunamu recorded the quote (a few seconds after the
     /// bank's own `date` and `time`, which are Korean wall-clock time). The table holds KRW
-    /// and the base itself, as 1; a KRW rate that cannot be an exchange rate (`RateRefusal`) is
-    /// listed in `refused` instead. There is no `nextUpdate`: the bank revises its rates many
-    /// times a day.
-    public static func rateTable(_ json: JSONCursor, base: String) throws(JSONDecodingError) -> RateTable? {
+    /// and the base itself, as 1; a KRW rate that is not a JSON number (Dunamu sends numbers)
+    /// or cannot be an exchange rate (`RateRefusal`) is listed in `refused` instead, with its
+    /// path (`RateEntries`). `timestamp` is a venue time (`ValueBounds`: 2009-01-03 to a day
+    /// after `now`), else the table fails at its path. There is no `nextUpdate`: the bank
+    /// revises its rates many times a day.
+    public static func rateTable(_ json: JSONCursor, base: String, now: Timestamp = ValueBounds.systemNow())
+        throws(JSONDecodingError) -> RateTable?
+    {
         let code = APIRouter.code(base)
         var found: JSONCursor?
-        for quote in try json.elements() where try quote["code"].string() == code {
+        // Another code's quote, however damaged, is not this table's business.
+        for quote in try json.elements() where (try? quote["code"].string()) == code {
             found = quote
             break
         }
@@ -34,23 +39,21 @@ public enum DunamuDecoding {
         if let currency = try currencyField.optionalString(), currency != base {
             throw currencyField.failure("asked for \(base), the quote is for \(currency.prefix(40))")
         }
-        let price = try quote["basePrice"].decimal()
         let unitField = quote["currencyUnit"]
         let unit = try unitField.optionalInt64() ?? 1
         guard [1, 10, 100, 1000, 10_000].contains(unit) else {
             throw unitField.failure("a unit of \(unit) is not a power of ten")
         }
-        let rate = price / Decimal(unit)
-        var rates: [String: Decimal] = [base: 1]
-        var refused: [RateRefusal] = []
-        if let refusal = RateRefusal.check(code: DunamuAdapter.quoteCurrency, rate: rate) {
-            refused.append(refusal)
-        } else {
-            rates[DunamuAdapter.quoteCurrency] = rate
+        let timeField = quote["timestamp"]
+        let asOf = try timeField.venueTime(Timestamp(millisecondsSince1970: try timeField.int64()), now: now)
+        var entries = RateEntries()
+        entries.read(code: DunamuAdapter.quoteCurrency, decoding: quote["basePrice"]) {
+            price throws(JSONDecodingError) in try price.number() / Decimal(unit)
         }
+        var rates = entries.rates
+        rates[base] = 1
         return RateTable(
-            source: DunamuAdapter.descriptor.id, base: base, rates: rates,
-            asOf: Timestamp(millisecondsSince1970: try quote["timestamp"].int64()), nextUpdate: nil,
-            refused: refused)
+            source: DunamuAdapter.descriptor.id, base: base, rates: rates, asOf: asOf, nextUpdate: nil,
+            refused: entries.refused)
     }
 }

@@ -20,9 +20,12 @@ public struct ExchangeRateAdapter: CompiledAdapter {
     )
 
     private let client: VenueClient
+    private let now: @Sendable () -> Timestamp
 
-    /// An adapter reaching the API at `environment.baseURL` through `environment.http`.
+    /// An adapter reaching the API at `environment.baseURL` through `environment.http`, its
+    /// tables' times bounded by `environment.now`.
     public init(environment: AdapterEnvironment) {
+        now = environment.now
         client = VenueClient(Self.descriptor, environment: environment, envelope: ExchangeRateDecoding.envelope)
     }
 
@@ -36,7 +39,7 @@ public struct ExchangeRateAdapter: CompiledAdapter {
     public func rates(base: String) async throws(AggError) -> RateTable {
         let code = try AssetCode.validateCurrency(base)
         return try await client.get(APIRouter.latest(base: code)) { json throws(JSONDecodingError) in
-            try ExchangeRateDecoding.rateTable(json, base: code)
+            try ExchangeRateDecoding.rateTable(json, base: code, now: now())
         }
     }
 }

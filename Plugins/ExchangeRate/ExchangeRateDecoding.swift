@@ -44,41 +44,50 @@ public enum ExchangeRateDecoding {
     /// The rate table of a successful `/v6/latest/{BASE}` answer.
     ///
     /// Rates keep the exact decimal text of the JSON numbers, integers (`"USD":1`) and
-    /// decimals alike. Keys that are not three capital letters are skipped rather than failing
-    /// the whole table. A rate that cannot be an exchange rate (zero, negative, beyond
-    /// `RateRefusal`'s plausible range) is left out and listed in `refused`.
+    /// decimals alike. Each rate is read on its own (`RateEntries`): one that is not a JSON
+    /// number (the API documents and sends numbers), or cannot be an exchange rate (zero,
+    /// negative, beyond `RateRefusal`'s plausible range), or whose key is not a currency code,
+    /// is left out and listed in `refused`; the other currencies answer.
     ///
-    /// - Parameter base: the base currency asked for; an answer for another base is rejected.
-    public static func rateTable(_ json: JSONCursor, base: String) throws(JSONDecodingError) -> RateTable {
+    /// The update time is a venue time (`ValueBounds`: 2009-01-03 to a day after `now`); the
+    /// next update, when given, lies after it and at most `nextUpdateReach` later. Either out of
+    /// bounds fails the table at its path.
+    ///
+    /// - Parameters:
+    ///   - base: the base currency asked for; an answer for another base is rejected.
+    ///   - now: the clock's reading that bounds the table's time.
+    public static func rateTable(_ json: JSONCursor, base: String, now: Timestamp = ValueBounds.systemNow())
+        throws(JSONDecodingError) -> RateTable
+    {
         let baseField = json["base_code"]
         let answered = try baseField.string()
         guard answered == base else {
             throw baseField.failure("asked for rates from \(base), the answer is from \(answered)")
         }
-        var rates: [String: Decimal] = [:]
-        var refused: [RateRefusal] = []
-        for member in try json["rates"].members() {
-            guard (try? AssetCode.validateCurrency(member.key)) == member.key else { continue }
-            let rate = try member.value.decimal()
-            if let refusal = RateRefusal.check(code: member.key, rate: rate) {
-                refused.append(refusal)
-            } else {
-                rates[member.key] = rate
-            }
-        }
+        let entries = try RateEntries.members(of: json["rates"])
         let lastField = json["time_last_update_unix"]
+        let asOf = try lastField.venueTime(try time(lastField, seconds: try lastField.int64()), now: now)
         let nextField = json["time_next_update_unix"]
+        let nextUpdate = try nextField.optionalInt64().map { seconds throws(JSONDecodingError) in
+            let next = try time(nextField, seconds: seconds)
+            guard next >= asOf, next.millisecondsSince1970 - asOf.millisecondsSince1970 <= nextUpdateReach else {
+                throw nextField.failure("\(next) is not within a week after the update of \(asOf)")
+            }
+            return next
+        }
         return RateTable(
             source: ExchangeRateAdapter.descriptor.id,
             base: answered,
-            rates: rates,
-            asOf: try time(lastField, seconds: try lastField.int64()),
-            nextUpdate: try nextField.optionalInt64().map { seconds throws(JSONDecodingError) in
-                try time(nextField, seconds: seconds)
-            },
-            refused: refused.sorted { $0.code < $1.code }
+            rates: entries.rates,
+            asOf: asOf,
+            nextUpdate: nextUpdate,
+            refused: entries.refused.sorted { $0.code < $1.code }
         )
     }
+
+    /// How long after an update the next one may be announced, in milliseconds: a week (the API
+    /// announces the next day's, about 24 hours on).
+    public static let nextUpdateReach: Int64 = 7 * 86_400_000
 
     /// `seconds` of `field` as an instant, or a decoding failure when they are out of range.
     private static func time(_ field: JSONCursor, seconds: Int64) throws(JSONDecodingError) -> Timestamp {

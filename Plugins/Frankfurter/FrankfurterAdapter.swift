@@ -25,9 +25,12 @@ public struct FrankfurterAdapter: CompiledAdapter {
     )
 
     private let client: VenueClient
+    private let now: @Sendable () -> Timestamp
 
-    /// An adapter reaching the API at `environment.baseURL` through `environment.http`.
+    /// An adapter reaching the API at `environment.baseURL` through `environment.http`, its
+    /// tables' times bounded by `environment.now`.
     public init(environment: AdapterEnvironment) {
+        now = environment.now
         client = VenueClient(Self.descriptor, environment: environment, envelope: FrankfurterDecoding.envelope)
     }
 
@@ -42,7 +45,7 @@ public struct FrankfurterAdapter: CompiledAdapter {
         let code = try AssetCode.validateCurrency(base)
         do throws(AggError) {
             return try await client.get(APIRouter.latest(base: code)) { json throws(JSONDecodingError) in
-                try FrankfurterDecoding.rateTable(json, base: code)
+                try FrankfurterDecoding.rateTable(json, base: code, now: now())
             }
         } catch {
             if case .venue(let venue, "404", let message) = error {

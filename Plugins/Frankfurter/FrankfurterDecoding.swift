@@ -20,13 +20,19 @@ public enum FrankfurterDecoding {
     ///
     /// Rates keep the exact decimal text of the JSON numbers (Frankfurter rounds them to 2 to
     /// 6 decimals by size, and writes the smallest with an exponent, `6.7e-05`). The base is
-    /// not among the rates: it is added as 1. A rate that cannot be an exchange rate (zero,
-    /// negative, beyond `RateRefusal`'s plausible range) is left out and listed in `refused`;
-    /// keys that are not three capital letters are skipped. `asOf` and `nextUpdate` come from
-    /// the date (see `ECBCalendar`).
+    /// not among the rates: it is added as 1. Each rate is read on its own (`RateEntries`): one
+    /// that is not a JSON number (Frankfurter documents and sends numbers), or cannot be an
+    /// exchange rate (zero, negative, beyond `RateRefusal`'s plausible range), or whose key is
+    /// not a currency code, is left out and listed in `refused`; the other currencies answer.
+    /// `asOf` and `nextUpdate` come from the date (see `ECBCalendar`); `asOf` is a venue time
+    /// (`ValueBounds`: 2009-01-03 to a day after `now`), else the table fails at `$.date`.
     ///
-    /// - Parameter base: the base currency asked for; an answer for another base is refused.
-    public static func rateTable(_ json: JSONCursor, base: String) throws(JSONDecodingError) -> RateTable {
+    /// - Parameters:
+    ///   - base: the base currency asked for; an answer for another base is refused.
+    ///   - now: the clock's reading that bounds the table's time.
+    public static func rateTable(_ json: JSONCursor, base: String, now: Timestamp = ValueBounds.systemNow())
+        throws(JSONDecodingError) -> RateTable
+    {
         let baseField = json["base"]
         let answered = try baseField.string()
         guard answered == base else {
@@ -41,25 +47,17 @@ public enum FrankfurterDecoding {
         guard let day = ECBCalendar.Day(dateText) else {
             throw dateField.failure("'\(dateText.prefix(40))' is not a YYYY-MM-DD date")
         }
-        var rates: [String: Decimal] = [:]
-        var refused: [RateRefusal] = []
-        for member in try json["rates"].members() {
-            guard (try? AssetCode.validateCurrency(member.key)) == member.key else { continue }
-            let rate = try member.value.decimal()
-            if let refusal = RateRefusal.check(code: member.key, rate: rate) {
-                refused.append(refusal)
-            } else {
-                rates[member.key] = rate
-            }
-        }
-        if rates[answered] == nil && !refused.contains(where: { $0.code == answered }) { rates[answered] = 1 }
+        let asOf = try dateField.venueTime(ECBCalendar.publication(on: day), now: now)
+        let entries = try RateEntries.members(of: json["rates"])
+        var rates = entries.rates
+        if rates[answered] == nil && !entries.refused.contains(where: { $0.code == answered }) { rates[answered] = 1 }
         return RateTable(
             source: FrankfurterAdapter.descriptor.id,
             base: answered,
             rates: rates,
-            asOf: ECBCalendar.publication(on: day),
+            asOf: asOf,
             nextUpdate: ECBCalendar.nextPublication(after: day),
-            refused: refused.sorted { $0.code < $1.code }
+            refused: entries.refused.sorted { $0.code < $1.code }
         )
     }
 }

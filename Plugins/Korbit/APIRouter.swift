@@ -70,6 +70,9 @@ public enum APIRouter: VenueRoute, Equatable {
         "\(market.base.lowercased())_\(market.quote.lowercased())"
     }
 
+    /// How Korbit writes a pair in its lists: `btc_krw`.
+    public static let symbolCode = MarketCode(separator: "_", quotes: quoteCurrencies, lowercase: true)
+
     /// The unified market of a Korbit symbol (`btc_krw` → `BTC/KRW`), or `nil` when it is not
     /// `base_quote` with valid codes and a quote Korbit serves.
     public static func market(fromSymbol symbol: String) -> Market? {

@@ -84,6 +84,11 @@ public struct KorbitAdapter: CompiledAdapter {
     }
 
     public func markets() async throws(AggError) -> [MarketListing] {
+        try await marketsAnswer().values
+    }
+
+    /// The pair list, entry by entry: a pair that does not decode is skipped and reported.
+    public func marketsAnswer() async throws(AggError) -> BulkAnswer<MarketListing> {
         try await client.get(APIRouter.currencyPairs, decode: KorbitDecoding.markets)
     }
 

@@ -68,15 +68,22 @@ public enum KorbitDecoding {
 
     /// The launched pairs in the `data` of a `/v2/currencyPairs` answer; stopped pairs (no
     /// trading) are left out.
-    public static func markets(_ data: JSONCursor) throws(JSONDecodingError) -> [MarketListing] {
-        var listings: [MarketListing] = []
-        for pair in try data.elements() {
-            guard try pair["status"].optionalString() ?? "launched" == "launched" else { continue }
-            let symbol = try pair["symbol"].string()
-            guard let market = APIRouter.market(fromSymbol: symbol) else { continue }
-            listings.append(MarketListing(exchange: KorbitAdapter.descriptor.id, market: market, venueSymbol: symbol))
+    ///
+    /// Each pair is read on its own: one whose `symbol` is not a string or not `base_quote` in
+    /// lower case with a coin code as its base (empty, a quote or a control character in it), or
+    /// whose `status` is not a string, is skipped and reported with its path, and every other
+    /// pair is listed.
+    public static func markets(_ data: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
+        try .elements(
+            of: data, venue: KorbitAdapter.descriptor.id, nameKey: "symbol",
+            market: { APIRouter.market(fromSymbol: (try? $0["symbol"].string()) ?? "") }
+        ) { pair throws(JSONDecodingError) in
+            guard try pair["status"].optionalString() ?? "launched" == "launched" else { return nil }
+            let symbolField = pair["symbol"]
+            guard let market = try symbolField.market(APIRouter.symbolCode) else { return nil }
+            return MarketListing(
+                exchange: KorbitAdapter.descriptor.id, market: market, venueSymbol: try symbolField.string())
         }
-        return listings
     }
 
     /// The order book in the `data` of a `/v2/orderbook` answer: `bids` highest first and `asks`

@@ -105,19 +105,31 @@ public enum KrakenDecoding {
     /// The online pairs in the `result` of an `AssetPairs` answer whose quote agg asks Kraken for,
     /// named by their `wsname` (`XBT/USD`); the listing's venue symbol is the alternative name
     /// (`XBTUSD`).
-    public static func markets(_ result: JSONCursor) throws(JSONDecodingError) -> [MarketListing] {
-        var listings: [MarketListing] = []
-        for (_, pair) in try result.members() {
-            guard try pair["status"].optionalString() ?? "online" == "online",
-                let wsname = try pair["wsname"].optionalString(),
-                let market = KrakenPairs.market(fromWebSocketName: wsname),
-                KrakenPairs.quoteCurrencies.contains(market.quote)
-            else { continue }
-            listings.append(
-                MarketListing(
-                    exchange: KrakenAdapter.descriptor.id, market: market, venueSymbol: try pair["altname"].string()))
+    ///
+    /// Each pair is read on its own: one whose `wsname` or `altname` is missing or not a string,
+    /// or whose `wsname` is not `BASE/QUOTE` with a coin code as its base (empty, a quote or a
+    /// control character in it), is skipped and reported with its path (named by its key), and
+    /// every other pair is listed.
+    public static func markets(_ result: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
+        .decoding(
+            try result.members(), venue: KrakenAdapter.descriptor.id, name: { $0.key },
+            market: { member in
+                if let wsname = try? member.value["wsname"].string(),
+                    let market = KrakenPairs.market(fromWebSocketName: wsname)
+                {
+                    return market
+                }
+                return KrakenPairs.quoteCurrencies.lazy.compactMap {
+                    KrakenPairs.market(fromPairName: member.key, quote: $0)
+                }.first
+            }
+        ) { member throws(JSONDecodingError) in
+            let pair = member.value
+            guard try pair["status"].optionalString() ?? "online" == "online" else { return nil }
+            guard let market = try pair["wsname"].market(KrakenPairs.webSocketCode) else { return nil }
+            return MarketListing(
+                exchange: KrakenAdapter.descriptor.id, market: market, venueSymbol: try pair["altname"].string())
         }
-        return listings
     }
 
     /// The book of `market` in a `Depth` answer: levels `[price, volume, time]`, bids highest

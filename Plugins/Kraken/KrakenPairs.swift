@@ -69,6 +69,9 @@ public enum KrakenPairs {
         return Market(base: base, quote: quote)
     }
 
+    /// How Kraken writes a pair's `wsname` in its list (`XBT/USD`), for the quotes agg asks for.
+    public static let webSocketCode = MarketCode(separator: "/", quotes: quoteCurrencies) { unifiedCode($0) }
+
     /// The market of a `wsname` (`XBT/USD` → `BTC/USD`), or `nil` when it is not `BASE/QUOTE`
     /// with valid codes.
     public static func market(fromWebSocketName wsname: String) -> Market? {

@@ -67,6 +67,9 @@ public enum APIRouter: VenueRoute, Equatable {
         "\(market.base)-\(market.quote)"
     }
 
+    /// How OKX writes a spot instrument in its lists: `BTC-USDT`.
+    public static let instrumentCode = MarketCode(separator: "-", quotes: quoteCurrencies)
+
     /// The unified market of an instrument id (`BTC-USDT` → `BTC/USDT`), or `nil` when it is not
     /// `BASE-QUOTE` with valid upper-case codes and a quote agg asks OKX for.
     public static func market(fromInstrumentID id: String) -> Market? {

@@ -67,6 +67,11 @@ public struct OKXAdapter: CompiledAdapter {
     }
 
     public func markets() async throws(AggError) -> [MarketListing] {
+        try await marketsAnswer().values
+    }
+
+    /// The spot instruments, entry by entry: one that does not decode is skipped and reported.
+    public func marketsAnswer() async throws(AggError) -> BulkAnswer<MarketListing> {
         try await client.get(APIRouter.spotInstruments, decode: OKXDecoding.markets)
     }
 

@@ -71,15 +71,21 @@ public enum OKXDecoding {
     }
 
     /// The live spot instruments of an `instruments` answer whose quote agg asks OKX for.
-    public static func markets(_ data: JSONCursor) throws(JSONDecodingError) -> [MarketListing] {
-        var listings: [MarketListing] = []
-        for instrument in try data.elements() {
-            guard try instrument["state"].optionalString() ?? "live" == "live" else { continue }
-            let id = try instrument["instId"].string()
-            guard let market = APIRouter.market(fromInstrumentID: id) else { continue }
-            listings.append(MarketListing(exchange: OKXAdapter.descriptor.id, market: market, venueSymbol: id))
+    ///
+    /// Each instrument is read on its own: one whose `instId` is not a string or not
+    /// `BASE-QUOTE` with a coin code as its base (empty, a quote or a control character in it),
+    /// or whose `state` is not a string, is skipped and reported with its path, and every other
+    /// instrument is listed.
+    public static func markets(_ data: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
+        try .elements(
+            of: data, venue: OKXAdapter.descriptor.id, nameKey: "instId",
+            market: { APIRouter.market(fromInstrumentID: (try? $0["instId"].string()) ?? "") }
+        ) { instrument throws(JSONDecodingError) in
+            guard try instrument["state"].optionalString() ?? "live" == "live" else { return nil }
+            let idField = instrument["instId"]
+            guard let market = try idField.market(APIRouter.instrumentCode) else { return nil }
+            return MarketListing(exchange: OKXAdapter.descriptor.id, market: market, venueSymbol: try idField.string())
         }
-        return listings
     }
 
     /// The book in a `books` answer: levels `[price, size, "0", orders]`, bids highest first and

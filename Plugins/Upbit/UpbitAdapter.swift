@@ -133,6 +133,11 @@ public struct UpbitAdapter: CompiledAdapter {
     }
 
     public func markets() async throws(AggError) -> [MarketListing] {
+        try await marketsAnswer().values
+    }
+
+    /// The market list, entry by entry: an entry that does not decode is skipped and reported.
+    public func marketsAnswer() async throws(AggError) -> BulkAnswer<MarketListing> {
         try await client.get(APIRouter.marketAll, decode: UpbitDecoding.markets)
     }
 

@@ -23,8 +23,9 @@ public enum UpbitDecoding {
         try shape.quotes(json)
     }
 
-    /// The markets in a `/v1/market/all` answer with their Korean and English names.
-    public static func markets(_ json: JSONCursor) throws(JSONDecodingError) -> [MarketListing] {
+    /// The markets in a `/v1/market/all` answer with their Korean and English names, and the
+    /// entries skipped.
+    public static func markets(_ json: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
         try shape.listings(json)
     }
 }

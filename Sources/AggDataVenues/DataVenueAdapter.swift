@@ -55,43 +55,64 @@ public struct DataVenueAdapter: ExchangeAdapter {
         return try await client.get(route) { json throws(JSONDecodingError) in
             .decoding(
                 try items(endpoint.items.read(json), symbol: endpoint.symbol), venue: descriptor.id,
-                name: { $0.symbol }, market: { definition.symbol.market(from: $0.symbol, quote: currency) }
+                name: { $0.name },
+                market: { entry in (try? entry.symbol()).flatMap { definition.symbol.market(from: $0, quote: currency) }
+                }
             ) { entry throws(JSONDecodingError) in
-                guard let market = definition.symbol.market(from: entry.symbol, quote: currency) else { return nil }
+                guard let market = definition.symbol.market(from: try entry.symbol(), quote: currency) else {
+                    return nil
+                }
                 return try quote(entry.item, fields: endpoint.fields, market: market)
             }
         }
     }
 
     public func markets() async throws(AggError) -> [MarketListing] {
+        try await marketsAnswer().values
+    }
+
+    /// The market list, entry by entry: an entry whose symbol or names are not strings, or whose
+    /// base (when the file names the base's path) is not a coin code, is skipped and reported
+    /// with its path, and every other market is listed. A market in a currency agg does not ask
+    /// this venue for, or whose symbol the file's template cannot read, is left out unreported.
+    public func marketsAnswer() async throws(AggError) -> BulkAnswer<MarketListing> {
         guard let endpoint = definition.markets else {
             throw .unsupported(venue: descriptor.id, capability: .markets)
         }
+        let venue = descriptor.id
+        let quotes = descriptor.quoteCurrencies
+        let symbolFormat = definition.symbol
         return try await client.get(DataRoute(path: endpoint.path)) { json throws(JSONDecodingError) in
-            var listings: [MarketListing] = []
-            for item in try endpoint.items.read(json).elements() {
-                let symbolField = endpoint.symbol.read(item)
-                let symbol = try symbolField.text()
-                let market: Market?
-                if let basePath = endpoint.base, let quotePath = endpoint.quote {
-                    let base = try basePath.read(item).string().uppercased()
-                    let quote = try quotePath.read(item).string().uppercased()
-                    market =
-                        AssetCode.isNormalized(base) && AssetCode.isNormalized(quote)
-                        ? Market(base: base, quote: quote) : nil
-                } else {
-                    market = definition.symbol.market(from: symbol, quotes: descriptor.quoteCurrencies)
+            let items = Array(try endpoint.items.read(json).elements().enumerated())
+            return .decoding(
+                items, venue: venue, name: { (try? endpoint.symbol.read($0.element).text()) ?? "[\($0.offset)]" },
+                market: { item in
+                    guard let symbol = try? endpoint.symbol.read(item.element).text() else { return nil }
+                    return symbolFormat.market(from: symbol, quotes: quotes)
                 }
-                // A market in a currency agg does not ask this venue for, or with codes agg
-                // cannot name, is not one it can quote.
-                guard let market, descriptor.quoteCurrencies.contains(market.quote) else { continue }
-                listings.append(
-                    MarketListing(
-                        exchange: descriptor.id, market: market, venueSymbol: symbol,
-                        koreanName: try endpoint.koreanName?.read(item).optionalString(),
-                        englishName: try endpoint.englishName?.read(item).optionalString()))
+            ) { entry throws(JSONDecodingError) in
+                let item = entry.element
+                let symbol = try endpoint.symbol.read(item).text()
+                let market: Market
+                if let basePath = endpoint.base, let quotePath = endpoint.quote {
+                    let quoteField = quotePath.read(item)
+                    let quote = try quoteField.string().uppercased()
+                    guard quotes.contains(quote) else { return nil }
+                    let baseField = basePath.read(item)
+                    let base = try baseField.string().uppercased()
+                    guard AssetCode.isNormalized(base), base != quote else {
+                        throw baseField.failure("'\(base.prefix(40))' is not a coin code")
+                    }
+                    market = Market(base: base, quote: quote)
+                } else {
+                    guard let named = symbolFormat.market(from: symbol, quotes: quotes) else { return nil }
+                    market = named
+                }
+                return MarketListing(
+                    exchange: venue, market: market, venueSymbol: symbol,
+                    koreanName: try endpoint.koreanName?.read(item).optionalString(),
+                    englishName: try endpoint.englishName?.read(item).optionalString())
             }
-            return listings
         }
     }
 
@@ -105,28 +126,41 @@ public struct DataVenueAdapter: ExchangeAdapter {
             .replacingPlaceholder("{quote}", with: PathText.encoded(definition.symbol.cased(market.quote)))
     }
 
+    /// One item of a list of tickers, named for reports, its symbol read when decoded: an item
+    /// whose symbol is missing or not text costs only itself.
+    struct ListItem {
+        /// The symbol when it reads, else the member's key or the element's index (`[3]`).
+        var name: String
+        var item: JSONCursor
+        /// Where the symbol is, or `nil` when the member's key is the symbol.
+        var symbolField: JSONCursor?
+
+        func symbol() throws(JSONDecodingError) -> String {
+            guard let symbolField else { return name }
+            return try symbolField.text()
+        }
+    }
+
     /// The items of a list: an array's elements with the symbol at `symbol`, or an object's
     /// members that are objects, named by their keys (other members, such as a `date` beside
     /// the tickers, are skipped).
-    private func items(_ list: JSONCursor, symbol: DataPath?) throws(JSONDecodingError)
-        -> [(symbol: String, item: JSONCursor)]
-    {
+    private func items(_ list: JSONCursor, symbol: DataPath?) throws(JSONDecodingError) -> [ListItem] {
         if case .object? = list.value {
-            var items: [(symbol: String, item: JSONCursor)] = []
+            var items: [ListItem] = []
             for member in try list.members() {
                 guard case .object? = member.value.value else { continue }
-                var name = member.key
-                if let symbol { name = try symbol.read(member.value).text() }
-                items.append((name, member.value))
+                let field = symbol?.read(member.value)
+                items.append(
+                    ListItem(
+                        name: field.flatMap { try? $0.text() } ?? member.key, item: member.value, symbolField: field))
             }
             return items
         }
         guard let symbol else { throw list.failure("expected an object keyed by symbol, or a symbol path for a list") }
-        var items: [(symbol: String, item: JSONCursor)] = []
-        for item in try list.elements() {
-            items.append((try symbol.read(item).text(), item))
+        return try list.elements().enumerated().map { offset, item in
+            let field = symbol.read(item)
+            return ListItem(name: (try? field.text()) ?? "[\(offset)]", item: item, symbolField: field)
         }
-        return items
     }
 
     /// A quote from one ticker object.

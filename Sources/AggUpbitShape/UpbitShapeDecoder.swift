@@ -86,22 +86,26 @@ public struct UpbitShapeDecoder: Sendable {
         )
     }
 
-    /// The markets of a `/v1/market/all` answer with their Korean and English names. Codes that
-    /// do not map to a unified market (a quote the venue did not have when this was written) are
-    /// skipped.
+    /// The markets of a `/v1/market/all` answer with their Korean and English names. Codes in a
+    /// quote the venue did not have when this was written are left out.
     ///
-    /// Each entry is read on its own: one whose fields are not what the API documents is left
-    /// out, and costs no other market.
-    public func listings(_ json: JSONCursor) throws(JSONDecodingError) -> [MarketListing] {
-        try BulkAnswer<MarketListing>.elements(of: json, venue: exchange, nameKey: "market") {
-            entry throws(JSONDecodingError) in
-            let code = try entry["market"].string()
-            guard let market = markets.market(fromCode: code) else { return nil }
+    /// Each entry is read on its own: one whose fields are not what the API documents (a name
+    /// that is not a string, a missing code) or whose code is not `QUOTE-BASE` with a coin code
+    /// as its base (`KRW-A"B`, `KRW-`) is skipped and reported with its path, and costs no
+    /// other market.
+    public func listings(_ json: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
+        let format = markets.code
+        return try .elements(
+            of: json, venue: exchange, nameKey: "market",
+            market: { markets.market(fromCode: (try? $0["market"].string()) ?? "") }
+        ) { entry throws(JSONDecodingError) in
+            let codeField = entry["market"]
+            guard let market = try codeField.market(format) else { return nil }
             return MarketListing(
-                exchange: exchange, market: market, venueSymbol: code,
+                exchange: exchange, market: market, venueSymbol: try codeField.string(),
                 koreanName: try entry["korean_name"].optionalString(),
                 englishName: try entry["english_name"].optionalString())
-        }.values
+        }
     }
 
     /// The bars of a `/v1/candles/...` answer (an array, newest first), oldest first.

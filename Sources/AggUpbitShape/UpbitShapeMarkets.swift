@@ -10,6 +10,11 @@ public struct UpbitShapeMarkets: Sendable, Equatable {
         self.quoteCurrencies = quoteCurrencies
     }
 
+    /// How the venue writes a market in its lists, for reading them entry by entry: `KRW-BTC`.
+    public var code: MarketCode {
+        MarketCode(separator: "-", quoteFirst: true, quotes: quoteCurrencies)
+    }
+
     /// `QUOTE-BASE`, whatever the quote.
     public static func code(_ market: Market) -> String {
         "\(market.quote)-\(market.base)"

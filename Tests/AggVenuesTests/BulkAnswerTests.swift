@@ -27,10 +27,7 @@ struct BulkAnswerTests {
         var description: String { venue }
     }
 
-    enum PathStep: Sendable {
-        case key(String)
-        case index(Int)
-    }
+    typealias PathStep = JSONDamage.Step
 
     static let bithumb = Recording(
         venue: "bithumb", file: "bithumb/ticker_ALL_KRW.json", currency: "KRW", entry: [.key("data"), .key("XRP")],
@@ -214,32 +211,7 @@ struct BulkAnswerTests {
     }
 
     static func damaged(_ body: String, at path: [PathStep], with value: JSONValue?) throws -> String {
-        replacing(try JSONParser.parse(Array(body.utf8)), at: path[...], with: value).serialized()
-    }
-
-    /// `document` with the value at `path` replaced by `value` (added when missing, removed when
-    /// `value` is `nil`).
-    static func replacing(_ document: JSONValue, at path: ArraySlice<PathStep>, with value: JSONValue?) -> JSONValue {
-        guard let step = path.first else { return value ?? .null }
-        let rest = path.dropFirst()
-        switch (step, document) {
-        case (.key(let key), .object(var object)):
-            if let index = object.members.firstIndex(where: { $0.key == key }) {
-                if rest.isEmpty, value == nil {
-                    object.members.remove(at: index)
-                } else {
-                    object.members[index].value = replacing(object.members[index].value, at: rest, with: value)
-                }
-            } else if let value {
-                object.members.append(JSONObject.Member(key: key, value: replacing(.null, at: rest, with: value)))
-            }
-            return .object(object)
-        case (.index(let index), .array(var elements)):
-            elements[index] = replacing(elements[index], at: rest, with: value)
-            return .array(elements)
-        default:
-            return document
-        }
+        try JSONDamage.damaged(body, at: path, with: value)
     }
 }
 

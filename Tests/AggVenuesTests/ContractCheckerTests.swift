@@ -8,7 +8,7 @@ struct SampleAdapter: ExchangeAdapter {
     enum Flaw: String, Sendable, CaseIterable {
         case none, missingCapability, undeclaredAnswer, otherMarket, unlistedAsVenueError, errorNamesNoVenue
         case unservedCostsRequest, candlesNewestFirst, tooManyRows, multiLineError
-        case transfersOfUnlisted, negativeFee
+        case transfersOfUnlisted, negativeFee, skippedListing
 
         /// The flaws of a venue that publishes transfer status.
         static let transferFlaws: [Flaw] = [.transfersOfUnlisted, .negativeFee]
@@ -43,6 +43,7 @@ struct SampleAdapter: ExchangeAdapter {
         var descriptor = base
         if flaw == .missingCapability { descriptor.capabilities.insert(.orderBook) }
         if Flaw.transferFlaws.contains(flaw) { descriptor.capabilities.insert(.transferStatus) }
+        if flaw == .skippedListing { descriptor.capabilities.insert(.markets) }
         return descriptor
     }
 
@@ -105,6 +106,18 @@ struct SampleAdapter: ExchangeAdapter {
         return flaw == .candlesNewestFirst ? kept.reversed() : kept
     }
 
+    /// Declared only by `skippedListing`: BTC/KRW, and an entry whose name is not a string.
+    func marketsAnswer() async throws(AggError) -> BulkAnswer<MarketListing> {
+        guard flaw == .skippedListing else { throw .unsupported(venue: "sample", capability: .markets) }
+        return try await client.get(Route(path: "/markets")) { json throws(JSONDecodingError) in
+            try .elements(of: json, venue: "sample", nameKey: "name") { entry throws(JSONDecodingError) in
+                let name = try entry["name"].string()
+                return MarketListing(
+                    exchange: "sample", market: Market(base: String(name.prefix(3)), quote: "KRW"), venueSymbol: name)
+            }
+        }
+    }
+
     func trades(for market: Market, limit: Int) async throws(AggError) -> [Trade] {
         guard flaw == .undeclaredAnswer else { throw .unsupported(venue: "sample", capability: .trades) }
         return [Trade(time: Timestamp(millisecondsSince1970: 1), side: .buy, price: 1, amount: 1, cost: 1)]
@@ -118,6 +131,7 @@ private let sampleHTTP = ScriptedHTTPClient { request in
     switch request.url {
     case "https://sample.test/ticker/BTC_KRW": (status, body) = (200, #"{"price":"100"}"#)
     case "https://sample.test/transfers": (status, body) = (200, #"[{"coin":"BTC","fee":"0.0005"}]"#)
+    case "https://sample.test/markets": (status, body) = (200, #"[{"name":"BTC_KRW"},{"name":7}]"#)
     case "https://sample.test/candles/BTC_KRW":
         (status, body) = (200, "[[1000,\"1\"],[2000,\"2\"],[3000,\"3\"],[4000,\"4\"]]")
     default: (status, body) = (404, #"{"code":"not_found"}"#)
@@ -183,6 +197,13 @@ struct ContractCheckerTests {
             (.tooManyRows, ["candles: 4 rows, asked for 3"]),
             (.transfersOfUnlisted, ["transferStatus: a row for NOPE, the unlisted sample"]),
             (.negativeFee, ["transferStatus: a negative withdrawal fee for BTC on BTC"]),
+            (
+                .skippedListing,
+                [
+                    "markets: the recorded list skips an entry: sample: skipped 7: "
+                        + "unexpected response at $[1].name: expected a string, found a number"
+                ]
+            ),
         ])
     func reports(flaw: SampleAdapter.Flaw, expected: [String]) async {
         let found = await problems(flaw)

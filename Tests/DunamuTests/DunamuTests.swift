@@ -162,7 +162,6 @@ struct DunamuDecodingTests {
             (answer(currency: "JPY"), "$[0].currencyCode", "asked for USD, the quote is for JPY"),
             (answer(unit: "3"), "$[0].currencyUnit", "a unit of 3 is not a power of ten"),
             (answer(unit: "0"), "$[0].currencyUnit", "a unit of 0 is not a power of ten"),
-            (answer(price: "\"x\""), "$[0].basePrice", "'x' is not a decimal number"),
             (answer(timestamp: "\"soon\""), "$[0].timestamp", "'soon' is not a whole number in range"),
             (#"{"error":{"name":"x","message":"y"}}"#, "$", "expected an array, found an object"),
         ])

@@ -199,7 +199,6 @@ struct FrankfurterDecodingTests {
             (answer(date: "2024-08-32", rates: "{}"), "$.date", "'2024-08-32' is not a YYYY-MM-DD date"),
             (answer(date: "07.08.2024", rates: "{}"), "$.date", "'07.08.2024' is not a YYYY-MM-DD date"),
             (answer(amount: "10.0", rates: "{}"), "$.amount", "expected rates for an amount of 1"),
-            (answer(rates: #"{"KRW":"x"}"#), "$.rates.KRW", "'x' is not a decimal number"),
             (answer(rates: "[]"), "$.rates", "expected an object, found an array"),
             (#"{"amount":1.0,"date":"2024-08-07","rates":{}}"#, "$.base", "expected a string, found nothing"),
         ])

@@ -9,14 +9,19 @@ public struct AdapterEnvironment: Sendable {
     /// Where an adapter says what it left out of an answer that still answers (Coinbase's
     /// 24-hour stats that did not come); `agg` prints these under `AGG_DEBUG`.
     public var notes: AdapterNotes
+    /// The clock that bounds a venue's times (`ValueBounds`: no later than a day after now):
+    /// the system's, unless the program or a test injects its own.
+    public var now: @Sendable () -> Timestamp
 
     public init(
-        baseURL: String, http: any HTTPClient, settings: [String: String] = [:], notes: AdapterNotes = .ignored
+        baseURL: String, http: any HTTPClient, settings: [String: String] = [:], notes: AdapterNotes = .ignored,
+        now: @escaping @Sendable () -> Timestamp = { ValueBounds.systemNow() }
     ) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.http = http
         self.settings = settings
         self.notes = notes
+        self.now = now
     }
 }
 
@@ -69,6 +74,10 @@ public protocol ExchangeAdapter: Sendable {
 
     /// Every market the venue lists.
     func markets() async throws(AggError) -> [MarketListing]
+
+    /// Every market the venue lists, with the entries of its list that were skipped because
+    /// they did not decode (each costs only itself; see `BulkAnswer`).
+    func marketsAnswer() async throws(AggError) -> BulkAnswer<MarketListing>
 
     /// The markets quoted in `currency` (every market when `nil`), as far as they could be had:
     /// a venue whose list takes several requests reports the ones that failed beside the
@@ -134,15 +143,23 @@ extension ExchangeAdapter {
         throw .unsupported(venue: descriptor.id, capability: .markets)
     }
 
-    /// `markets()` filtered to `currency`; its failure is the failure of the whole list.
+    /// `markets()`, with nothing skipped: for adapters whose lists are not decoded entry by entry.
+    public func marketsAnswer() async throws(AggError) -> BulkAnswer<MarketListing> {
+        BulkAnswer(values: try await markets())
+    }
+
+    /// `marketsAnswer()` filtered to `currency`, with its skipped entries; its failure is the
+    /// failure of the whole list.
     public func marketList(quotedIn currency: String?) async -> MarketList {
-        let listings: [MarketListing]
+        let answer: BulkAnswer<MarketListing>
         do throws(AggError) {
-            listings = try await markets()
+            answer = try await marketsAnswer()
         } catch {
             return MarketList(listings: [], failures: [MarketList.Failure(quoteCurrency: nil, error: error)])
         }
-        return MarketList(listings: listings.filter { currency == nil || $0.market.quote == currency })
+        return MarketList(
+            listings: answer.values.filter { currency == nil || $0.market.quote == currency },
+            skipped: answer.skipped.filter { currency == nil || $0.market == nil || $0.market?.quote == currency })
     }
 
     public func candles(for market: Market, interval: CandleInterval, limit: Int)

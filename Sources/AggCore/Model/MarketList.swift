@@ -19,9 +19,13 @@ public struct MarketList: Sendable, Equatable {
 
     public var listings: [MarketListing]
     public var failures: [Failure]
+    /// The entries of the venue's answers that did not decode (a missing field, a number where a
+    /// string is documented, an odd market code): each costs only itself (see `BulkAnswer`).
+    public var skipped: [SkippedEntry]
 
-    public init(listings: [MarketListing], failures: [Failure] = []) {
+    public init(listings: [MarketListing], failures: [Failure] = [], skipped: [SkippedEntry] = []) {
         self.listings = listings
         self.failures = failures
+        self.skipped = skipped
     }
 }

@@ -195,6 +195,9 @@ private final class Checker: Sendable {
             for failure in list.failures {
                 checkError(failure.error, context: "\(name) in \(failure.quoteCurrency ?? "all")")
             }
+            // A recorded list decodes whole: a skipped entry there is a decoder stricter than its
+            // venue (rule 1 keeps a bad entry from costing the others, not good ones from answering).
+            for entry in list.skipped { problem("\(name): the recorded list skips an entry: \(entry)") }
             if listings.isEmpty { problem("\(name): no markets") }
             if listings.contains(where: { $0.exchange != id }) { problem("\(name): a listing of another venue") }
             if !listings.contains(where: { $0.market == listed }) { problem("\(name): \(listed) is not among them") }
