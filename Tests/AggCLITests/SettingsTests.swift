@@ -97,6 +97,24 @@ struct SettingsTests {
         #expect((setting.key != nil) == (row.file != nil))
     }
 
+    @Test("a command reads a setting from the variable over the file, and from the flag over both")
+    func commandPrecedence() async throws {
+        let path = try configFile(#"{"format":"csv","timeout":"1s"}"#)
+        let quote = ["quote", "BTC", "-e", "bithumb", "--offline"]
+        let fromFile = await runBithumbCLI(quote, environment: ["AGG_CONFIG": path])
+        #expect(fromFile.status == 0)
+        #expect(fromFile.output.hasPrefix("exchange,symbol,"))
+        let fromVariable = await runBithumbCLI(quote, environment: ["AGG_CONFIG": path, "AGG_FORMAT": "json"])
+        #expect(fromVariable.output.hasPrefix("{\"quotes\""))
+        let fromFlag = await runBithumbCLI(
+            quote + ["-f", "csv"], environment: ["AGG_CONFIG": path, "AGG_FORMAT": "json"])
+        #expect(fromFlag.output.hasPrefix("exchange,symbol,"))
+        // The one resolver serves every command: favorites took no format from the file before.
+        let favorites = await runBithumbCLI(["favorites", "list"], environment: ["AGG_FORMAT": "csv"])
+        #expect(favorites.status == 0)
+        #expect(favorites.output.hasPrefix("kind,"))
+    }
+
     @Test("the table covers every setting")
     func everySetting() {
         let covered = Set(Self.rows.map(\.setting.flagName))
