@@ -286,6 +286,10 @@ struct SettingsTests {
         #expect(Settings.store.parser.refusal("postgres://agg:\(secret)@db", secret: true).contains(secret) == false)
         let help = await runBithumbCLI(["record", "--help"])
         #expect(!help.output.contains(secret))
+        // A token near-miss is still a secret: serve's --token refuses it without repeating it.
+        let token = await runBithumbCLI(["serve", "--token", "short \(secret)"])
+        #expect(token.status == 64)
+        #expect(token.errorLines == ["agg: invalid --token: expected \(ServeToken.expected) (the value is not shown)"])
     }
 
     @Test("docs/configuration.md's table of settings is the declarations' (Tools/update-docs.sh regenerates it)")
