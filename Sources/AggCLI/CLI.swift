@@ -85,6 +85,7 @@ public enum CLI {
                 context.configuration = try ConfigurationLoader.load(
                     environment: context.environment, registry: context.registry)
                 try ConfigurationLoader.checkEnvironmentURLs(context.environment, registry: context.registry)
+                try SettingResolver.checkEnvironment(context.environment, registry: context.registry)
             } catch  where !command.needsConfiguration(parsed) {
                 context.configuration = .none
             } catch {

@@ -49,6 +49,12 @@ enum Help {
             "Replace a venue's base URL (AGG_BITHUMB_URL=http://127.0.0.1:8080/bithumb);"
                 + " an http:// or https:// URL, checked as the config file's are (exit 78)."
         ),
+        (
+            "AGG_<SETTING>",
+            "A config file setting, written as its flag takes it, over the file's: "
+                + Settings.all.filter { $0.key != nil }.compactMap(\.variable).joined(separator: ", ")
+                + " (AGG_TIMEOUT=30s; a bad value is exit 78)."
+        ),
         ("AGG_OFFLINE=1", "Answer from the fixtures (recorded answers and sample data), as --offline does."),
         (
             "AGG_FIXTURES",

@@ -41,6 +41,7 @@ struct ConfigurationTests {
                   },
                   "format": null,
                   "maxStale": 600,
+                  "store": null,
                   "venueSettings": {
                     "bithumb": {
                       "api": "classic"
@@ -157,15 +158,19 @@ struct ConfigurationTests {
         "a malformed file stops every command with exit 78, naming the file and the problem",
         arguments: [
             (#"{"timeout": 10,}"#, "invalid JSON at byte 15: "),
-            (#"{"timeout": "10"}"#, "$.timeout: expected a number of seconds above 0 and at most 600"),
-            (#"{"timeout": 0}"#, "$.timeout: expected a number of seconds"),
+            (
+                #"{"timeout": "10x"}"#,
+                "$.timeout: invalid value '10x': expected a number of seconds above 0 and at most 600"
+            ),
+            (#"{"timeout": 0}"#, "$.timeout: invalid value '0': expected a number of seconds"),
+            (#"{"timeout": true}"#, "$.timeout: expected a string or a number, found a boolean"),
             (#"{"exchanges": "bithumb"}"#, "$.exchanges: expected an array, found a string"),
             (#"{"exchanges": ["bithumb", 3]}"#, "$.exchanges[1]: expected a string, found a number"),
             (#"{"exchanges": ["nope"]}"#, "$.exchanges[0]: unknown exchange 'nope'; known: bithumb"),
             (#"{"exchanges": []}"#, "$.exchanges: name at least one exchange"),
-            (#"{"palette": "blue"}"#, "$.palette: 'blue' is not one of: standard, kr"),
-            (#"{"format": "xml"}"#, "$.format: 'xml' is not one of: table, json, csv"),
-            (#"{"quote": "K-RW"}"#, "$.quote: 'K-RW' is not a currency code"),
+            (#"{"palette": "blue"}"#, "$.palette: invalid value 'blue'; expected one of: standard, kr"),
+            (#"{"format": "xml"}"#, "$.format: invalid value 'xml'; expected one of: table, json, csv"),
+            (#"{"quote": "K-RW"}"#, "$.quote: invalid symbol 'K-RW': codes hold only letters A-Z and digits 0-9"),
             (
                 #"{"baseURLs": {"bithumb": "ftp://x"}}"#,
                 "$.baseURLs.bithumb: expected an http:// or https:// URL with a host and no user info, query or fragment"

@@ -13,17 +13,21 @@ enum AlertOptions {
         help:
             "Alert when [VENUE:]SYMBOL FIELD OP VALUE becomes true (FIELD last, premium, usdtPremium or change; OP >, <, >=, <=; '%' for percents), or on SYMBOL withdraw|deposit closed; repeatable.",
         parser: ValueParser(expected: "an alert rule such as 'upbit:BTC premium > 3%'") { [$0] }, combine: +)
-    static let reset = Option<Decimal>(
-        "alert-reset", value: "PERCENT",
-        help: "Re-arm a fired alert once the value is back past the threshold by this share of it (default 10%).",
-        parser: ValueParser(expected: "a percent such as 10% or 0%") { text in
-            guard text.hasSuffix("%") else { return nil }
-            return NumberText.amount(String(text.dropLast()))
-        })
-    static let cooldown = Option<Int64>(
-        "alert-cooldown", value: "DURATION",
-        help: "Deliver at most one alert per rule and venue within this time (default 5m; 0 for none).",
-        parser: .duration(minimum: 0, expected: "a duration such as 5m, 30s or 0"))
+    static let reset = Setting(
+        Option<Decimal>(
+            "alert-reset", value: "PERCENT", help: "",
+            parser: ValueParser(expected: "a percent such as 10% or 0%") { text in
+                guard text.hasSuffix("%") else { return nil }
+                return NumberText.amount(String(text.dropLast()))
+            }),
+        help: "Re-arm a fired alert once the value is back past the threshold by this share of it",
+        builtIn: AlertSettings.defaultResetPercent, shown: { "\($0)%" })
+    static let cooldown = Setting(
+        Option<Int64>(
+            "alert-cooldown", value: "DURATION", help: "",
+            parser: .duration(minimum: 0, expected: "a duration such as 5m, 30s or 0")),
+        help: "Deliver at most one alert per rule and venue within this time (0 for none)",
+        builtIn: AlertSettings.defaultCooldownSeconds, shown: { ValueParser<Double>.durationText(Double($0)) })
     static let log = Option<String>(
         "alert-log", value: "FILE", help: "Append each alert to FILE as one JSON object a line.",
         parser: ValueParser(expected: "a file path") { $0.isEmpty ? nil : $0 })
@@ -107,8 +111,8 @@ struct AlertSetup: Sendable {
         return AlertSetup(
             rules: rules,
             settings: AlertSettings(
-                resetPercent: arguments[AlertOptions.reset] ?? AlertSettings.defaultResetPercent,
-                cooldownSeconds: arguments[AlertOptions.cooldown] ?? AlertSettings.defaultCooldownSeconds),
+                resetPercent: arguments.value(AlertOptions.reset),
+                cooldownSeconds: arguments.value(AlertOptions.cooldown)),
             delivery: AlertDelivery(console: console, log: log, program: program))
     }
 

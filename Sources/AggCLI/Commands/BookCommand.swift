@@ -3,8 +3,7 @@ import AggCore
 /// `agg book`: the order book of one market on one venue, asks above bids with the spread
 /// between them.
 public enum BookCommand: Command {
-    static let depth = Option<VenueCount>.venueCount(
-        "depth", short: "d", help: "Price levels a side (default \(defaultDepth); at most the venue's limit).")
+    static let depth = Setting.venueCount("depth", short: "d", help: "Price levels a side", standard: defaultDepth)
 
     public static let spec = CommandSpec(
         name: "book",
@@ -35,7 +34,7 @@ public enum BookCommand: Command {
             symbol: arguments.positionals[0], capability: .orderBook, options: options, registry: context.registry,
             command: spec.name)
         let depth = try target.count(
-            arguments[Self.depth], option: Self.depth, standard: defaultDepth,
+            arguments.flag(Self.depth), option: Self.depth, standard: defaultDepth,
             maximum: target.descriptor.limits.bookDepth)
         let book = try await target.fetch("the \(target.market) order book", options: options, context: context) {
             service async throws(AggError) in

@@ -3,10 +3,11 @@ import FoundationEssentials
 
 /// `agg candles`: OHLCV bars of one market on one venue, as a table or a chart of the closes.
 public enum CandlesCommand: Command {
-    static let interval = Option<CandleInterval>(
-        "interval", short: "i", value: "INTERVAL", help: "Bar length (default 1m).", parser: .choice())
-    static let limit = Option<VenueCount>.venueCount(
-        "limit", short: "n", help: "How many of the latest bars (default \(defaultLimit); at most the venue's limit).")
+    static let interval = Setting(
+        Option<CandleInterval>("interval", short: "i", value: "INTERVAL", help: "", parser: .choice()),
+        help: "Bar length", builtIn: .oneMinute, shown: \.rawValue)
+    static let limit = Setting.venueCount(
+        "limit", short: "n", help: "How many of the latest bars", standard: defaultLimit)
     static let chart = Flag("chart", help: "Draw the closes as a line chart sized to the terminal.")
 
     public static let spec = CommandSpec(
@@ -38,7 +39,7 @@ public enum CandlesCommand: Command {
         var options = try NetworkOptions(arguments, context: context)
         let chart = arguments[Self.chart]
         if chart {
-            if let format = arguments[CommonOptions.format], format != .table {
+            if let format = arguments.flag(CommonOptions.format), format != .table {
                 throw .usage("--chart draws on the terminal; it cannot be combined with --format \(format.rawValue)")
             }
             options.format = .table
@@ -46,7 +47,7 @@ public enum CandlesCommand: Command {
         let target = try MarketTarget.resolve(
             symbol: arguments.positionals[0], capability: .candles, options: options, registry: context.registry,
             command: spec.name)
-        let interval = arguments[Self.interval] ?? .oneMinute
+        let interval = arguments.value(Self.interval)
         let offered = target.descriptor.limits.candleIntervals
         guard offered.contains(interval) else {
             throw .usage(
@@ -54,7 +55,7 @@ public enum CandlesCommand: Command {
                     + offered.map(\.rawValue).joined(separator: ", "))
         }
         let limit = try target.count(
-            arguments[Self.limit], option: Self.limit, standard: defaultLimit,
+            arguments.flag(Self.limit), option: Self.limit, standard: defaultLimit,
             maximum: target.descriptor.limits.candles)
         let candles = try await target.fetch("\(target.market) candles", options: options, context: context) {
             service async throws(AggError) in

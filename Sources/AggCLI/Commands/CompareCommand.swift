@@ -6,11 +6,11 @@ import FoundationEssentials
 /// `agg compare`: one coin on every venue, converted into one currency, with each venue's
 /// premium over the global venues (for KRW, the "kimchi premium").
 public enum CompareCommand: Command {
-    static let currency = CommonOptions.currency("Convert into this currency (default KRW).")
-    static let usdt = Option<StablecoinValuation>(
-        "usdt", value: "HOW",
-        help: "Value USDT as one US dollar (assume, the default) or at a Korean venue's USDT/KRW (market).",
-        parser: .choice())
+    static let currency = Settings.localCurrency(help: "Convert into this currency")
+    static let usdt = Setting(
+        Option<StablecoinValuation>("usdt", value: "HOW", help: "", parser: .choice()),
+        help: "Value USDT as one US dollar (assume) or at a Korean venue's USDT/KRW (market)", builtIn: .assume,
+        shown: \.rawValue)
 
     public static let spec = CommandSpec(
         name: "compare",
@@ -62,13 +62,13 @@ public enum CompareCommand: Command {
             let coin = try AssetCode.validate(symbol)
             if !coins.contains(coin) { coins.append(coin) }
         }
-        let currency = arguments[Self.currency] ?? "KRW"
+        let currency = context.settings(arguments).value(Self.currency)
         let fx = try FXOptions(arguments, registry: context.registry)
         var plans: [ComparePlan] = []
         for coin in coins {
             plans.append(
                 try ComparePlan(
-                    coin: coin, currency: currency, stablecoins: arguments[Self.usdt] ?? .assume, fx: fx,
+                    coin: coin, currency: currency, stablecoins: arguments.value(Self.usdt), fx: fx,
                     named: options.exchanges.explicit ? options.exchanges.ids : [], registry: context.registry))
         }
 

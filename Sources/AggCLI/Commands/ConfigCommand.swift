@@ -19,10 +19,12 @@ public enum ConfigCommand: Command {
                "maxStale":"10m","venueSettings":{"bithumb":{"api":"v1"}}}
             venueSettings holds each venue's own choices (see docs/venues.md); a setting or a value
             the venue does not have is an error.
-            Precedence, highest first: command-line flags; the environment (AGG_<ID>_URL over
-            baseURLs, AGG_OFFLINE, NO_COLOR); the config file; built-in defaults. A malformed file
-            stops every command with exit code 78, naming the file and the problem; unknown keys
-            are ignored with a one-line warning.
+            A setting's value is written as its flag takes it ("timeout": "10s" or 10) and checked
+            by the same parser. Precedence, highest first: command-line flags; the environment
+            (AGG_<ID>_URL over baseURLs, AGG_TIMEOUT and the other AGG_<SETTING> variables,
+            AGG_OFFLINE, NO_COLOR); the config file; built-in defaults. A malformed file or
+            variable stops every command with exit code 78, naming the file and JSON path or the
+            variable; unknown keys are ignored with a one-line warning.
             """,
         positionalChoices: ["path", "show"]
     )
@@ -53,27 +55,31 @@ public enum ConfigCommand: Command {
         arguments.positionals.first?.lowercased() != "path"
     }
 
-    /// The settings in effect when no flag is given: `null` where agg decides per run (the
-    /// format by terminal, the quote currency by venue).
+    /// The settings in effect when no flag is given, key by key of the config file (from
+    /// `Settings.file`): `null` where agg decides per run (the format by terminal, the quote
+    /// currency by venue). A secret (a store URL's password) shows as `***`.
     static func effective(_ context: CLIContext) -> JSONValue {
-        let configuration = context.configuration
-        let timeout = configuration.timeout ?? HTTPTimeouts.standard.total
-        let baseURLs = context.registry.descriptors.map { descriptor in
-            JSONObject.Member(
-                key: descriptor.id,
-                value: .string(configuration.baseURL(for: descriptor, environment: context.environment)))
+        let settings = context.settings(ParsedArguments())
+        var members = [JSONObject.Member(key: "path", value: JSONOutput.string(context.configuration.path))]
+        for entry in Settings.file {
+            switch entry {
+            case .setting(let setting):
+                guard let key = setting.key else { continue }
+                members.append(JSONObject.Member(key: key, value: setting.effectiveJSON(settings)))
+            case .baseURLs:
+                let baseURLs = context.registry.descriptors.map { descriptor in
+                    JSONObject.Member(
+                        key: descriptor.id,
+                        value: .string(context.configuration.baseURL(for: descriptor, environment: context.environment))
+                    )
+                }
+                members.append(JSONObject.Member(key: "baseURLs", value: .object(JSONObject(baseURLs))))
+            case .venueSettings:
+                members.append(
+                    JSONObject.Member(key: "venueSettings", value: .object(JSONObject(venueSettings(context)))))
+            }
         }
-        return [
-            "path": JSONOutput.string(configuration.path),
-            "exchanges": .array((configuration.exchanges ?? context.registry.ids).map { .string($0) }),
-            "quote": JSONOutput.string(configuration.quote),
-            "palette": .string((configuration.palette ?? .standard).rawValue),
-            "timeout": .number(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)),
-            "baseURLs": .object(JSONObject(baseURLs)),
-            "format": JSONOutput.string(configuration.format?.rawValue),
-            "maxStale": .number(String(configuration.maxStale ?? QuoteCache.defaultMaxAge)),
-            "venueSettings": .object(JSONObject(venueSettings(context))),
-        ]
+        return .object(JSONObject(members))
     }
 
     /// Every venue setting in effect, the file's value or the default, for the venues that have

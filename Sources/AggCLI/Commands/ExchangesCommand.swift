@@ -16,8 +16,7 @@ public enum ExchangesCommand: Command {
     public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
         -> ExitCode
     {
-        let format = OutputFormat.resolve(
-            arguments[CommonOptions.format], configured: context.configuration.format, console: context.console)
+        let format = OutputFormat.resolve(context.settings(arguments), console: context.console)
         let rendering = ExchangesRendering(
             descriptors: context.registry.descriptors,
             baseURL: { descriptor in context.configuration.baseURL(for: descriptor, environment: context.environment) },

@@ -90,7 +90,7 @@ public enum FavoritesCommand: Command {
         for kind in FavoriteKind.allCases where only == nil || only == kind {
             listing.append((kind, try store.favorites(kind: kind)))
         }
-        let format = OutputFormat.resolve(arguments[CommonOptions.format], console: context.console)
+        let format = OutputFormat.resolve(context.settings(arguments), console: context.console)
         Output.write(FavoritesRendering(listing: listing), format: format, style: .plain, console: context.console)
         for code in notFavorites {
             context.console.printError("agg: \(code) is not a favorite")

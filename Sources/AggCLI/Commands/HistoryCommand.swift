@@ -5,10 +5,10 @@ import FoundationEssentials
 public enum HistoryCommand: Command {
     static let premium = Flag(
         "premium", help: "Show the recorded premiums (percent, per venue and basis) instead of prices.")
-    static let since = Option<HistorySince>(
-        "since", value: "WHEN",
-        help: "From this long ago (24h, 7d) or this UTC date or time (2026-12-01, 2026-12-01T08:00Z); default 24h.",
-        parser: HistorySince.parser)
+    static let since = Setting(
+        Option<HistorySince>("since", value: "WHEN", help: "", parser: HistorySince.parser),
+        help: "From this long ago (24h, 7d) or this UTC date or time (2026-12-01, 2026-12-01T08:00Z)",
+        builtIn: .ago(seconds: 86_400), shown: \.description)
     static let chart = Flag("chart", help: "Draw each series as a line chart instead of listing the latest points.")
 
     public static let spec = CommandSpec(
@@ -16,7 +16,7 @@ public enum HistoryCommand: Command {
         summary: "A coin's recorded prices or premiums over time, with statistics per venue.",
         arguments: "SYMBOL",
         options: [
-            CommonOptions.exchange, premium, since, chart, HistoryStores.option, CommonOptions.format,
+            CommonOptions.exchange, premium, since, chart, Settings.store, CommonOptions.format,
             CommonOptions.color,
             CommonOptions.noColor, CommonOptions.palette,
         ],
@@ -44,20 +44,19 @@ public enum HistoryCommand: Command {
         let chart = arguments[Self.chart]
         // --chart asks for a chart: only a format given on the command line conflicts with it,
         // not the implicit one (JSON in a pipe) nor the config file's.
-        if chart, let explicit = arguments[CommonOptions.format], explicit != .table {
+        if chart, let explicit = arguments.flag(CommonOptions.format), explicit != .table {
             throw .usage("--chart draws on the terminal; it cannot be combined with --format \(explicit.rawValue)")
         }
         let format =
             chart
             ? OutputFormat.table
-            : OutputFormat.resolve(
-                arguments[CommonOptions.format], configured: context.configuration.format, console: context.console)
+            : OutputFormat.resolve(context.settings(arguments), console: context.console)
         var exchanges: [String] = []
-        for id in arguments[CommonOptions.exchange] ?? [] {
+        for id in arguments.flag(CommonOptions.exchange) ?? [] {
             exchanges.append(try context.registry.requireDescriptor(id: id).id)
         }
         let now = context.now()
-        let since = (arguments[Self.since] ?? .ago(seconds: 86_400)).start(now: now)
+        let since = arguments.value(Self.since).start(now: now)
         let store = try await HistoryStores.open(arguments, context: context, forReading: true)
         let report = try await HistoryService(store: store).report(
             symbol: symbol, exchanges: exchanges, premium: arguments[Self.premium], since: since,

@@ -6,20 +6,25 @@ import FoundationEssentials
 /// `agg premium`: the premium board, every coin listed both on local (KRW) venues and on global
 /// ones, with each local venue's premium on the FX and the USDT basis.
 public enum PremiumCommand: Command {
-    static let currency = CommonOptions.currency("The local currency (default KRW).")
-    static let basis = Option<PremiumRendering.Basis>(
-        "basis", value: "BASIS", help: "Show premiums on the FX basis, the USDT basis, or both (default).",
-        parser: .choice())
-    static let sort = Option<PremiumBoard.Order>(
-        "sort", value: "ORDER", help: "Order coins by premium (default), volume or symbol.", parser: .choice())
+    static let currency = Settings.localCurrency(help: "The local currency")
+    static let basis = Setting(
+        Option<PremiumRendering.Basis>("basis", value: "BASIS", help: "", parser: .choice()),
+        help: "Show premiums on the FX basis, the USDT basis, or both", builtIn: .both, shown: \.rawValue)
+    static let sort = Setting(
+        Option<PremiumBoard.Order>("sort", value: "ORDER", help: "", parser: .choice()),
+        help: "Order coins by premium, volume or symbol", builtIn: .premium, shown: \.rawValue)
     static let minVolume = Option<Decimal>(
         "min-volume", value: "AMOUNT", help: "Hide coins whose 24 h local volume is below AMOUNT.",
         parser: .amount(expected: "an amount such as 1000000000"))
     static let watch = Flag("watch", short: "w", help: "Refresh the board until Ctrl-C (or --count refreshes).")
-    static let interval = Option<Double>(
-        "interval", short: "i", value: "SECONDS",
-        help: "With --watch: seconds between refreshes (default 10, at least 1, within every venue's rate limit).",
-        parser: .seconds(in: 1...86_400, expected: "seconds, such as 10 or 1m"))
+    /// Seconds between `--watch` refreshes unless a venue's rate limit needs longer.
+    static let defaultInterval: Double = 10
+    static let interval = Setting(
+        Option<Double>(
+            "interval", short: "i", value: "SECONDS", help: "",
+            parser: .seconds(in: 1...86_400, expected: "seconds, such as 10 or 1m")),
+        help: "With --watch: seconds between refreshes, at least 1 and within every venue's rate limit",
+        builtIn: DecidedPerRun("\(Int(defaultInterval))s, or longer when a venue's rate limit needs it"))
     static let count = Option<Int>(
         "count", short: "c", value: "N", help: "With --watch: stop after N refreshes.",
         parser: .wholeNumber(in: 1...Int.max, expected: "a whole number of refreshes, 1 or more"))
@@ -126,7 +131,7 @@ public enum PremiumCommand: Command {
     static func board(
         _ arguments: ParsedArguments, context: CLIContext, options: NetworkOptions, favorites: Set<String>
     ) throws(AggError) -> Board {
-        let currency = arguments[Self.currency] ?? "KRW"
+        let currency = context.settings(arguments).value(Self.currency)
         var symbols: [String] = []
         for text in arguments.positionals { symbols.append(try AssetCode.validate(text)) }
         let fx = try FXOptions(arguments, registry: context.registry)
@@ -139,7 +144,7 @@ public enum PremiumCommand: Command {
             request: PremiumService.Request(
                 currency: currency, venues: venues, fxSources: fxSources, fxSource: fx.source,
                 maximumFXAgeSeconds: fx.maximumAgeSeconds),
-            basis: arguments[Self.basis] ?? .both, order: arguments[Self.sort] ?? .premium, symbols: symbols,
+            basis: arguments.value(Self.basis), order: arguments.value(Self.sort), symbols: symbols,
             minimumVolume: arguments[Self.minVolume], top: arguments[Self.top], favorites: favorites,
             attributions: Dictionary(fxSources.compactMap { d in d.attribution.map { (d.id, $0) } }) { a, _ in a },
             notAsked: PremiumService.notAsked(
@@ -150,7 +155,7 @@ public enum PremiumCommand: Command {
     /// `--interval`, checked against every venue's rate limit (one request a venue a refresh).
     static func interval(_ arguments: ParsedArguments, venues: [AdapterDescriptor]) throws(AggError) -> Double {
         let floor = venues.map { $0.requestsPerSecond > 0 ? 1 / $0.requestsPerSecond : 1 }.max() ?? 1
-        let seconds = arguments[Self.interval] ?? max(10, floor)
+        let seconds = arguments.flag(Self.interval) ?? max(defaultInterval, floor)
         guard seconds >= floor else {
             throw .usage("--interval \(RateText.format(seconds)) is too short: at least \(RateText.format(floor)) s")
         }

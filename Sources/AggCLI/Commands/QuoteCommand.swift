@@ -4,10 +4,7 @@ import FoundationEssentials
 /// `agg quote`: tickers of one or more coins on one or more venues, fetched concurrently.
 public enum QuoteCommand: Command {
     static let all = Flag("all", short: "a", help: "List every market of the venue(s) in one request each.")
-    static let maxStale = Option<Int64>(
-        "max-stale", value: "DURATION",
-        help: "Show a venue that fails by its cached quote up to this old (default 10m; 0 turns it off).",
-        parser: .duration(expected: "seconds (600) or a duration such as 30s, 10m or 1h"))
+    static let maxStale = Settings.maxStale
 
     public static let spec = CommandSpec(
         name: "quote",
@@ -38,7 +35,7 @@ public enum QuoteCommand: Command {
         -> ExitCode
     {
         let options = try NetworkOptions(arguments, context: context)
-        let maxStale = arguments[Self.maxStale] ?? context.configuration.maxStale ?? QuoteCache.defaultMaxAge
+        let maxStale = context.settings(arguments).value(Self.maxStale)
         let all = arguments[Self.all]
         if !all && arguments.positionals.isEmpty {
             throw .usage("name at least one SYMBOL, or --all; usage: agg \(spec.usage)")

@@ -13,22 +13,29 @@ public enum RatesCommand: Command {
     /// The most snapshots `--keep` accepts.
     public static let maximumKeep = 1000
 
-    static let to = Option<[String]>(
-        "to", short: "t", value: "CODE[,CODE...]", help: "Only these currencies (default: all).",
-        parser: .list(of: .currency, expected: "currency codes such as USD,JPY"), combine: +)
-    static let threshold = Option<Decimal>(
-        "threshold", value: "X",
-        help: "Smallest change marked up or down, in units of each currency (default 0.01).",
-        parser: .amount(expected: "a non-negative decimal such as 0.01"))
-    static let keep = Option<Int>(
-        "keep", value: "N", help: "Snapshots kept per source and base currency (default 2).",
-        parser: .wholeNumber(in: 1...maximumKeep))
-    static let source = Option<String>(
-        "source", value: "ID",
+    /// The one currency `--source all` compares when `--to` is not given.
+    static let comparedCurrency = "KRW"
+
+    static let to = Setting(
+        Option<[String]>(
+            "to", short: "t", value: "CODE[,CODE...]", help: "",
+            parser: .list(of: .currency, expected: "currency codes such as USD,JPY"), combine: +),
+        help: "Only these currencies",
+        builtIn: DecidedPerRun("every currency; \(comparedCurrency) with --source all"))
+    static let threshold = Setting(
+        Option<Decimal>(
+            "threshold", value: "X", help: "", parser: .amount(expected: "a non-negative decimal such as 0.01")),
+        help: "Smallest change marked up or down, in units of each currency",
+        builtIn: RateComparison.defaultThreshold, shown: { "\($0)" })
+    static let keep = Setting(
+        Option<Int>("keep", value: "N", help: "", parser: .wholeNumber(in: 1...maximumKeep)),
+        help: "Snapshots kept per source and base currency", builtIn: defaultKeep, shown: { "\($0)" })
+    static let source = Setting(
+        Option<String>("source", value: "ID", help: "", completion: .exchangeIDs, parser: .venueID),
         help:
-            "The FX source: exchangerate (default), frankfurter, dunamu (see `agg exchanges`), or all:"
-            + " one --to rate from every source.",
-        completion: .exchangeIDs, parser: .venueID)
+            "The FX source: exchangerate, frankfurter, dunamu (see `agg exchanges`), or all:"
+            + " one --to rate from every source",
+        builtIn: DecidedPerRun("\(defaultSource), else the first FX source registered"))
 
     /// The command line `agg help` describes.
     public static let spec = CommandSpec(
@@ -78,12 +85,14 @@ public enum RatesCommand: Command {
     {
         let options = try NetworkOptions(arguments, context: context)
         let base = try AssetCode.validateCurrency(arguments.positionals.first ?? "USD")
-        if arguments[Self.source] == "all" { return try await compareSources(base: base, arguments, context, options) }
+        if arguments.flag(Self.source) == "all" {
+            return try await compareSources(base: base, arguments, context, options)
+        }
         var targets: [String] = []
-        for code in arguments[Self.to] ?? [] where !targets.contains(code) { targets.append(code) }
-        let comparison = RateComparison(threshold: arguments[Self.threshold] ?? RateComparison.defaultThreshold)
-        let keep = arguments[Self.keep] ?? defaultKeep
-        let source = try source(arguments[Self.source], registry: context.registry)
+        for code in arguments.flag(Self.to) ?? [] where !targets.contains(code) { targets.append(code) }
+        let comparison = RateComparison(threshold: arguments.value(Self.threshold))
+        let keep = arguments.value(Self.keep)
+        let source = try source(arguments.flag(Self.source), registry: context.registry)
         let refresh = arguments[CommonOptions.refresh]
 
         // The store comes before the network: a database that cannot be used fails at once,
@@ -150,7 +159,7 @@ public enum RatesCommand: Command {
     static func compareSources(
         base: String, _ arguments: ParsedArguments, _ context: CLIContext, _ options: NetworkOptions
     ) async throws(AggError) -> ExitCode {
-        let targets = arguments[Self.to] ?? ["KRW"]
+        let targets = arguments.flag(Self.to) ?? [comparedCurrency]
         guard targets.count == 1, let quote = targets.first else {
             throw .usage("--source all compares one rate: name one currency with --to, such as --to KRW")
         }

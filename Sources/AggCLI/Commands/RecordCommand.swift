@@ -10,17 +10,24 @@ import FoundationEssentials
 /// optionally the premium board every interval, for `agg history`.
 public enum RecordCommand: Command {
     static let premium = Flag("premium", help: "Also record the premium board (each KRW venue's premium, both bases).")
-    static let interval = Option<Double>(
-        "interval", short: "i", value: "SECONDS",
+    static let interval = Setting(
+        Option<Double>(
+            "interval", short: "i", value: "SECONDS", help: "",
+            parser: .seconds(in: 1...86_400, expected: "seconds, such as 10 or 1m")),
         help:
-            "Seconds between ticks (default 10, at least 1; 10s, 1m). A venue whose rate limit needs longer is fetched every few ticks.",
-        parser: .seconds(in: 1...86_400, expected: "seconds, such as 10 or 1m"))
-    static let retain = Option<Int64>(
-        "retain", value: "DURATION", help: "Delete recorded rows older than this (default 30d; at least 1m).",
-        parser: .duration(minimum: 60, expected: "a duration such as 30d, 12h or 3600, at least 60 s"))
-    static let count = Option<Int>(
-        "count", short: "c", value: "N", help: "Stop after N ticks (default: until Ctrl-C or SIGTERM).",
-        parser: .wholeNumber(in: 1...Int.max, expected: "a whole number of ticks, 1 or more"))
+            "Seconds between ticks, at least 1 (10s, 1m); a venue whose rate limit needs longer is fetched every few ticks",
+        builtIn: defaultInterval, shown: ValueParser<Double>.durationText)
+    static let retain = Setting(
+        Option<Int64>(
+            "retain", value: "DURATION", help: "",
+            parser: .duration(minimum: 60, expected: "a duration such as 30d, 12h or 3600, at least 60 s")),
+        help: "Delete recorded rows older than this, at least 1m", builtIn: defaultRetainSeconds,
+        shown: { ValueParser<Double>.durationText(Double($0)) })
+    static let count = Setting(
+        Option<Int>(
+            "count", short: "c", value: "N", help: "",
+            parser: .wholeNumber(in: 1...Int.max, expected: "a whole number of ticks, 1 or more")),
+        help: "Stop after N ticks", builtIn: DecidedPerRun("until Ctrl-C or SIGTERM"))
     static let quiet = Flag("quiet", help: "Print no progress (failures still go to stderr).")
 
     public static let spec = CommandSpec(
@@ -28,7 +35,7 @@ public enum RecordCommand: Command {
         summary: "Record every venue's prices, the FX rates and the premium board over time, for agg history.",
         arguments: "[SYMBOL...]",
         options: [
-            CommonOptions.exchange, premium, interval, retain, count, quiet, HistoryStores.option,
+            CommonOptions.exchange, premium, interval, retain, count, quiet, Settings.store,
         ] + AlertOptions.all + [
             CommonOptions.timeout,
             CommonOptions.offline,
@@ -92,7 +99,7 @@ public enum RecordCommand: Command {
         var options = try NetworkOptions(arguments, context: context)
         var symbols: [String] = []
         for text in arguments.positionals { symbols.append(try AssetCode.validate(text)) }
-        let interval = arguments[Self.interval] ?? defaultInterval
+        let interval = arguments.value(Self.interval)
         let plan = try RecordService.plan(
             symbols: symbols, exchanges: options.exchanges, premium: arguments[Self.premium], interval: interval,
             registry: context.registry)
@@ -105,7 +112,7 @@ public enum RecordCommand: Command {
         try factory.announceOffline(venues: plan.venues.map(\.id) + plan.fxSources.map(\.id))
         let store = try await HistoryStores.open(arguments, context: context)
         var settings = RecordService.Settings(
-            interval: interval, venueDeadline: deadline, retainSeconds: arguments[Self.retain] ?? defaultRetainSeconds)
+            interval: interval, venueDeadline: deadline, retainSeconds: arguments.value(Self.retain))
         settings.deadlineGrace = interval * venueGraceShare
         settings.pruneEveryTicks = max(1, Int((60 / interval).rounded(.up)))
         let identity = identity(context)
@@ -127,7 +134,7 @@ public enum RecordCommand: Command {
             registry: context.registry, console: context.console)
         let progress = RecordProgress(console: context.console, mode: mode)
         progress.announce(plan, interval: interval)
-        let count = arguments[Self.count]
+        let count = arguments.flag(Self.count)
         // Stop signals, and a failed write of --alert-log, both end the loop after its tick.
         let (stops, stop) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let interrupts = context.interrupts()

@@ -6,10 +6,9 @@ import FoundationEssentials
 public enum SearchCommand: Command {
     static let quote = Option<String>(
         "quote", short: "q", value: "CUR", help: "Only markets quoted in this currency.", parser: .assetCode)
-    static let limit = Option<Int>(
-        "limit", short: "n", value: "N",
-        help: "Show at most N results (default \(defaultLimit), at most \(maximumLimit)).",
-        parser: .wholeNumber(in: 1...maximumLimit))
+    static let limit = Setting(
+        Option<Int>("limit", short: "n", value: "N", help: "", parser: .wholeNumber(in: 1...maximumLimit)),
+        help: "Show at most N results, up to \(maximumLimit)", builtIn: defaultLimit, shown: { "\($0)" })
 
     public static let spec = CommandSpec(
         name: "search",
@@ -49,7 +48,7 @@ public enum SearchCommand: Command {
             signals: context.stopSignals
         ) { () async throws(AggError) in
             try await service.search(
-                query, quote: arguments[Self.quote], limit: arguments[Self.limit] ?? defaultLimit, venues: venues)
+                query, quote: arguments[Self.quote], limit: arguments.value(Self.limit), venues: venues)
         }
         Output.write(
             SearchRendering(query: query, rows: result.rows, failures: result.failures), options: options,

@@ -6,15 +6,19 @@ import FoundationEssentials
 /// every client from that one snapshot, with the CLI's JSON, Prometheus metrics and a stream
 /// of board updates.
 public enum ServeCommand: Command {
-    static let listen = Option<ListenAddress>(
-        "listen", value: "ADDRESS", help: "Listen on this address and port (default 127.0.0.1:8080).",
-        parser: ValueParser(expected: "an IP address and port such as 127.0.0.1:8080 or [::1]:8080") {
-            ListenAddress.parse($0)
-        })
-    static let interval = Option<Double>(
-        "interval", short: "i", value: "DURATION",
-        help: "Seconds between polls (default 5, and never faster than a venue's rate limit allows).",
-        parser: .seconds(in: 1...86_400, expected: "seconds, such as 5 or 1m"))
+    static let listen = Setting(
+        Option<ListenAddress>(
+            "listen", value: "ADDRESS", help: "",
+            parser: ValueParser(expected: "an IP address and port such as 127.0.0.1:8080 or [::1]:8080") {
+                ListenAddress.parse($0)
+            }),
+        help: "Listen on this address and port", builtIn: .standard, shown: \.description)
+    static let interval = Setting(
+        Option<Double>(
+            "interval", short: "i", value: "DURATION", help: "",
+            parser: .seconds(in: 1...86_400, expected: "seconds, such as 5 or 1m")),
+        help: "Seconds between polls, never faster than a venue's rate limit allows",
+        builtIn: DecidedPerRun("\(Int(defaultInterval))s, or longer when a venue's rate limit needs it"))
     static let token = Option<String>(
         "token", value: "TOKEN",
         help:
@@ -24,15 +28,18 @@ public enum ServeCommand: Command {
         "token-file", value: "PATH",
         help: "Read the token from PATH (one line of 16 to 256 printable characters), out of sight of ps.",
         parser: ValueParser(expected: "a file path") { $0.isEmpty ? nil : $0 })
-    static let fx = Option<[String]>(
-        "fx", value: "ID[,ID...]",
-        help: "Poll only these FX sources (default all; use frankfurter, the ECB's rates, for a shared service).",
-        completion: .exchangeIDs, parser: .list(of: .venueID, expected: "FX source ids such as frankfurter"),
-        combine: +)
-    static let coins = Option<[String]>(
-        "coins", value: "SYMBOL[,SYMBOL...]",
-        help: "Coins to poll one by one on venues without an all-tickers request (default BTC,ETH).",
-        parser: .list(of: .assetCode, expected: "coins such as BTC,ETH"), combine: +)
+    static let fx = Setting(
+        Option<[String]>(
+            "fx", value: "ID[,ID...]", help: "", completion: .exchangeIDs,
+            parser: .list(of: .venueID, expected: "FX source ids such as frankfurter"), combine: +),
+        help: "Poll only these FX sources (frankfurter, the ECB's rates, suits a shared service)",
+        builtIn: DecidedPerRun("every FX source"))
+    static let coins = Setting(
+        Option<[String]>(
+            "coins", value: "SYMBOL[,SYMBOL...]", help: "",
+            parser: .list(of: .assetCode, expected: "coins such as BTC,ETH"), combine: +),
+        help: "Coins to poll one by one on venues without an all-tickers request", builtIn: ["BTC", "ETH"],
+        shown: { $0.joined(separator: ",") })
 
     /// The default poll interval in seconds.
     static let defaultInterval: Double = 5
@@ -48,7 +55,7 @@ public enum ServeCommand: Command {
         arguments: "",
         options: [
             listen, interval, token, tokenFile, CommonOptions.exchange, fx, coins, CommonOptions.timeout,
-            HistoryStores.option,
+            Settings.store,
         ],
         positionals: (0, 0),
         examples: [
@@ -79,7 +86,7 @@ public enum ServeCommand: Command {
         -> ExitCode
     {
         var context = given
-        let address = arguments[Self.listen] ?? .standard
+        let address = arguments.value(Self.listen)
         let resolved: ServeToken.Resolved
         switch ServeToken.resolve(
             flag: arguments[Self.token], file: arguments[Self.tokenFile], environment: context.environment)
@@ -97,9 +104,9 @@ public enum ServeCommand: Command {
         var options = try NetworkOptions(arguments, context: context)
         options.offline = false
         let plan = try ServePlan(
-            registry: context.registry, exchanges: options.exchanges.ids, fx: arguments[Self.fx] ?? [],
-            coins: arguments[Self.coins] ?? ["BTC", "ETH"])
-        let interval = arguments[Self.interval] ?? max(defaultInterval, plan.minimumInterval)
+            registry: context.registry, exchanges: options.exchanges.ids, fx: arguments.flag(Self.fx) ?? [],
+            coins: arguments.value(Self.coins))
+        let interval = arguments.flag(Self.interval) ?? max(defaultInterval, plan.minimumInterval)
         guard interval >= plan.minimumInterval else {
             throw .usage(
                 "--interval \(RateText.format(interval)) is too short for the venues' rate limits: at least \(RateText.format(plan.minimumInterval.rounded(.up))) s"

@@ -2,8 +2,7 @@ import AggCore
 
 /// `agg trades`: the latest public trades of one market on one venue.
 public enum TradesCommand: Command {
-    static let limit = Option<VenueCount>.venueCount(
-        "limit", short: "n", help: "How many trades (default \(defaultLimit); at most the venue's limit).")
+    static let limit = Setting.venueCount("limit", short: "n", help: "How many trades", standard: defaultLimit)
 
     public static let spec = CommandSpec(
         name: "trades",
@@ -33,7 +32,8 @@ public enum TradesCommand: Command {
             symbol: arguments.positionals[0], capability: .trades, options: options, registry: context.registry,
             command: spec.name)
         let limit = try target.count(
-            arguments[Self.limit], option: Self.limit, standard: defaultLimit, maximum: target.descriptor.limits.trades)
+            arguments.flag(Self.limit), option: Self.limit, standard: defaultLimit,
+            maximum: target.descriptor.limits.trades)
         let trades = try await target.fetch("\(target.market) trades", options: options, context: context) {
             service async throws(AggError) in
             try await service.trades(limit: limit)

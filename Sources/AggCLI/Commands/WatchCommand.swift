@@ -9,11 +9,13 @@ import FoundationEssentials
 /// line, one table, or CSV rows), so the output can be piped and logged. Fetching and rendering
 /// are `agg quote`'s own.
 public enum WatchCommand: Command {
-    static let interval = Option<Double>(
-        "interval", short: "i", value: "SECONDS",
+    static let interval = Setting(
+        Option<Double>(
+            "interval", short: "i", value: "SECONDS", help: "",
+            parser: .seconds(in: 0...maximumInterval, positive: false, expected: "seconds, such as 2 or 0.5")),
         help:
-            "Seconds between refreshes (default \(Int(defaultInterval)); at least \(Int(minimumInterval)) and within each venue's rate limit; 0.5, 5s, 1m).",
-        parser: .seconds(in: 0...maximumInterval, positive: false, expected: "seconds, such as 2 or 0.5"))
+            "Seconds between refreshes, at least \(Int(minimumInterval)) and within each venue's rate limit (0.5, 5s, 1m)",
+        builtIn: DecidedPerRun("\(Int(defaultInterval))s, or longer when a venue's rate limit needs it"))
     static let count = Option<Int>(
         "count", short: "c", value: "N", help: "Stop after N refreshes.",
         parser: .wholeNumber(in: 1...Int.max, expected: "a whole number of refreshes, 1 or more"))
@@ -75,7 +77,7 @@ public enum WatchCommand: Command {
         let (floor, reason) = shortestInterval(
             plan.requests, registry: context.registry, extraRequests: transfers?.venues.map(\.id) ?? [])
         var interval = max(defaultInterval, floor)
-        if let seconds = arguments[Self.interval] {
+        if let seconds = arguments.flag(Self.interval) {
             guard seconds >= floor else {
                 throw .usage(
                     "--interval \(formatSeconds(seconds)) is too short: at least \(formatSeconds(floor)) s (\(reason))")

@@ -14,6 +14,9 @@ public struct OptionSpec: Sendable {
     public var allowedValues: [String]?
     /// What shell completion offers for the value, beyond `allowedValues`.
     public var completion: ValueCompletion
+    /// The built-in default in words, when a `Setting` declares the option: help's
+    /// `(default: …)` is made from it.
+    var defaultText: String?
     /// Parses one occurrence's text, given the value of the earlier occurrences (lists add up).
     let parse: @Sendable (String, (any Sendable)?) throws(AggError) -> any Sendable
 
@@ -53,7 +56,7 @@ public protocol OptionDeclaration: Sendable {
 /// An option that takes a value, parsed into `Value` when the command line is parsed; a command
 /// reads it as `arguments[Self.limit]`, so a misspelt option does not compile.
 public struct Option<Value: Sendable>: OptionDeclaration {
-    public let spec: OptionSpec
+    public private(set) var spec: OptionSpec
     public let parser: ValueParser<Value>
 
     /// - Parameters:
@@ -82,10 +85,16 @@ public struct Option<Value: Sendable>: OptionDeclaration {
 
     private static func parse(_ text: String, name: String, parser: ValueParser<Value>) throws(AggError) -> Value {
         if let value = try parser.parse(text) { return value }
-        if let allowed = parser.allowed {
-            throw .usage("invalid value '\(text)' for --\(name); expected one of: \(allowed.joined(separator: ", "))")
-        }
-        throw .usage("invalid --\(name) '\(text)': expected \(parser.expected)")
+        throw .usage(parser.refusal(text, naming: "--" + name))
+    }
+
+    /// This option as a `Setting` declares it: `help` (which ends in the generated default) in
+    /// place of its help text, and the default in words.
+    func declared(help: String, defaultText: String) -> Option {
+        var copy = self
+        copy.spec.help = help
+        copy.spec.defaultText = defaultText
+        return copy
     }
 }
 

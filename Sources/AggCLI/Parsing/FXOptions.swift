@@ -10,12 +10,12 @@ struct FXOptions: Sendable {
 
     /// The options' values; `--fx` must name a registered FX source (usage error otherwise).
     init(_ arguments: ParsedArguments, registry: AdapterRegistry) throws(AggError) {
-        source = try arguments[CommonOptions.fxSource].map { id throws(AggError) in
+        source = try arguments.flag(CommonOptions.fxSource).map { id throws(AggError) in
             let descriptor = try registry.requireDescriptor(id: id)
             guard descriptor.supports(.fxRates) else { throw .usage("\(descriptor.id) is not an FX source") }
             return descriptor.id
         }
-        maximumAgeSeconds = arguments[CommonOptions.maxFXAge] ?? FXChoice.defaultMaximumAgeSeconds
+        maximumAgeSeconds = arguments.value(CommonOptions.maxFXAge)
     }
 
     /// The FX sources to ask among `registered`: only the one named with `--fx`, else all.

@@ -2,9 +2,18 @@ import AggCore
 
 /// `--since`: how far back `agg history` reads, as a duration back from now (`24h`, `7d`,
 /// `3600`) or a UTC date or time (`2026-12-01`, `2026-12-01T08:00Z`, `2026-12-01T08:00:30Z`).
-enum HistorySince: Sendable, Equatable {
+enum HistorySince: Sendable, Equatable, CustomStringConvertible {
     case ago(seconds: Int64)
     case from(Timestamp)
+
+    /// As `--since` takes it: `24h`, `7d`, or the instant in milliseconds since 1970.
+    var description: String {
+        switch self {
+        case .ago(let seconds) where seconds % 3_600 == 0 && seconds <= 86_400: "\(seconds / 3_600)h"
+        case .ago(let seconds): ValueParser<Double>.durationText(Double(seconds))
+        case .from(let time): "\(time.millisecondsSince1970)"
+        }
+    }
 
     /// The instant it stands for at `now`.
     func start(now: Timestamp) -> Timestamp {

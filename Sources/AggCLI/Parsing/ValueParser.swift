@@ -25,6 +25,18 @@ public struct ValueParser<Value: Sendable>: Sendable {
 }
 
 extension ValueParser {
+    /// Why `text` is refused, in the same words whatever the source: `naming` is the flag
+    /// (`--timeout`) or the environment variable; `nil` when the caller names the source (the
+    /// config file and its JSON path). A secret's text is never repeated.
+    func refusal(_ text: String, naming name: String? = nil, secret: Bool = false) -> String {
+        let shown = secret ? "(the value is not shown)" : "'\(text)'"
+        if let allowed {
+            return "invalid value \(shown)\(name.map { " for \($0)" } ?? ""); expected one of: "
+                + allowed.joined(separator: ", ")
+        }
+        return "invalid \(name ?? "value") \(shown): expected \(expected)"
+    }
+
     /// One of the cases of `Value`, named in any case: `-f JSON` is `-f json`.
     public static func choice(_ type: Value.Type = Value.self) -> ValueParser
     where Value: RawRepresentable & CaseIterable, Value.RawValue == String {

@@ -147,8 +147,8 @@ struct ServeEndpoints: Sendable {
         for coin in coins {
             plans.append(
                 try ComparePlan(
-                    coin: coin, currency: parsed[CompareCommand.currency] ?? "KRW",
-                    stablecoins: parsed[CompareCommand.usdt] ?? .assume, fx: fx,
+                    coin: coin, currency: context.settings(parsed).value(CompareCommand.currency),
+                    stablecoins: parsed.value(CompareCommand.usdt), fx: fx,
                     named: options.exchanges.explicit ? options.exchanges.ids : [], registry: context.registry))
         }
         let service = CompareService(
@@ -188,8 +188,8 @@ struct ServeEndpoints: Sendable {
         let options = try NetworkOptions(parsed, context: context)
         let base = try AssetCode.validateCurrency(parsed.positionals.first ?? "USD")
         let factory = AdapterFactory(context: context, options: options)
-        if parsed[RatesCommand.source] == "all" {
-            let targets = parsed[RatesCommand.to] ?? ["KRW"]
+        if parsed.flag(RatesCommand.source) == "all" {
+            let targets = parsed.flag(RatesCommand.to) ?? [RatesCommand.comparedCurrency]
             guard targets.count == 1, let quote = targets.first else {
                 throw .usage("source=all compares one rate: name one currency with to, such as to=KRW")
             }
@@ -202,16 +202,16 @@ struct ServeEndpoints: Sendable {
             ) { first, _ in first }
             return RateSourcesRendering(result: result, attributions: attributions).jsonLine()
         }
-        let source = try RatesCommand.source(parsed[RatesCommand.source], registry: context.registry)
+        let source = try RatesCommand.source(parsed.flag(RatesCommand.source), registry: context.registry)
         let table = try await factory.adapter(id: source.id).rates(base: base)
         let earlier: RateTable? =
             if case .success(let old)? = previous?.fx[source.id],
                 old.asOf.millisecondsSince1970
                     < table.asOf.millisecondsSince1970
             { old } else { nil }
-        let comparison = RateComparison(threshold: parsed[RatesCommand.threshold] ?? RateComparison.defaultThreshold)
+        let comparison = RateComparison(threshold: parsed.value(RatesCommand.threshold))
         var changes = comparison.compare(table, with: earlier)
-        if let targets = parsed[RatesCommand.to] {
+        if let targets = parsed.flag(RatesCommand.to) {
             let wanted = Set(targets)
             changes = changes.filter { wanted.contains($0.code) }
         }

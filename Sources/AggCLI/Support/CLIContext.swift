@@ -67,24 +67,15 @@ public struct NetworkOptions: Sendable {
     public static let maximumTimeout: Double = 600
 
     public init(_ arguments: ParsedArguments, context: CLIContext) throws(AggError) {
-        let configuration = context.configuration
-        var timeouts = HTTPTimeouts.standard
-        if let seconds = arguments[CommonOptions.timeout] ?? configuration.timeout {
-            timeouts = HTTPTimeouts(connect: min(timeouts.connect, seconds), total: seconds)
-        }
-        self.timeouts = timeouts
-        offline =
-            arguments[CommonOptions.offline]
-            || ["1", "true", "yes"].contains(context.environment["AGG_OFFLINE"] ?? "")
-        format = OutputFormat.resolve(
-            arguments[CommonOptions.format], configured: configuration.format, console: context.console)
+        let settings = context.settings(arguments)
+        let seconds = settings.value(Settings.timeout)
+        timeouts = HTTPTimeouts(connect: min(HTTPTimeouts.standard.connect, seconds), total: seconds)
+        offline = settings.value(Settings.offline)
+        format = OutputFormat.resolve(settings, console: context.console)
         style = TextStyle.resolve(arguments, context: context)
-        let named = arguments[CommonOptions.exchange] ?? []
-        exchanges =
-            named.isEmpty
-            ? ExchangeSelection(ids: configuration.exchanges ?? [], explicit: false)
-            : ExchangeSelection(ids: named, explicit: true)
-        quoteCurrency = arguments[CommonOptions.quote] ?? configuration.quote
+        let selection = settings.resolve(Settings.exchanges)
+        exchanges = ExchangeSelection(ids: selection.value ?? [], explicit: selection.source == .flag)
+        quoteCurrency = settings.value(Settings.quote)
     }
 }
 
@@ -110,8 +101,7 @@ extension TextStyle {
             enabled: decide(
                 flag: arguments[CommonOptions.color]?.rawValue, noColor: arguments[CommonOptions.noColor],
                 environment: context.environment, isTerminal: context.console.outputIsTerminal),
-            palette: arguments[CommonOptions.palette]
-                ?? context.configuration.palette ?? .standard)
+            palette: context.settings(arguments).value(Settings.palette))
     }
 }
 
@@ -127,6 +117,12 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         if let flag { return flag }
         if let configured { return configured }
         return console.outputIsTerminal ? .table : .json
+    }
+
+    /// The format `settings` give (`--format`, `AGG_FORMAT`, the file), else the one for
+    /// `console`.
+    static func resolve(_ settings: SettingResolver, console: Console) -> OutputFormat {
+        resolve(settings.value(Settings.format), console: console)
     }
 }
 

@@ -2,34 +2,23 @@ import AggCore
 import AggJSON
 import FoundationEssentials
 
-/// The user's settings from the config file: defaults that flags override.
+/// The user's settings from the config file: defaults that flags and the environment override.
 ///
-/// Precedence, highest first: command-line flags; then the environment (`AGG_<ID>_URL`,
-/// `AGG_OFFLINE`, `NO_COLOR`); then this file; then the built-in defaults. Every field is
-/// optional: an absent field leaves the built-in default in force.
+/// Precedence, highest first: command-line flags; then the environment (`AGG_<ID>_URL` and
+/// each setting's variable, such as `AGG_TIMEOUT`); then this file; then the built-in defaults
+/// (`SettingResolver` applies it). Every field is optional: an absent field leaves the default
+/// in force. A setting's value is written as its flag takes it (`"timeout": "10s"` or `10`).
 ///
 /// ```json
 /// {"exchanges":["bithumb"],"quote":"KRW","palette":"kr","timeout":10,
 ///  "baseURLs":{"bithumb":"http://127.0.0.1:8080/bithumb"},"format":"table","maxStale":"10m",
 ///  "venueSettings":{"bithumb":{"api":"v1"}}}
 /// ```
-public struct Configuration: Sendable, Equatable {
-    /// The venues asked when `--exchange` is not given.
-    public var exchanges: [String]?
-    /// The quote currency for bare symbols when `--quote` is not given.
-    public var quote: String?
-    /// Up/down colours when `--palette` is not given.
-    public var palette: TextStyle.Palette?
-    /// Seconds before giving up on a venue when `--timeout` is not given.
-    public var timeout: Double?
+public struct Configuration: Sendable {
+    /// Each setting's value by its key, parsed by the setting's flag parser (`Settings`).
+    private var values: [String: any Sendable] = [:]
     /// Base URLs by adapter id; `AGG_<ID>_URL` overrides them.
     public var baseURLs: [String: String]
-    /// The output format when `--format` is not given.
-    public var format: OutputFormat?
-    /// `agg quote`'s `--max-stale` in seconds when the flag is not given.
-    public var maxStale: Int64?
-    /// Where the history goes when `--store` is not given (a PostgreSQL URL or a SQLite path).
-    public var store: HistoryStoreLocation?
     /// Each venue's own settings (`AdapterDescriptor.settings`) by adapter id, then by name.
     public var venueSettings: [String: [String: String]]
     /// The file the settings were read from; `nil` when there was none.
@@ -41,28 +30,43 @@ public struct Configuration: Sendable, Equatable {
     public static let none = Configuration()
 
     public init(
-        exchanges: [String]? = nil, quote: String? = nil, palette: TextStyle.Palette? = nil,
-        timeout: Double? = nil, baseURLs: [String: String] = [:], format: OutputFormat? = nil,
-        maxStale: Int64? = nil, store: HistoryStoreLocation? = nil,
-        venueSettings: [String: [String: String]] = [:], path: String? = nil, warnings: [String] = []
+        baseURLs: [String: String] = [:], venueSettings: [String: [String: String]] = [:], path: String? = nil,
+        warnings: [String] = []
     ) {
-        self.exchanges = exchanges
-        self.quote = quote
-        self.palette = palette
-        self.timeout = timeout
         self.baseURLs = baseURLs
-        self.format = format
-        self.maxStale = maxStale
-        self.store = store
         self.venueSettings = venueSettings
         self.path = path
         self.warnings = warnings
     }
 
-    /// The keys the file may hold.
-    public static let keys = [
-        "exchanges", "quote", "palette", "timeout", "baseURLs", "format", "maxStale", "store", "venueSettings",
-    ]
+    /// The file's value of `setting`, when it sets it.
+    subscript<Value, BuiltIn>(setting: Setting<Value, BuiltIn>) -> Value? {
+        get { setting.key.flatMap { values[$0] } as? Value }
+        set { if let key = setting.key { values[key] = newValue } }
+    }
+
+    /// Sets the value of the setting with `key`, already parsed by it.
+    mutating func set(_ value: any Sendable, key: String) {
+        values[key] = value
+    }
+
+    /// The venues asked when `--exchange` is not given.
+    public var exchanges: [String]? { self[Settings.exchanges] }
+    /// The quote currency for bare symbols when `--quote` is not given.
+    public var quote: String? { self[Settings.quote] }
+    /// Up/down colours when `--palette` is not given.
+    public var palette: TextStyle.Palette? { self[Settings.palette] }
+    /// Seconds before giving up on a venue when `--timeout` is not given.
+    public var timeout: Double? { self[Settings.timeout] }
+    /// The output format when `--format` is not given.
+    public var format: OutputFormat? { self[Settings.format] }
+    /// `agg quote`'s `--max-stale` in seconds when the flag is not given.
+    public var maxStale: Int64? { self[Settings.maxStale] }
+    /// Where the history goes when `--store` is not given (a PostgreSQL URL or a SQLite path).
+    public var store: HistoryStoreLocation? { self[Settings.store] }
+
+    /// The keys the file may hold: each setting's, then the per-venue maps.
+    public static let keys = Settings.all.compactMap(\.key) + ["baseURLs", "venueSettings"]
 
     /// The base URL for `descriptor`: `AGG_<ID>_URL`, else the file's `baseURLs`, else the
     /// adapter's default.
@@ -167,60 +171,9 @@ public enum ConfigurationLoader {
                 "config file \(path): ignoring unknown key\(unknown.count == 1 ? "" : "s") "
                     + described.joined(separator: ", "))
         }
-        let exchanges = root["exchanges"]
-        if exchanges.isPresent {
-            var ids: [String] = []
-            for element in try exchanges.elements() {
-                let id = try element.string().lowercased()
-                guard registry.descriptor(id: id) != nil else {
-                    throw element.failure("unknown exchange '\(id)'; known: \(registry.ids.joined(separator: ", "))")
-                }
-                if !ids.contains(id) { ids.append(id) }
-            }
-            guard !ids.isEmpty else { throw exchanges.failure("name at least one exchange, or leave the key out") }
-            configuration.exchanges = ids
-        }
-        let quote = root["quote"]
-        if quote.isPresent {
-            let text = try quote.string()
-            guard let code = try? AssetCode.validate(text) else {
-                throw quote.failure("'\(text)' is not a currency code (letters and digits, such as KRW)")
-            }
-            configuration.quote = code
-        }
-        configuration.palette = try choice(root["palette"], TextStyle.Palette.self)
-        configuration.format = try choice(root["format"], OutputFormat.self)
-        let timeout = root["timeout"]
-        if timeout.isPresent {
-            guard case .number(let text)? = timeout.value, let seconds = Double(text), seconds > 0,
-                seconds <= NetworkOptions.maximumTimeout
-            else {
-                throw timeout.failure(
-                    "expected a number of seconds above 0 and at most \(Int(NetworkOptions.maximumTimeout))")
-            }
-            configuration.timeout = seconds
-        }
-        let maxStale = root["maxStale"]
-        if maxStale.isPresent {
-            let text: String
-            switch maxStale.value {
-            case .number(let number)?: text = number
-            case .string(let string)?: text = string
-            default: text = ""
-            }
-            guard let seconds = DurationText.seconds(from: text) else {
-                throw maxStale.failure("expected whole seconds (600) or a duration such as \"30s\", \"10m\" or \"1h\"")
-            }
-            configuration.maxStale = seconds
-        }
-        let store = root["store"]
-        if store.isPresent {
-            let text = try store.string()
-            do throws(AggError) {
-                configuration.store = try HistoryStoreLocation(text)
-            } catch {
-                throw store.failure(error.summary)
-            }
+        for setting in Settings.all {
+            guard let key = setting.key, root[key].isPresent else { continue }
+            configuration.set(try value(of: setting, at: root[key], registry: registry), key: key)
         }
         let baseURLs = root["baseURLs"]
         if baseURLs.isPresent {
@@ -291,16 +244,30 @@ public enum ConfigurationLoader {
         }
     }
 
-    /// A string that must be one of `T`'s raw values.
-    private static func choice<T: RawRepresentable & CaseIterable>(_ cursor: JSONCursor, _ type: T.Type)
-        throws(JSONDecodingError) -> T? where T.RawValue == String
+    /// The value of `setting` at `cursor`, written as its flag takes it: a string or a number
+    /// (`"10s"`, `10`), or for a list (`exchanges`) an array of them; refused with the flag's
+    /// words at the JSON path.
+    private static func value(of setting: any SettingDescription, at cursor: JSONCursor, registry: AdapterRegistry)
+        throws(JSONDecodingError) -> any Sendable
     {
-        guard cursor.isPresent else { return nil }
-        let text = try cursor.string()
-        guard let value = T(rawValue: text) else {
-            throw cursor.failure(
-                "'\(text)' is not one of: \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+        var text: String
+        if setting.takesList {
+            var items: [String] = []
+            for element in try cursor.elements() {
+                let item = try element.string()
+                if case .failure(let problem) = setting.check(item, registry: registry) {
+                    throw element.failure(problem.message)
+                }
+                items.append(item)
+            }
+            guard !items.isEmpty else { throw cursor.failure("name at least one exchange, or leave the key out") }
+            text = items.joined(separator: ",")
+        } else {
+            text = try cursor.text()
         }
-        return value
+        switch setting.check(text, registry: registry) {
+        case .success(let value): return value
+        case .failure(let problem): throw cursor.failure(problem.message)
+        }
     }
 }

@@ -4,15 +4,6 @@ import AggStore
 /// Which `HistoryStore` `agg record` and `agg history` use: `--store`, else the config file's
 /// `store`, else the embedded SQLite database (the same file as the rest of agg's data).
 enum HistoryStores {
-    /// `--store URL|PATH`: a PostgreSQL URL or a SQLite path (see `HistoryStoreLocation`).
-    static let option = Option<HistoryStoreLocation>(
-        "store", value: "URL|PATH",
-        help:
-            "Where the history is: postgres://user@host:5432/db or sqlite:PATH (default: the config file's store, else agg's database).",
-        parser: ValueParser(expected: "a PostgreSQL URL or a SQLite path") { text throws(AggError) in
-            try HistoryStoreLocation(text)
-        })
-
     /// The warning for a password in `--store`: any user of the machine can read a command line
     /// (`ps`). The password itself is never printed.
     static let passwordWarning =
@@ -28,10 +19,10 @@ enum HistoryStores {
     static func open(_ arguments: ParsedArguments, context: CLIContext, forReading: Bool = false)
         async throws(AggError) -> any HistoryStore
     {
-        if case .postgres(let url)? = arguments[option], url.holdsPassword {
+        if case .postgres(let url)? = arguments.flag(Settings.store), url.holdsPassword {
             context.console.printError("agg: warning: " + passwordWarning)
         }
-        let location = arguments[option] ?? context.configuration.store ?? .sqlite(path: nil)
+        let location = context.settings(arguments).value(Settings.store)
         return try await location.open(forReading: forReading) { path throws(AggError) -> any HistoryStore in
             guard let path else { return try LocalStore.open(context) }
             return try Store.open(path: path)

@@ -42,7 +42,8 @@ struct MarketTarget: Sendable {
 
     /// The count given for `option` (`--limit`, `--depth`), or `standard`; it must be from 1
     /// to `maximum`, this venue's limit.
-    func count(_ given: VenueCount?, option: Option<VenueCount>, standard: Int, maximum: Int) throws(AggError) -> Int {
+    func count(_ given: VenueCount?, option: any OptionDeclaration, standard: Int, maximum: Int) throws(AggError) -> Int
+    {
         guard let given else { return min(standard, maximum) }
         guard let value = given.value, (1...maximum).contains(value) else {
             throw .usage(
@@ -76,6 +77,15 @@ struct VenueCount: Sendable {
     var text: String
     /// The whole number, when the text is one.
     var value: Int?
+}
+
+extension Setting where Value == VenueCount, BuiltIn == DecidedPerRun {
+    /// `--limit N` or `--depth N`: `standard` unless the venue's limit is lower.
+    static func venueCount(_ name: String, short: Character, help: String, standard: Int) -> Setting {
+        Setting(
+            Option.venueCount(name, short: short, help: ""), help: help,
+            builtIn: DecidedPerRun("\(standard), or the venue's limit when lower"))
+    }
 }
 
 extension Option where Value == VenueCount {

@@ -35,8 +35,8 @@ final class ServeHarness: Sendable {
         var options = try NetworkOptions(parsed, context: context)
         options.offline = false
         let plan = try ServePlan(
-            registry: registry, exchanges: options.exchanges.ids, fx: parsed[ServeCommand.fx] ?? [],
-            coins: parsed[ServeCommand.coins] ?? ["BTC", "ETH"])
+            registry: registry, exchanges: options.exchanges.ids, fx: parsed.flag(ServeCommand.fx) ?? [],
+            coins: parsed.value(ServeCommand.coins))
         self.fixtures = fixtures
         self.registry = registry
         self.http = http
