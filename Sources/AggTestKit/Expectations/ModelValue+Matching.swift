@@ -1,4 +1,5 @@
 import AggJSON
+import FoundationEssentials
 
 /// Comparing an answer with what `expectations.json` says of it.
 ///
@@ -8,7 +9,7 @@ import AggJSON
 /// `includes` (each entry matches some item in the fields it names), `every` (every item matches
 /// the fields it names), `without` (no item matches any entry),
 /// `quoteCurrencies` (the markets' quote currencies, in order of first appearance), `distinct` (a
-/// field no two items share) and `ascending` or `descending` (a time field in that order, ties
+/// field no two items share), `positive` (a decimal field above zero in every item) and `ascending` or `descending` (a time or market field in that order, ties
 /// allowed);
 /// a table matches the entries an object names, and `$count`.
 extension ModelValue {
@@ -118,6 +119,10 @@ extension ModelValue {
             case ("distinct", .string(let name)):
                 let values = items.map { $0.field(name)?.compactText ?? "" }
                 if Set(values).count != values.count { found.append("\(here): two items share a \(name)") }
+            case ("positive", .string(let name)):
+                if let index = items.firstIndex(where: { !$0.isPositive(name) }) {
+                    found.append("\(here): item \(index) has no positive \(name)")
+                }
             case ("ascending", .string(let name)), ("descending", .string(let name)):
                 let values = items.map { $0.field(name)?.compactText ?? "" }
                 let ordered = zip(values, values.dropFirst()).allSatisfy {
@@ -133,9 +138,15 @@ extension ModelValue {
 
     /// The checks an object can make of a list.
     static let listChecks = [
-        "count", "first", "last", "markets", "includes", "every", "without", "quoteCurrencies", "distinct", "ascending",
-        "descending",
+        "count", "first", "last", "markets", "includes", "every", "without", "quoteCurrencies", "distinct", "positive",
+        "ascending", "descending",
     ]
+
+    /// Whether the field `name` of a record is a decimal above zero.
+    func isPositive(_ name: String) -> Bool {
+        guard case .text(let text)? = field(name), let value = Decimal(string: text) else { return false }
+        return value > 0
+    }
 
     /// The value of the field `name` of a record.
     func field(_ name: String) -> ModelValue? {
