@@ -13,7 +13,6 @@ private let bed = AdapterTestBed(KrakenAdapter.self)
 private let base = bed.baseURL
 private let btc = bed.market("BTC")
 private let eth = bed.market("ETH")
-private let nope = bed.market("NOPE")
 
 /// The BTC/USD ticker of the sample data: the change from today's open, 58419.9 − 57210.4.
 private let btcQuote = Quote(

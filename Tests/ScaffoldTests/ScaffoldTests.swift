@@ -108,7 +108,7 @@ struct ScaffoldTests {
 
         let files = [
             "Plugins/\(name)/APIRouter.swift", "Plugins/\(name)/\(name)Decoding.swift",
-            "Plugins/\(name)/\(name)Adapter.swift", "Tests/\(name)Tests/\(name)Tests.swift",
+            "Plugins/\(name)/\(name)Adapter.swift", "Fixtures/\(id)/expectations.json",
             "Fixtures/\(id)/routes.json", "Fixtures/\(id)/contract.json", "Fixtures/\(id)/ticker_BTC_KRW.json",
             "Fixtures/\(id)/error_not_found.json",
         ]

@@ -9,6 +9,9 @@ public enum ExpectationRequest: Sendable, Equatable {
     case quotes([Market])
     case allTickers(quote: String)
     case markets
+    /// The market list as the CLI reads it: the listings that answered and, per quote
+    /// currency, the requests that failed (`nil`: every currency).
+    case marketList(quote: String?)
     case candles(Market, interval: CandleInterval, limit: Int)
     case trades(Market, limit: Int)
     case orderBook(Market, depth: Int)
@@ -20,7 +23,7 @@ public enum ExpectationRequest: Sendable, Equatable {
         switch self {
         case .ticker, .quotes: .ticker
         case .allTickers: .allTickers
-        case .markets: .markets
+        case .markets, .marketList: .markets
         case .candles: .candles
         case .trades: .trades
         case .orderBook: .orderBook
@@ -57,6 +60,7 @@ public enum ExpectationRequest: Sendable, Equatable {
             self = .quotes(try value.elements().map { cursor throws(JSONDecodingError) in try market(cursor) })
         case "allTickers": self = .allTickers(quote: try value.string())
         case "markets": self = .markets
+        case "marketList": self = .marketList(quote: try value.optionalString())
         case "candles":
             let text = try json["interval"].string()
             guard let interval = CandleInterval(rawValue: text) else {
@@ -74,7 +78,8 @@ public enum ExpectationRequest: Sendable, Equatable {
 
     /// The keys naming what is asked for.
     static let kinds = [
-        "ticker", "quotes", "allTickers", "markets", "candles", "trades", "orderBook", "fxRates", "transferStatus",
+        "ticker", "quotes", "allTickers", "markets", "marketList", "candles", "trades", "orderBook", "fxRates",
+        "transferStatus",
     ]
 
     /// Asks `adapter`, and renders what it answered.
@@ -95,6 +100,15 @@ public enum ExpectationRequest: Sendable, Equatable {
                 })
         case .allTickers(let quote): return .list(try await adapter.allQuotes(quotedIn: quote).map(ModelValue.init))
         case .markets: return .list(try await adapter.markets().map(ModelValue.init))
+        case .marketList(let quote):
+            let list = await adapter.marketList(quotedIn: quote)
+            let failures = list.failures.map { failure in
+                ModelValue.record([
+                    ("quote", .text(failure.quoteCurrency ?? "all")),
+                    ("error", ModelValue(failure.error).field("error") ?? .text("")),
+                ])
+            }
+            return .record([("listings", .list(list.listings.map(ModelValue.init))), ("failures", .list(failures))])
         case .candles(let market, let interval, let limit):
             return .list(try await adapter.candles(for: market, interval: interval, limit: limit).map(ModelValue.init))
         case .trades(let market, let limit):

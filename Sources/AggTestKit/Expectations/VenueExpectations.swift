@@ -18,7 +18,7 @@ import Foundation
 /// ```
 ///
 /// Each case asks one capability (`ask`, see `ExpectationRequest`), names every request the
-/// adapter must send (its URL after the base URL, and the file of the route that answers it,
+/// adapter must send, in order unless `sentInAnyOrder` is true (its URL after the base URL, and the file of the route that answers it,
 /// `null` for a route without one), and states the answer (see `ModelValue.mismatches`) or the
 /// exact error (its kind and its one-line message).
 public struct VenueExpectations: Sendable {
@@ -36,6 +36,8 @@ public struct VenueExpectations: Sendable {
         public var test: String
         public var request: ExpectationRequest
         public var sent: [Sent]
+        /// Whether the requests go out at once, so that they may arrive in any order.
+        public var sentInAnyOrder: Bool
         /// The answer, or `{"error": {"kind": ..., "message": ...}}`.
         public var expected: JSONValue
     }
@@ -66,6 +68,7 @@ public struct VenueExpectations: Sendable {
                 sent: try item["sent"].elements().map { sent throws(JSONDecodingError) in
                     Sent(url: try sent["url"].string(), route: try sent["route"].optionalString())
                 },
+                sentInAnyOrder: item["sentInAnyOrder"].isPresent ? try item["sentInAnyOrder"].bool() : false,
                 expected: expected)
         }
     }
@@ -115,7 +118,11 @@ public struct VenueExpectations: Sendable {
             return Sent(url: rest, route: route?.file)
         }
         var problems = answer.mismatches(item.expected)
-        if sent != item.sent {
+        // Requests an adapter sends at once (a ticker and its stats) arrive in any order.
+        let same =
+            item.sentInAnyOrder
+            ? sent.map(\.description).sorted() == item.sent.map(\.description).sorted() : sent == item.sent
+        if !same {
             problems.append("sent \(sent.map(\.description)), expected \(item.sent.map(\.description))")
         }
         return problems
