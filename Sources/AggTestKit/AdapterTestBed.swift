@@ -71,3 +71,41 @@ extension AdapterTestBed {
         return FailingBatch(urls: client.requests.map(\.url), failures: failures, unfailed: unfailed)
     }
 }
+
+extension AdapterTestBed {
+    /// What `ask` throws when the venue answers every request with `status`, `headers` and
+    /// `body`; `nil` when it answers instead (or throws something that is not an `AggError`,
+    /// which no adapter may).
+    public func error<Value>(
+        status: Int = 200, headers: [HTTPHeader] = [], body: [UInt8],
+        _ ask: (Adapter) async throws -> Value
+    ) async -> AggError? {
+        let client = ScriptedHTTPClient { request in
+            HTTPResponse(status: status, headers: headers, body: body, url: request.url)
+        }
+        do {
+            _ = try await ask(adapter(client))
+            return nil
+        } catch {
+            return error as? AggError
+        }
+    }
+
+    /// What `ask` throws when the venue answers every request with `status`, `headers` and the
+    /// text `body`; `nil` when it answers instead.
+    public func error<Value>(
+        status: Int = 200, headers: [HTTPHeader] = [], body: String,
+        _ ask: (Adapter) async throws -> Value
+    ) async -> AggError? {
+        await error(status: status, headers: headers, body: Array(body.utf8), ask)
+    }
+
+    /// What `ask` throws when the venue answers every request with `status`, `headers` and the
+    /// recorded file `Fixtures/<path>`; `nil` when it answers instead.
+    public func error<Value>(
+        status: Int = 200, headers: [HTTPHeader] = [], fixture path: String,
+        _ ask: (Adapter) async throws -> Value
+    ) async throws -> AggError? {
+        await error(status: status, headers: headers, body: try Fixtures.bytes(path), ask)
+    }
+}

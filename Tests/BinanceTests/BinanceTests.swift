@@ -127,14 +127,9 @@ struct BinanceErrorTests {
             (200, "{\"symbol\":\"BTCXYZ\",\"lastPrice\":\"1\"}", "decoding"),
         ])
     func brokenAnswers(status: Int, body: String, kind: String) async {
-        let client = ScriptedHTTPClient(status: status, body: body)
-        do {
-            _ = try await bed.adapter(client).quote(for: btc)
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == kind)
-            #expect(error.venue == "binance")
-            #expect(!error.description.contains("\n"))
-        }
+        let error = await bed.error(status: status, body: body) { try await $0.quote(for: btc) }
+        #expect(error?.kind == kind)
+        #expect(error?.venue == "binance")
+        #expect(error?.description.contains("\n") == false)
     }
 }

@@ -164,14 +164,11 @@ struct BithumbErrorTests {
             "{\"status\":\"0000\",\"data\":{\"closing_price\":\"1e999999\",\"date\":\"1\"}}",
         ])
     func brokenAnswers(body: String) async {
-        let client = ScriptedHTTPClient(status: 200, body: body)
-        do {
-            _ = try await bed.adapter(client).quote(for: Market(base: "BTC", quote: "KRW"))
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == "decoding")
-            #expect(error.venue == "bithumb")
+        let error = await bed.error(status: 200, body: body) {
+            try await $0.quote(for: Market(base: "BTC", quote: "KRW"))
         }
+        #expect(error?.kind == "decoding")
+        #expect(error?.venue == "bithumb")
     }
 
     @Test("a decoding error names the JSON path that failed")

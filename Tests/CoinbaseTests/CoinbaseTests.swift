@@ -111,13 +111,8 @@ struct CoinbaseErrorTests {
             ("coinbase/error_404_not_found.json", 400, .venue(venue: "coinbase", code: "400", message: "NotFound")),
         ])
     func envelopes(file: String, status: Int, expected: AggError) async throws {
-        let body = try Fixtures.bytes(file)
-        let client = ScriptedHTTPClient { request in
-            HTTPResponse(status: status, headers: [], body: body, url: request.url)
-        }
-        await #expect(throws: expected) {
-            try await bed.adapter(client).quote(for: btc)
-        }
+        let error = try await bed.error(status: status, fixture: file) { try await $0.quote(for: btc) }
+        #expect(error == expected)
     }
 
     @Test("stats without an open: no change, and so no change basis")
@@ -182,15 +177,10 @@ struct CoinbaseErrorTests {
         "a time that is not ISO 8601 is a decoding error naming the venue",
         arguments: [(200, "{\"price\":\"1\",\"open\":\"1\",\"time\":\"yesterday\"}", "decoding")])
     func brokenAnswers(status: Int, body: String, kind: String) async {
-        let client = ScriptedHTTPClient(status: status, body: body)
-        do {
-            _ = try await bed.adapter(client).quote(for: btc)
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == kind)
-            #expect(error.venue == "coinbase")
-            #expect(!error.description.contains("\n"))
-        }
+        let error = await bed.error(status: status, body: body) { try await $0.quote(for: btc) }
+        #expect(error?.kind == kind)
+        #expect(error?.venue == "coinbase")
+        #expect(error?.description.contains("\n") == false)
     }
 }
 

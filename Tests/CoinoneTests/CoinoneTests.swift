@@ -87,13 +87,8 @@ struct CoinoneErrorTests {
             ),
         ])
     func envelopes(file: String, expected: AggError) async throws {
-        let body = try Fixtures.bytes(file)
-        let client = ScriptedHTTPClient { request in
-            HTTPResponse(status: 200, headers: [], body: body, url: request.url)
-        }
-        await #expect(throws: expected) {
-            try await bed.adapter(client).quote(for: btc)
-        }
+        let error = try await bed.error(fixture: file) { try await $0.quote(for: btc) }
+        #expect(error == expected)
     }
 
     @Test("the rate-limit block reads as such on one line naming the venue")
@@ -154,14 +149,9 @@ struct CoinoneErrorTests {
             (200, #"{"result":"error"}"#, "venue"),
         ])
     func brokenAnswers(status: Int, body: String, kind: String) async {
-        let client = ScriptedHTTPClient(status: status, body: body)
-        do {
-            _ = try await bed.adapter(client).quote(for: btc)
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == kind)
-            #expect(error.venue == "coinone")
-            #expect(!error.description.contains("\n"))
-        }
+        let error = await bed.error(status: status, body: body) { try await $0.quote(for: btc) }
+        #expect(error?.kind == kind)
+        #expect(error?.venue == "coinone")
+        #expect(error?.description.contains("\n") == false)
     }
 }

@@ -232,15 +232,10 @@ struct ExchangeRateErrorTests {
             (200, #"{"result":"success","base_code":"USD","rates":{"KRW":1}}"#, "decoding"),
         ])
     func brokenAnswers(status: Int, body: String, kind: String) async {
-        let client = ScriptedHTTPClient(status: status, body: body)
-        do {
-            _ = try await bed.adapter(client).rates(base: "USD")
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == kind)
-            #expect(error.venue == "exchangerate")
-            #expect(!error.description.contains("\n"))
-        }
+        let error = await bed.error(status: status, body: body) { try await $0.rates(base: "USD") }
+        #expect(error?.kind == kind)
+        #expect(error?.venue == "exchangerate")
+        #expect(error?.description.contains("\n") == false)
     }
 
     @Test(

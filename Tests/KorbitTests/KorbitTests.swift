@@ -115,13 +115,10 @@ struct KorbitErrorTests {
             ),
         ])
     func envelopes(file: String, status: Int, headers: [HTTPHeader], expected: AggError) async throws {
-        let body = try Fixtures.bytes(file)
-        let client = ScriptedHTTPClient { request in
-            HTTPResponse(status: status, headers: headers, body: body, url: request.url)
+        let error = try await bed.error(status: status, headers: headers, fixture: file) {
+            try await $0.orderBook(for: btc, depth: 5)
         }
-        await #expect(throws: expected) {
-            try await bed.adapter(client).orderBook(for: btc, depth: 5)
-        }
+        #expect(error == expected)
     }
 
     @Test("a description, when Korbit sends one, is the message, verbatim")
@@ -161,15 +158,10 @@ struct KorbitErrorTests {
             (200, #"{"success":false}"#, "venue"),
         ])
     func brokenAnswers(status: Int, body: String, kind: String) async {
-        let client = ScriptedHTTPClient(status: status, body: body)
-        do {
-            _ = try await bed.adapter(client).quote(for: btc)
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == kind)
-            #expect(error.venue == "korbit")
-            #expect(!error.description.contains("\n"))
-        }
+        let error = await bed.error(status: status, body: body) { try await $0.quote(for: btc) }
+        #expect(error?.kind == kind)
+        #expect(error?.venue == "korbit")
+        #expect(error?.description.contains("\n") == false)
     }
 }
 

@@ -213,14 +213,9 @@ struct KrakenErrorTests {
             (200, #"{"error":"EQuery:Unknown asset pair"}"#, "decoding"),
         ])
     func brokenAnswers(status: Int, body: String, kind: String) async {
-        let client = ScriptedHTTPClient(status: status, body: body)
-        do {
-            _ = try await bed.adapter(client).quote(for: btc)
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == kind)
-            #expect(error.venue == "kraken")
-            #expect(!error.description.contains("\n"))
-        }
+        let error = await bed.error(status: status, body: body) { try await $0.quote(for: btc) }
+        #expect(error?.kind == kind)
+        #expect(error?.venue == "kraken")
+        #expect(error?.description.contains("\n") == false)
     }
 }

@@ -92,13 +92,8 @@ struct OKXErrorTests {
             ),
         ])
     func envelopes(file: String, status: Int, expected: AggError) async throws {
-        let body = try Fixtures.bytes(file)
-        let client = ScriptedHTTPClient { request in
-            HTTPResponse(status: status, headers: [], body: body, url: request.url)
-        }
-        await #expect(throws: expected) {
-            try await bed.adapter(client).quote(for: btc)
-        }
+        let error = try await bed.error(status: status, fixture: file) { try await $0.quote(for: btc) }
+        #expect(error == expected)
     }
 
     @Test("51001 counts as not listed and 50011 as a rate limit; other codes do not")
@@ -133,14 +128,9 @@ struct OKXErrorTests {
             (200, #"{"code":"1","msg":"Operation failed."}"#, "venue"),
         ])
     func brokenAnswers(status: Int, body: String, kind: String) async {
-        let client = ScriptedHTTPClient(status: status, body: body)
-        do {
-            _ = try await bed.adapter(client).quote(for: btc)
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == kind)
-            #expect(error.venue == "okx")
-            #expect(!error.description.contains("\n"))
-        }
+        let error = await bed.error(status: status, body: body) { try await $0.quote(for: btc) }
+        #expect(error?.kind == kind)
+        #expect(error?.venue == "okx")
+        #expect(error?.description.contains("\n") == false)
     }
 }

@@ -124,13 +124,8 @@ struct UpbitErrorTests {
             ),
         ])
     func envelopes(file: String, status: Int, expected: AggError) async throws {
-        let body = try Fixtures.bytes(file)
-        let client = ScriptedHTTPClient { request in
-            HTTPResponse(status: status, headers: [], body: body, url: request.url)
-        }
-        await #expect(throws: expected) {
-            try await bed.adapter(client).quote(for: btc)
-        }
+        let error = try await bed.error(status: status, fixture: file) { try await $0.quote(for: btc) }
+        #expect(error == expected)
     }
 
     @Test("404 counts as not listed; other names do not")
@@ -150,15 +145,10 @@ struct UpbitErrorTests {
             (451, "", "locationRestricted"),
         ])
     func brokenAnswers(status: Int, body: String, kind: String) async {
-        let client = ScriptedHTTPClient(status: status, body: body)
-        do {
-            _ = try await bed.adapter(client).quote(for: btc)
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == kind)
-            #expect(error.venue == "upbit")
-            #expect(!error.description.contains("\n"))
-        }
+        let error = await bed.error(status: status, body: body) { try await $0.quote(for: btc) }
+        #expect(error?.kind == kind)
+        #expect(error?.venue == "upbit")
+        #expect(error?.description.contains("\n") == false)
     }
 
     @Test("a decoding error names the JSON path that failed")
