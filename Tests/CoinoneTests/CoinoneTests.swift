@@ -113,18 +113,6 @@ struct CoinoneErrorTests {
         #expect(!descriptor.meansNotListed(.venue(venue: "coinone", code: "107", message: "Parameter error")))
     }
 
-    @Test("a quote other than KRW fails without a request")
-    func unservedQuote() async {
-        let client = ScriptedHTTPClient(body: "{}")
-        await #expect(throws: AggError.self) {
-            try await bed.adapter(client).quote(for: Market(base: "BTC", quote: "USDT"))
-        }
-        await #expect(throws: AggError.self) {
-            try await bed.adapter(client).allQuotes(quotedIn: "USDT")
-        }
-        #expect(client.requests.isEmpty)
-    }
-
     @Test(
         "broken answers become typed errors naming the venue",
         arguments: [

@@ -132,20 +132,6 @@ struct KorbitErrorTests {
         }
     }
 
-    @Test("a quote other than KRW fails without a request")
-    func unservedQuote() async {
-        let client = ScriptedHTTPClient(body: "{}")
-        await #expect(throws: AggError.self) {
-            try await bed.adapter(client).quote(for: Market(base: "BTC", quote: "USDT"))
-        }
-        let results = await bed.adapter(client).quotes(for: [
-            Market(base: "BTC", quote: "USDT"), Market(base: "ETH", quote: "BTC"),
-        ])
-        #expect(results.count == 2)
-        #expect(results.values.allSatisfy { if case .failure(.notListed) = $0 { true } else { false } })
-        #expect(client.requests.isEmpty)
-    }
-
     @Test(
         "broken answers become typed errors naming the venue",
         arguments: [

@@ -190,16 +190,6 @@ struct KrakenErrorTests {
         #expect(!descriptor.meansNotListed(.venue(venue: "kraken", code: "EGeneral:Internal error", message: "")))
     }
 
-    @Test("a quote agg does not ask Kraken for fails without a request")
-    func unservedQuote() async {
-        let client = ScriptedHTTPClient(body: "{}")
-        await #expect(throws: AggError.self) {
-            try await bed.adapter(client).quote(for: Market(base: "BTC", quote: "KRW"))
-        }
-        await #expect(throws: AggError.self) { try await bed.adapter(client).allQuotes(quotedIn: "KRW") }
-        #expect(client.requests.isEmpty)
-    }
-
     @Test(
         "broken answers become typed errors naming the venue",
         arguments: [

@@ -105,16 +105,6 @@ struct OKXErrorTests {
         #expect(!descriptor.meansNotListed(.venue(venue: "okx", code: "51000", message: "Parameter error")))
     }
 
-    @Test("a quote agg does not ask OKX for fails without a request")
-    func unservedQuote() async {
-        let client = ScriptedHTTPClient(body: "{}")
-        await #expect(throws: AggError.self) {
-            try await bed.adapter(client).quote(for: Market(base: "BTC", quote: "KRW"))
-        }
-        await #expect(throws: AggError.self) { try await bed.adapter(client).allQuotes(quotedIn: "EUR") }
-        #expect(client.requests.isEmpty)
-    }
-
     @Test(
         "broken answers become typed errors naming the venue",
         arguments: [

@@ -88,8 +88,13 @@ public enum ExpectationRequest: Sendable, Equatable {
         case .ticker(let market): return ModelValue(try await adapter.quote(for: market))
         case .quotes(let markets):
             let results = await adapter.quotes(for: markets)
+            // One entry a market asked (asked twice, still one), then any result for a market
+            // not asked, so that the expectation names exactly the markets answered.
+            var seen: Set<Market> = []
+            let asked = markets.filter { seen.insert($0).inserted }
+            let extra = results.keys.filter { !seen.contains($0) }.sorted { $0.description < $1.description }
             return .record(
-                markets.map { market in
+                (asked + extra).map { market in
                     let value: ModelValue =
                         switch results[market] {
                         case .success(let quote)?: ModelValue(quote)
