@@ -122,6 +122,9 @@ struct ScaffoldTests {
         }
         #expect(try text(directory, "Plugins/\(name)/\(name)Adapter.swift").contains("id: \"\(id)\""))
         #expect(try text(directory, "Fixtures/\(id)/routes.json").contains("\"venue\": \"\(id)\""))
+        // The venue's tests are data, run by the one expectations suite: no Swift test is written.
+        #expect(try text(directory, "Fixtures/\(id)/expectations.json").contains("\"venue\": \"\(id)\""))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("Tests/\(name)Tests").path))
 
         // The manifest gains one name at the end of adapterNames, whatever the names before it.
         let manifest = try text(directory, "Package.swift")
