@@ -41,7 +41,7 @@ touched="$(cd "$work" && { diff -rq before package || true; } | sed -e "s|^Only 
     -e "s|^Only in package: \(.*\)$|added \1|" -e "s|^Files before/\(.*\) and package/.* differ$|changed \1|" | sort)"
 echo "check-scaffold: the scaffold touched"
 echo "$touched" | sed 's/^/  /'
-expected="$(printf '%s\n' "added Fixtures/$id" "added Plugins/$name" "added Tests/${name}Tests" \
+expected="$(printf '%s\n' "added Fixtures/$id" "added Plugins/$name" \
     "changed Package.swift" "changed Sources/AggVenues/StandardVenues.swift" | sort)"
 if [ "$touched" != "$expected" ]; then
     echo "check-scaffold: expected exactly:" >&2
@@ -92,7 +92,7 @@ tested=$(seconds)
 summary="$(grep -E 'Test run with [1-9][0-9]* tests? .*passed' <<< "$output" || true)"
 timedSummary="$(grep -E 'Test run with [1-9][0-9]* tests? .*passed' <<< "$timed" || true)"
 { [ -n "$summary" ] && [ -n "$timedSummary" ]; } || failed "$output$timed"
-for test in "registration → $id to \"declared capabilities answer" "${name} decoding"; do
+for test in "registration → $id to \"declared capabilities answer" "registration → $id to \"each case"; do
     grep -qF -- "$test" <<< "$output" || { echo "check-scaffold: no test '$test' ran" >&2; exit 1; }
 done
 

@@ -2,12 +2,15 @@
 # Creates a new venue that builds and passes the whole suite, ready to be filled in with the
 # venue's real API:
 #   Plugins/<Name>/            APIRouter, <Name>Decoding, <Name>Adapter (descriptor + quote(for:))
-#   Tests/<Name>Tests/         the venue's own tests (exact values, quirks)
-#   Fixtures/<id>/             routes.json, a ticker and a not-found error, and contract.json (what
-#                              the adapter contract checker asks the venue for)
+#   Fixtures/<id>/             routes.json, a ticker and a not-found error, contract.json (what
+#                              the adapter contract checker asks the venue for) and
+#                              expectations.json (what each request sends and answers, exactly:
+#                              the venue's tests, run by Tests/AggVenuesTests)
 # and registers it: the name in `adapterNames` (Package.swift) and one line in the one venue list,
-# Sources/AggVenues/StandardVenues.swift. Nothing else changes: the contract checker and the tests
-# that go through every venue pick the new venue up from that list.
+# Sources/AggVenues/StandardVenues.swift. Nothing else changes: the contract checker, the
+# expectations suite and the tests that go through every venue pick the new venue up from that
+# list. A venue whose quirks need Swift tests adds Tests/<Name>Tests and its name to
+# `adapterTestNames` in Package.swift later (docs/adding-a-venue.md).
 #
 # Usage: Tools/scaffold-adapter.sh --name Coinone [--id coinone] [--root DIR]
 set -euo pipefail
@@ -56,15 +59,14 @@ venues="$root/Sources/AggVenues/StandardVenues.swift"
 [ -f "$venues" ] || fail "no Sources/AggVenues/StandardVenues.swift in $root"
 grep -q '^let adapterNames = \[$' "$manifest" || fail "Package.swift has no 'let adapterNames = [' line"
 grep -q "^    \"$name\",\$" "$manifest" && fail "'$name' is already in adapterNames"
-for path in "Plugins/$name" "Tests/${name}Tests" "Fixtures/$id"; do
+for path in "Plugins/$name" "Fixtures/$id"; do
     [ -e "$root/$path" ] && fail "$path already exists"
 done
 grep -rqs "id: \"$id\"" "$root/Plugins" && fail "an adapter with id '$id' already exists"
 
 plugin="$root/Plugins/$name"
-tests="$root/Tests/${name}Tests"
 fixtures="$root/Fixtures/$id"
-mkdir -p "$plugin" "$tests" "$fixtures"
+mkdir -p "$plugin" "$fixtures"
 
 # Every file below is a template: `__NAME__` and `__ID__` are replaced once it is written.
 render() {
@@ -193,61 +195,6 @@ public struct __NAME__Adapter: CompiledAdapter {
 }
 EOF
 
-printf 'import %s\n' AggCore AggTestKit Foundation Testing "$name" | LC_ALL=C sort > "$tests/${name}Tests.swift"
-render "$tests/${name}Tests.swift.body" <<'EOF'
-
-// The adapter contract (declared capabilities answer, not found is not listed, errors name the
-// venue) is checked for every venue in Tests/AggVenuesTests; these are __NAME__'s own facts.
-
-private let base = "https://api.__ID__.example"
-
-private func recorded() throws -> __NAME__Adapter {
-    __NAME__Adapter(environment: AdapterEnvironment(baseURL: base, http: try Fixtures.client("__ID__", baseURL: base)))
-}
-
-private let btc = Market(base: "BTC", quote: "KRW")
-
-@Suite("__NAME__ router")
-struct __NAME__RouterTests {
-    @Test("every endpoint's path", arguments: [(APIRouter.ticker(btc), "/ticker/BTC_KRW")])
-    func path(route: APIRouter, path: String) {
-        #expect(route.path == path)
-    }
-
-    @Test("market ids map to unified markets and back", arguments: [("BTC_KRW", btc)])
-    func roundTrip(symbol: String, market: Market) {
-        #expect(APIRouter.market(fromVenueSymbol: symbol) == market)
-        #expect(APIRouter.venueSymbol(market) == symbol)
-    }
-}
-
-@Suite("__NAME__ decoding")
-struct __NAME__DecodingTests {
-    @Test("the ticker maps every field exactly")
-    func ticker() async throws {
-        let quote = try await recorded().quote(for: btc)
-        #expect(
-            quote
-                == Quote(
-                    exchange: "__ID__", market: btc, last: 80_640_000, open: 79_950_000, high: 81_490_000,
-                    low: 77_760_000, baseVolume: Decimal(string: "812.4501"),
-                    timestamp: Timestamp(millisecondsSince1970: 1_723_104_735_000)))
-    }
-
-    @Test("an unknown market is not listed, with the venue's code and message verbatim")
-    func notListed() async throws {
-        let nope = Market(base: "NOPE", quote: "KRW")
-        await #expect(
-            throws: AggError.notListed(venue: "__ID__", market: nope, code: "not_found", message: "market not found")
-        ) {
-            try await recorded().quote(for: nope)
-        }
-    }
-}
-EOF
-cat "$tests/${name}Tests.swift.body" >> "$tests/${name}Tests.swift"
-rm "$tests/${name}Tests.swift.body"
-
 render "$fixtures/routes.json" <<'EOF'
 {
   "venue": "__ID__",
@@ -262,6 +209,28 @@ EOF
 
 render "$fixtures/contract.json" <<'EOF'
 {"listed": "BTC/KRW", "unlisted": "NOPE/KRW"}
+EOF
+
+# The venue's tests, as data: each case asks one capability, names the requests sent and the
+# recorded answers that answer them, and states the exact answer or error (docs/testing.md).
+render "$fixtures/expectations.json" <<'EOF'
+{
+  "venue": "__ID__",
+  "cases": [
+    {
+      "test": "the ticker maps every field exactly",
+      "ask": {"ticker": "BTC/KRW"},
+      "sent": [{"url": "/ticker/BTC_KRW", "route": "ticker_BTC_KRW.json"}],
+      "answer": {"exchange": "__ID__", "market": "BTC/KRW", "last": "80640000", "open": "79950000", "high": "81490000", "low": "77760000", "baseVolume": "812.4501", "timestamp": "2024-08-08T08:12:15.000Z"}
+    },
+    {
+      "test": "an unknown market is not listed, with the venue's code and message verbatim",
+      "ask": {"ticker": "NOPE/KRW"},
+      "sent": [{"url": "/ticker/NOPE_KRW", "route": "error_not_found.json"}],
+      "error": {"kind": "notListed", "message": "__ID__: NOPE/KRW is not listed (error not_found: market not found)"}
+    }
+  ]
+}
 EOF
 
 render "$fixtures/ticker_BTC_KRW.json" <<'EOF'
@@ -292,9 +261,10 @@ grep -q "^    \"$name\",\$" "$manifest" || fail "could not add '$name' to adapte
 grep -q "^        AdapterRegistration(${name}Adapter.self),\$" "$venues" || fail "could not register ${name}Adapter"
 
 cat <<EOF
-Created Plugins/$name, Tests/${name}Tests and Fixtures/$id; registered $name in Package.swift and
+Created Plugins/$name and Fixtures/$id; registered $name in Package.swift and
 Sources/AggVenues/StandardVenues.swift.
 Next: replace the placeholder endpoints, fields, descriptor and fixtures with the venue's real API
-(and contract.json's markets with ones its recordings answer). Check it with:
-  swift build --build-tests && swift test --skip-build --filter '${name}Tests|AggVenuesTests'
+(contract.json's markets with ones its recordings answer, expectations.json's cases with what
+they answer, exactly). Check it with:
+  swift build --build-tests && swift test --skip-build --filter AggVenuesTests
 EOF

@@ -40,3 +40,72 @@ public struct AdapterTestBed<Adapter: CompiledAdapter>: Sendable {
 public func decimal(_ text: String) -> Decimal {
     Decimal(string: text) ?? .nan
 }
+
+/// What one batch of markets gets from a venue that fails every request.
+public struct FailingBatch: Sendable {
+    /// The URLs the adapter sent, in order.
+    public var urls: [String]
+    /// Each distinct error the markets failed with, in the order the markets were asked.
+    public var failures: [AggError]
+    /// The markets that got no failure (a success or no result at all).
+    public var unfailed: [Market]
+}
+
+extension AdapterTestBed {
+    /// Asks for `count` made-up markets (`C1`, `C2`, ... in the home currency) in one batch of an
+    /// adapter whose every request is answered with HTTP 503: how a batch is cut into URLs, and
+    /// whether a failed request fails its own markets, with its own URL, and no others.
+    public func batchAgainstFailingVenue(markets count: Int) async -> FailingBatch {
+        let client = ScriptedHTTPClient(status: 503, body: "busy")
+        let markets = (1...count).map { market("C\($0)") }
+        let results = await adapter(client).quotes(for: markets)
+        var failures: [AggError] = []
+        var unfailed: [Market] = []
+        for market in markets {
+            guard case .failure(let error) = results[market] else {
+                unfailed.append(market)
+                continue
+            }
+            if !failures.contains(error) { failures.append(error) }
+        }
+        return FailingBatch(urls: client.requests.map(\.url), failures: failures, unfailed: unfailed)
+    }
+}
+
+extension AdapterTestBed {
+    /// What `ask` throws when the venue answers every request with `status`, `headers` and
+    /// `body`; `nil` when it answers instead (or throws something that is not an `AggError`,
+    /// which no adapter may).
+    public func error<Value>(
+        status: Int = 200, headers: [HTTPHeader] = [], body: [UInt8],
+        _ ask: (Adapter) async throws -> Value
+    ) async -> AggError? {
+        let client = ScriptedHTTPClient { request in
+            HTTPResponse(status: status, headers: headers, body: body, url: request.url)
+        }
+        do {
+            _ = try await ask(adapter(client))
+            return nil
+        } catch {
+            return error as? AggError
+        }
+    }
+
+    /// What `ask` throws when the venue answers every request with `status`, `headers` and the
+    /// text `body`; `nil` when it answers instead.
+    public func error<Value>(
+        status: Int = 200, headers: [HTTPHeader] = [], body: String,
+        _ ask: (Adapter) async throws -> Value
+    ) async -> AggError? {
+        await error(status: status, headers: headers, body: Array(body.utf8), ask)
+    }
+
+    /// What `ask` throws when the venue answers every request with `status`, `headers` and the
+    /// recorded file `Fixtures/<path>`; `nil` when it answers instead.
+    public func error<Value>(
+        status: Int = 200, headers: [HTTPHeader] = [], fixture path: String,
+        _ ask: (Adapter) async throws -> Value
+    ) async throws -> AggError? {
+        await error(status: status, headers: headers, body: try Fixtures.bytes(path), ask)
+    }
+}

@@ -20,6 +20,24 @@ struct EndToEndStrictFilesTests {
             + #""ticker": {"path": "\#(path)", "fields": {"last": "$.last"}}\#(extra)}"#
     }
 
+    /// A temporary home for one run: `config/config.json` (`{}`), `config/venues/` for venue
+    /// files, and the environment pointing agg at them.
+    struct Home {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("agg-e2e-strict-\(UUID().uuidString)")
+        var venues: URL { root.appendingPathComponent("config/venues") }
+        var config: URL { root.appendingPathComponent("config/config.json") }
+        var environment: [String: String] {
+            ["AGG_CONFIG": config.path, "AGG_HOME": root.appendingPathComponent("home").path]
+        }
+
+        init() throws {
+            try FileManager.default.createDirectory(at: venues, withIntermediateDirectories: true)
+            try "{}".write(to: config, atomically: true, encoding: .utf8)
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: root) }
+    }
+
     @Test(
         "each hostile file is refused with exit 78 naming file and path, and its venue is never asked",
         arguments: [
@@ -39,16 +57,12 @@ struct EndToEndStrictFilesTests {
     func hostileVenueFile(name: String, text: String, problem: String) async throws {
         let server = try LoopbackServer { _ in .json(#"{"last":"1"}"#) }
         defer { server.stop() }
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("agg-e2e-strict-\(UUID().uuidString)")
-        let venues = root.appendingPathComponent("config/venues")
-        try FileManager.default.createDirectory(at: venues, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let config = root.appendingPathComponent("config/config.json")
-        try "{}".write(to: config, atomically: true, encoding: .utf8)
-        let file = venues.appendingPathComponent("\(name).json")
+        let home = try Home()
+        defer { home.remove() }
+        let file = home.venues.appendingPathComponent("\(name).json")
         try text.replacing("BASE", with: server.baseURL).write(to: file, atomically: true, encoding: .utf8)
 
-        let environment = ["AGG_CONFIG": config.path, "AGG_HOME": root.appendingPathComponent("home").path]
+        let environment = home.environment
         // The other venues still list; the refused one is not there, and the run exits 78.
         let listed = try await AggBinary.run(["exchanges", "-f", "csv"], environment: environment)
         #expect(listed.status == 78)
@@ -67,21 +81,15 @@ struct EndToEndStrictFilesTests {
     func duplicateIDs() async throws {
         let server = try LoopbackServer { _ in .json(#"{"last":"58410.55"}"#) }
         defer { server.stop() }
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("agg-e2e-strict-\(UUID().uuidString)")
-        let venues = root.appendingPathComponent("config/venues")
-        try FileManager.default.createDirectory(at: venues, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let config = root.appendingPathComponent("config/config.json")
-        try "{}".write(to: config, atomically: true, encoding: .utf8)
-        let first = venues.appendingPathComponent("a.json")
-        let second = venues.appendingPathComponent("b.json")
+        let home = try Home()
+        defer { home.remove() }
+        let first = home.venues.appendingPathComponent("a.json")
+        let second = home.venues.appendingPathComponent("b.json")
         try Self.venue(baseURL: server.baseURL).write(to: first, atomically: true, encoding: .utf8)
         try Self.venue(baseURL: server.baseURL, path: "/other/{symbol}").write(
             to: second, atomically: true, encoding: .utf8)
 
-        let run = try await AggBinary.run(
-            ["quote", "BTC", "-e", "qaex", "-f", "csv"],
-            environment: ["AGG_CONFIG": config.path, "AGG_HOME": root.appendingPathComponent("home").path])
+        let run = try await AggBinary.run(["quote", "BTC", "-e", "qaex", "-f", "csv"], environment: home.environment)
         #expect(run.status == 78)
         #expect(run.errorLines == ["agg: venue file \(second.path): $.id: 'qaex' is already defined by \(first.path)"])
         #expect(

@@ -1,4 +1,5 @@
 import AggCore
+import AggTestKit
 import FoundationEssentials
 import Synchronization
 import Testing
@@ -13,10 +14,6 @@ private func at(_ seconds: Int64) -> Timestamp {
 
 private func rule(_ text: String) -> AlertRule {
     (try? AlertRule.parse(text, venues: alertVenues)) ?? AlertRule(venue: nil, symbol: "", condition: .closed(.deposit))
-}
-
-private func decimal(_ text: String) -> Decimal {
-    Decimal(string: text) ?? .nan
 }
 
 /// One tick's readings: `values` by venue, for `field` of BTC.

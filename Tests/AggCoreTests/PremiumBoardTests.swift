@@ -1,13 +1,7 @@
 import AggCore
+import AggTestKit
 import FoundationEssentials
 import Testing
-
-/// The premium board's arithmetic, against values computed by hand (Python's `decimal` with 60
-/// digits, rounded half up to two places).
-/// A decimal from test text; NaN (which equals nothing) when the text is not one.
-private func decimal(_ text: String) -> Decimal {
-    Decimal(string: text) ?? .nan
-}
 
 @Suite("Premium board")
 struct PremiumBoardTests {

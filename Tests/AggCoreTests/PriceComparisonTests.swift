@@ -1,10 +1,7 @@
 import AggCore
+import AggTestKit
 import Foundation
 import Testing
-
-private func decimal(_ text: String) -> Decimal {
-    Decimal(string: text) ?? .nan
-}
 
 private let asOf = Timestamp(millisecondsSince1970: 1_764_457_200_000)
 private let usdKRW = RateValue(value: decimal("1442.35"), source: "exchangerate", asOf: asOf)

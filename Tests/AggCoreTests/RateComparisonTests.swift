@@ -1,10 +1,7 @@
 import AggCore
+import AggTestKit
 import Foundation
 import Testing
-
-private func decimal(_ text: String) -> Decimal {
-    Decimal(string: text) ?? .nan
-}
 
 private func table(_ rates: [String: String], asOf seconds: Int64) -> RateTable {
     RateTable(

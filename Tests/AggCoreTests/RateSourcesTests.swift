@@ -1,10 +1,7 @@
 import AggCore
+import AggTestKit
 import FoundationEssentials
 import Testing
-
-private func decimal(_ text: String) -> Decimal {
-    Decimal(string: text) ?? .nan
-}
 
 private func table(_ source: String, _ krw: String, asOfSeconds: Int64, base: String = "USD") -> RateTable {
     RateTable(

@@ -5,62 +5,12 @@ import AggTestKit
 import Foundation
 import Testing
 
-/// The shipped GOPAX file read by the data venue adapter against its sample data, and the
-/// contract checker over every shipped venue file.
+/// The data venue adapter's quirks (bad decimals, skipped entries, time formats) and the contract
+/// checker over every shipped venue file. What the shipped GOPAX file answers from its sample
+/// data is Fixtures/gopax/expectations.json, run by VenueExpectationTests.
 @Suite("data venue adapter")
 struct DataVenueAdapterTests {
     static let gopaxFile = DataVenueDirectory.checkout.appendingPathComponent("gopax.json")
-
-    static func gopax() throws -> any ExchangeAdapter {
-        let registration = try DataVenueLoader.load(file: gopaxFile) { .shippedFile(path: $0) }
-        let baseURL = "https://gopax.invalid"
-        return registration.make(
-            AdapterEnvironment(baseURL: baseURL, http: try Fixtures.client("gopax", baseURL: baseURL)))
-    }
-
-    @Test("a ticker keeps the venue's exact decimals and its ISO-8601 time")
-    func ticker() async throws {
-        let quote = try await Self.gopax().quote(for: Market(base: "BTC", quote: "KRW"))
-        #expect(quote.exchange == "gopax")
-        #expect(quote.last == Decimal(string: "80640000"))
-        #expect(quote.baseVolume == Decimal(string: "35.09171591"))
-        #expect(quote.quoteVolume == Decimal(string: "2821016926.06529"))
-        #expect(quote.timestamp?.description == "2024-08-08T08:12:14.871Z")
-        #expect(quote.open == nil)
-    }
-
-    @Test("all tickers in KRW skip the other quote currencies; BTC gives the BTC market")
-    func allTickers() async throws {
-        let adapter = try Self.gopax()
-        let krw = try await adapter.allQuotes(quotedIn: "KRW")
-        #expect(krw.map(\.market.description) == ["ETH/KRW", "BTC/KRW", "XRP/KRW", "GPX/KRW", "1INCH/KRW"])
-        let xrp = try #require(krw.first { $0.market.base == "XRP" })
-        #expect(xrp.last == Decimal(string: "801.2"))
-        #expect(xrp.open == Decimal(string: "780.5"))
-        #expect(xrp.changeBasis == nil)
-        let btc = try await adapter.allQuotes(quotedIn: "BTC")
-        #expect(btc.map(\.market.description) == ["ETH/BTC"])
-        #expect(btc.first?.last == Decimal(string: "0.04223"))
-        #expect(try await adapter.allQuotes(quotedIn: "USD").isEmpty)
-    }
-
-    @Test("markets come from the base and quote fields")
-    func markets() async throws {
-        let listings = try await Self.gopax().markets()
-        #expect(listings.map(\.market.description) == ["ETH/KRW", "BTC/KRW", "XRP/KRW", "ETH/BTC"])
-        #expect(listings.map(\.venueSymbol) == ["ETH-KRW", "BTC-KRW", "XRP-KRW", "ETH-BTC"])
-    }
-
-    @Test("the venue's not-found code is 'not listed' with its code and message")
-    func notListed() async throws {
-        let market = Market(base: "NOPE", quote: "KRW")
-        await #expect(
-            throws: AggError.notListed(
-                venue: "gopax", market: market, code: "10057", message: "No registered trading pair")
-        ) {
-            _ = try await Self.gopax().quote(for: market)
-        }
-    }
 
     @Test("a field that is not an exact decimal is a decoding error at the answer's path")
     func badDecimal() async throws {

@@ -5,19 +5,11 @@ import Binance
 import Foundation
 import Testing
 
-private let base = "https://api.binance.com"
+// What Binance answers from its recordings (every capability, exact values, requests and errors)
+// is data: Fixtures/binance/expectations.json, run by VenueExpectationTests. These are its quirks.
 
-private func adapter(_ client: any HTTPClient) -> BinanceAdapter {
-    BinanceAdapter(environment: AdapterEnvironment(baseURL: base, http: client))
-}
-
-private func recorded() throws -> BinanceAdapter {
-    adapter(try Fixtures.client("binance", baseURL: base))
-}
-
-private func decimal(_ text: String) -> Decimal {
-    Decimal(string: text) ?? .nan
-}
+private let bed = AdapterTestBed(BinanceAdapter.self)
+private let base = bed.baseURL
 
 private let btc = Market(base: "BTC", quote: "USDT")
 
@@ -62,47 +54,6 @@ struct BinanceRouterTests {
 
 @Suite("Binance decoding")
 struct BinanceDecodingTests {
-    @Test("the 24-hour ticker maps every field exactly from decimal strings")
-    func ticker() async throws {
-        let quote = try await recorded().quote(for: btc)
-        #expect(
-            quote
-                == Quote(
-                    exchange: "binance", market: btc, last: decimal("58412.07"), open: decimal("58790.53"),
-                    high: decimal("59133.5"), low: decimal("56411.23"), previousClose: decimal("58790.52"),
-                    change: decimal("-378.46"), changePercent: decimal("-0.644"), changeBasis: .rolling24h,
-                    baseVolume: decimal("31245.67812"),
-                    quoteVolume: decimal("1802716532.85710318"),
-                    timestamp: Timestamp(millisecondsSince1970: 1_723_104_734_987)))
-        #expect(quote.last.description == "58412.07")
-        #expect(quote.changePercent?.description == "-0.644")
-        #expect(quote.timestamp?.description == "2024-08-08T08:12:14.987Z")
-    }
-
-    @Test(
-        "other quote currencies and negative changes",
-        arguments: [
-            (Market(base: "ETH", quote: "USDT"), "2478.31", "0.464"),
-            (Market(base: "ETH", quote: "BTC"), "0.04243", "1.12"),
-            (Market(base: "BTC", quote: "FDUSD"), "58405.12", "-0.64"),
-        ])
-    func otherMarkets(market: Market, last: String, percent: String) async throws {
-        let quote = try await recorded().quote(for: market)
-        #expect(quote.market == market)
-        #expect(quote.last == decimal(last))
-        #expect(quote.changePercent == decimal(percent))
-    }
-
-    @Test("the symbol list keeps trading symbols in the quotes agg asks for")
-    func markets() async throws {
-        let listings = try await recorded().markets()
-        #expect(
-            listings.map(\.venueSymbol) == ["ETHBTC", "BTCUSDT", "ETHUSDT", "BTCFDUSD", "1000SATSUSDT"])
-        #expect(
-            listings[0]
-                == MarketListing(exchange: "binance", market: Market(base: "ETH", quote: "BTC"), venueSymbol: "ETHBTC"))
-    }
-
     @Test("an answer for another symbol than the one asked for is a decoding error")
     func wrongSymbol() async throws {
         let body = try Fixtures.bytes("binance/ticker_24hr_ETHUSDT.json")
@@ -112,23 +63,13 @@ struct BinanceDecodingTests {
         await #expect(
             throws: AggError.decoding(venue: "binance", path: "$.symbol", detail: "asked for BTC/USDT, got ETH/USDT")
         ) {
-            try await adapter(client).quote(for: btc)
+            try await bed.adapter(client).quote(for: btc)
         }
     }
 }
 
 @Suite("Binance errors")
 struct BinanceErrorTests {
-    @Test("an unknown symbol is not listed, with Binance's code -1121 and message verbatim")
-    func unknownSymbol() async throws {
-        let nope = Market(base: "NOPE", quote: "USDT")
-        await #expect(
-            throws: AggError.notListed(venue: "binance", market: nope, code: "-1121", message: "Invalid symbol.")
-        ) {
-            try await recorded().quote(for: nope)
-        }
-    }
-
     @Test(
         "error envelopes become typed errors",
         arguments: [
@@ -150,7 +91,7 @@ struct BinanceErrorTests {
                 status: status, headers: [HTTPHeader(name: "Retry-After", value: "7")], body: body, url: request.url)
         }
         await #expect(throws: expected) {
-            try await adapter(client).quote(for: btc)
+            try await bed.adapter(client).quote(for: btc)
         }
     }
 
@@ -161,7 +102,7 @@ struct BinanceErrorTests {
             HTTPResponse(status: 451, headers: [], body: body, url: request.url)
         }
         do {
-            _ = try await adapter(client).quote(for: btc)
+            _ = try await bed.adapter(client).quote(for: btc)
             Issue.record("expected an error")
         } catch {
             #expect(
@@ -186,14 +127,9 @@ struct BinanceErrorTests {
             (200, "{\"symbol\":\"BTCXYZ\",\"lastPrice\":\"1\"}", "decoding"),
         ])
     func brokenAnswers(status: Int, body: String, kind: String) async {
-        let client = ScriptedHTTPClient(status: status, body: body)
-        do {
-            _ = try await adapter(client).quote(for: btc)
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == kind)
-            #expect(error.venue == "binance")
-            #expect(!error.description.contains("\n"))
-        }
+        let error = await bed.error(status: status, body: body) { try await $0.quote(for: btc) }
+        #expect(error?.kind == kind)
+        #expect(error?.venue == "binance")
+        #expect(error?.description.contains("\n") == false)
     }
 }

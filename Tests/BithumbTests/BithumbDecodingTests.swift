@@ -5,19 +5,11 @@ import Bithumb
 import Foundation
 import Testing
 
-private let base = "https://api.bithumb.com"
+// What Bithumb answers from its recordings (every capability, exact values, requests and errors)
+// is data: Fixtures/bithumb/expectations.json, run by VenueExpectationTests. These are its quirks.
 
-private func adapter(_ client: any HTTPClient) -> BithumbAdapter {
-    BithumbAdapter(environment: AdapterEnvironment(baseURL: base, http: client))
-}
-
-private func recorded() throws -> BithumbAdapter {
-    adapter(try Fixtures.client("bithumb", baseURL: base))
-}
-
-private func decimal(_ text: String) -> Decimal {
-    Decimal(string: text) ?? .nan
-}
+private let bed = AdapterTestBed(BithumbAdapter.self)
+private let base = bed.baseURL
 
 @Suite("Bithumb router")
 struct BithumbRouterTests {
@@ -42,54 +34,16 @@ struct BithumbRouterTests {
 
 @Suite("Bithumb decoding")
 struct BithumbDecodingTests {
-    @Test("the single-coin ticker maps every field exactly")
-    func singleTicker() async throws {
-        let quote = try await recorded().quote(for: Market(base: "BTC", quote: "KRW"))
-        #expect(
-            quote
-                == Quote(
-                    exchange: "bithumb", market: Market(base: "BTC", quote: "KRW"), last: 80_630_000, open: 79_934_000,
-                    high: 81_500_000, low: 77_734_000, previousClose: 79_999_000, change: -435_000,
-                    changePercent: decimal("-0.54"), changeBasis: .rolling24h, baseVolume: decimal("1368.01423432"),
-                    quoteVolume: decimal("109282011238.50126"),
-                    timestamp: Timestamp(millisecondsSince1970: 1_723_104_735_027)))
-        #expect(quote.quoteVolume?.description == "109282011238.50126")
-        #expect(quote.timestamp?.description == "2024-08-08T08:12:15.027Z")
-    }
-
-    @Test("a BTC-quoted ticker keeps trailing-zero prices exact")
-    func btcQuoted() async throws {
-        let quote = try await recorded().quote(for: Market(base: "ETH", quote: "BTC"))
-        #expect(quote.last == decimal("0.04224"))
-        #expect(quote.last.description == "0.04224")
-        #expect(quote.change == decimal("-0.00007"))
-    }
-
-    @Test("ALL_KRW decodes every coin with the sibling date")
-    func allTickers() async throws {
-        let quotes = try await recorded().allQuotes(quotedIn: "KRW")
-        #expect(quotes.count == 480)
-        #expect(Set(quotes.map(\.market.quote)) == ["KRW"])
-        #expect(quotes.allSatisfy { $0.timestamp == Timestamp(millisecondsSince1970: 1_723_104_735_027) })
-        let btc = try #require(quotes.first { $0.market.base == "BTC" })
-        let single = try await recorded().quote(for: Market(base: "BTC", quote: "KRW"))
-        #expect(btc == single)
-        let shib = try #require(quotes.first { $0.market.base == "SHIB" })
-        #expect(shib.last == decimal("0.01897"))
-        #expect(shib.changePercent == decimal("-1.25"))
-        #expect(quotes.contains { $0.market.base == "1INCH" })
-    }
-
     /// Recorded ALL answers sometimes lack `data.date`; the tickers are still good, only the time
     /// is unknown. (The fixture is sample data cut from ticker_ALL_KRW.json, without the date.)
     @Test("an ALL answer without data.date gives every coin, with no timestamp")
     func allWithoutDate() async throws {
         let body = String(decoding: try Fixtures.bytes("bithumb/ticker_ALL_KRW_nodate.json"), as: UTF8.self)
-        let quotes = try await adapter(ScriptedHTTPClient(body: body)).allQuotes(quotedIn: "KRW")
+        let quotes = try await bed.adapter(ScriptedHTTPClient(body: body)).allQuotes(quotedIn: "KRW")
         #expect(quotes.map(\.market.base).sorted() == ["BTC", "ETH", "XRP"])
         #expect(quotes.allSatisfy { $0.timestamp == nil })
         let btc = try #require(quotes.first { $0.market.base == "BTC" })
-        var dated = try await recorded().quote(for: Market(base: "BTC", quote: "KRW"))
+        var dated = try await bed.adapter(try bed.recorded()).quote(for: Market(base: "BTC", quote: "KRW"))
         dated.timestamp = nil
         #expect(btc == dated)
     }
@@ -101,7 +55,7 @@ struct BithumbDecodingTests {
             throws: AggError.decoding(
                 venue: "bithumb", path: "$.data.date", detail: "'yesterday' is not a whole number in range")
         ) {
-            try await adapter(ScriptedHTTPClient(body: body)).allQuotes(quotedIn: "KRW")
+            try await bed.adapter(ScriptedHTTPClient(body: body)).allQuotes(quotedIn: "KRW")
         }
     }
 
@@ -143,72 +97,8 @@ struct BithumbDecodingTests {
             throws: AggError.decoding(
                 venue: "bithumb", path: "$.data.\(field)", detail: "'\(text)' is not a decimal number")
         ) {
-            try await adapter(ScriptedHTTPClient(body: body)).quote(for: Market(base: "BTC", quote: "KRW"))
+            try await bed.adapter(ScriptedHTTPClient(body: body)).quote(for: Market(base: "BTC", quote: "KRW"))
         }
-    }
-
-    @Test("several coins share one ALL request; one coin uses the single endpoint")
-    func batching() async throws {
-        let routes = try Fixtures.client("bithumb", baseURL: base)
-        let client = ScriptedHTTPClient { request in
-            let path = String(request.url.dropFirst(base.count))
-            guard let answer = try routes.routes.answer(path: path, query: "") else {
-                throw TransportError.invalidURL(request.url)
-            }
-            return HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body, url: request.url)
-        }
-        let markets = ["BTC", "ETH", "XRP", "NOPE"].map { Market(base: $0, quote: "KRW") }
-        let results = await adapter(client).quotes(for: markets)
-        #expect(client.requests.map(\.url) == [base + "/public/ticker/ALL_KRW"])
-        #expect(try results[markets[2]]?.get().last == decimal("790.4"))
-        guard case .failure(let error)? = results[markets[3]] else {
-            Issue.record("NOPE should fail")
-            return
-        }
-        #expect(error == .notListed(venue: "bithumb", market: markets[3], code: "", message: ""))
-
-        let single = await adapter(client).quotes(for: [markets[0]])
-        #expect(client.requests.last?.url == base + "/public/ticker/BTC_KRW")
-        #expect(try single[markets[0]]?.get().last == 80_630_000)
-    }
-
-    @Test("candles put close after high and low, oldest first")
-    func candles() async throws {
-        let candles = try await recorded().candles(
-            for: Market(base: "BTC", quote: "KRW"), interval: .oneMinute, limit: 3)
-        #expect(candles.count == 3)
-        let last = try #require(candles.last)
-        #expect(
-            last
-                == Candle(
-                    time: Timestamp(millisecondsSince1970: 1_723_014_780_000), open: 79_312_000, high: 79_351_000,
-                    low: 79_298_000, close: 79_335_000, volume: decimal("1.53240152")))
-        #expect(last.time.description == "2024-08-07T07:13:00.000Z")
-        #expect(candles[0].time < candles[1].time)
-    }
-
-    @Test("trades convert KST wall-clock to UTC and bid/ask to buy/sell, newest first")
-    func trades() async throws {
-        let trades = try await recorded().trades(for: Market(base: "BTC", quote: "KRW"), limit: 5)
-        #expect(trades.count == 5)
-        #expect(
-            trades[0]
-                == Trade(
-                    time: Timestamp(millisecondsSince1970: 1_723_104_873_000), side: .sell, price: 80_630_000,
-                    amount: decimal("0.0021"), cost: 169_323))
-        #expect(trades[0].time.description == "2024-08-08T08:14:33.000Z")
-        #expect(zip(trades, trades.dropFirst()).allSatisfy { $0.time >= $1.time })
-    }
-
-    @Test("order book levels in order, trimmed to the depth")
-    func orderBook() async throws {
-        let book = try await recorded().orderBook(for: Market(base: "BTC", quote: "KRW"), depth: 5)
-        #expect(book.bids.count == 5 && book.asks.count == 5)
-        #expect(book.bids[0] == BookLevel(price: 80_629_000, amount: decimal("0.0123")))
-        #expect(book.asks[0] == BookLevel(price: 80_630_000, amount: decimal("0.0456")))
-        #expect(book.bids[1].price < book.bids[0].price)
-        #expect(book.asks[1].price > book.asks[0].price)
-        #expect(book.timestamp == Timestamp(millisecondsSince1970: 1_723_104_736_112))
     }
 }
 
@@ -227,7 +117,7 @@ struct BithumbErrorTests {
             HTTPResponse(status: status, headers: [], body: body, url: request.url)
         }
         await #expect(throws: AggError.venue(venue: "bithumb", code: code, message: message)) {
-            try await adapter(client).quote(for: Market(base: "NOPE", quote: "KRW"))
+            try await bed.adapter(client).quote(for: Market(base: "NOPE", quote: "KRW"))
         }
     }
 
@@ -253,7 +143,7 @@ struct BithumbErrorTests {
         }
         let market = Market(base: "NOPE", quote: "KRW")
         for (name, call) in Self.singleMarketCalls {
-            let error = await #expect(throws: AggError.self, "\(name)") { try await call(adapter(client), market) }
+            let error = await #expect(throws: AggError.self, "\(name)") { try await call(bed.adapter(client), market) }
             #expect(
                 error == .notListed(venue: "bithumb", market: market, code: "5500", message: "잘못된 코인명입니다."),
                 "\(name)")
@@ -274,14 +164,11 @@ struct BithumbErrorTests {
             "{\"status\":\"0000\",\"data\":{\"closing_price\":\"1e999999\",\"date\":\"1\"}}",
         ])
     func brokenAnswers(body: String) async {
-        let client = ScriptedHTTPClient(status: 200, body: body)
-        do {
-            _ = try await adapter(client).quote(for: Market(base: "BTC", quote: "KRW"))
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == "decoding")
-            #expect(error.venue == "bithumb")
+        let error = await bed.error(status: 200, body: body) {
+            try await $0.quote(for: Market(base: "BTC", quote: "KRW"))
         }
+        #expect(error?.kind == "decoding")
+        #expect(error?.venue == "bithumb")
     }
 
     @Test("a decoding error names the JSON path that failed")
@@ -292,39 +179,7 @@ struct BithumbErrorTests {
             throws: AggError.decoding(
                 venue: "bithumb", path: "$.data.closing_price", detail: "expected a decimal, found an object")
         ) {
-            try await adapter(client).quote(for: Market(base: "BTC", quote: "KRW"))
+            try await bed.adapter(client).quote(for: Market(base: "BTC", quote: "KRW"))
         }
-    }
-}
-
-@Suite("Bithumb market list")
-struct BithumbMarketListTests {
-    @Test("ALL_BTC's 5500 (as since 2023) leaves the KRW listings, with their prices, and one failure")
-    func partial() async throws {
-        let list = await (try recorded()).marketList(quotedIn: nil)
-        #expect(list.listings.count == 480)
-        #expect(Set(list.listings.map(\.market.quote)) == ["KRW"])
-        let eth = try #require(list.listings.first { $0.market.base == "ETH" })
-        #expect(eth.venueSymbol == "ETH_KRW")
-        #expect(eth.last == 3_406_000)
-        #expect(
-            list.failures == [
-                MarketList.Failure(
-                    quoteCurrency: "BTC",
-                    error: .venue(venue: "bithumb", code: "5500", message: "입력값을 확인해 주세요."))
-            ])
-        await #expect(throws: AggError.venue(venue: "bithumb", code: "5500", message: "입력값을 확인해 주세요.")) {
-            try await recorded().markets()
-        }
-    }
-
-    @Test("one currency asks for that currency's list only; one Bithumb does not serve asks nothing")
-    func oneCurrency() async throws {
-        let client = try Fixtures.recordingClient("bithumb", baseURL: base)
-        let krw = await adapter(client).marketList(quotedIn: "KRW")
-        #expect(krw.listings.count == 480 && krw.failures.isEmpty)
-        let usdt = await adapter(client).marketList(quotedIn: "USDT")
-        #expect(usdt.listings.isEmpty && usdt.failures.isEmpty)
-        #expect(client.requests.map(\.url) == [base + "/public/ticker/ALL_KRW"])
     }
 }

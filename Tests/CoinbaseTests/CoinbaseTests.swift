@@ -6,19 +6,11 @@ import Foundation
 import Synchronization
 import Testing
 
-private let base = "https://api.exchange.coinbase.com"
+// What Coinbase answers from its recordings (every capability, exact values, requests and errors)
+// is data: Fixtures/coinbase/expectations.json, run by VenueExpectationTests. These are its quirks.
 
-private func adapter(_ client: any HTTPClient) -> CoinbaseAdapter {
-    CoinbaseAdapter(environment: AdapterEnvironment(baseURL: base, http: client))
-}
-
-private func recorded() throws -> CoinbaseAdapter {
-    adapter(try Fixtures.client("coinbase", baseURL: base))
-}
-
-private func decimal(_ text: String) -> Decimal {
-    Decimal(string: text) ?? .nan
-}
+private let bed = AdapterTestBed(CoinbaseAdapter.self)
+private let base = bed.baseURL
 
 private let btc = Market(base: "BTC", quote: "USD")
 
@@ -90,32 +82,6 @@ struct CoinbaseTimeTests {
 
 @Suite("Coinbase decoding")
 struct CoinbaseDecodingTests {
-    @Test("ticker and stats merge into one quote; the change is derived exactly from the 24-hour open")
-    func quote() async throws {
-        let quote = try await recorded().quote(for: btc)
-        #expect(
-            quote
-                == Quote(
-                    exchange: "coinbase", market: btc, last: decimal("58431.29"), open: decimal("58802.14"),
-                    high: decimal("59140.01"), low: decimal("56420.5"), change: decimal("-370.85"),
-                    changePercent: decimal("-0.6307"), changeBasis: .rolling24h, baseVolume: decimal("14871.30945112"),
-                    timestamp: Timestamp(millisecondsSince1970: 1_723_104_734_874)))
-        #expect(quote.previousClose == nil && quote.quoteVolume == nil)
-    }
-
-    @Test(
-        "changes of either sign round the percent half away from zero to four decimals",
-        arguments: [
-            (Market(base: "ETH", quote: "USD"), "2479.05", "11.55", "0.4681"),
-            (Market(base: "BTC", quote: "USDT"), "58420.55", "-370.75", "-0.6306"),
-        ])
-    func otherMarkets(market: Market, last: String, change: String, percent: String) async throws {
-        let quote = try await recorded().quote(for: market)
-        #expect(quote.last == decimal(last))
-        #expect(quote.change == decimal(change))
-        #expect(quote.changePercent == decimal(percent))
-    }
-
     /// Both requests must be in flight at once: the scripted client holds each answer for a
     /// second and records the peak of requests in flight, which shows concurrency without
     /// depending on how busy the machine is.
@@ -124,33 +90,16 @@ struct CoinbaseDecodingTests {
         let delay = Duration.seconds(1)
         let client = AsyncScriptedHTTPClient(
             delay: delay, responder: try FixtureResponder(venue: "coinbase", baseURL: base))
-        let quote = try await adapter(client).quote(for: btc)
+        let quote = try await bed.adapter(client).quote(for: btc)
         #expect(quote.last == decimal("58431.29"))
         #expect(
             Set(client.requests.map(\.url)) == [base + "/products/BTC-USD/ticker", base + "/products/BTC-USD/stats"])
         #expect(client.peakConcurrentRequests == 2)
     }
-
-    @Test("the product list keeps online products in the quotes agg asks for")
-    func markets() async throws {
-        let listings = try await recorded().markets()
-        #expect(listings.map(\.venueSymbol) == ["BTC-USD", "ETH-USD", "BTC-USDT", "ETH-BTC", "BTC-EUR", "USDT-USD"])
-        #expect(
-            listings[0]
-                == MarketListing(exchange: "coinbase", market: btc, venueSymbol: "BTC-USD"))
-    }
 }
 
 @Suite("Coinbase errors")
 struct CoinbaseErrorTests {
-    @Test("an unknown product is not listed, with Coinbase's message verbatim")
-    func unknownProduct() async throws {
-        let nope = Market(base: "NOPE", quote: "USD")
-        await #expect(throws: AggError.notListed(venue: "coinbase", market: nope, code: "404", message: "NotFound")) {
-            try await recorded().quote(for: nope)
-        }
-    }
-
     @Test(
         "error bodies become typed errors",
         arguments: [
@@ -162,13 +111,8 @@ struct CoinbaseErrorTests {
             ("coinbase/error_404_not_found.json", 400, .venue(venue: "coinbase", code: "400", message: "NotFound")),
         ])
     func envelopes(file: String, status: Int, expected: AggError) async throws {
-        let body = try Fixtures.bytes(file)
-        let client = ScriptedHTTPClient { request in
-            HTTPResponse(status: status, headers: [], body: body, url: request.url)
-        }
-        await #expect(throws: expected) {
-            try await adapter(client).quote(for: btc)
-        }
+        let error = try await bed.error(status: status, fixture: file) { try await $0.quote(for: btc) }
+        #expect(error == expected)
     }
 
     @Test("stats without an open: no change, and so no change basis")
@@ -178,7 +122,7 @@ struct CoinbaseErrorTests {
             let body = request.url.hasSuffix("/stats") ? Array(#"{"high":"1","low":"1","volume":"1"}"#.utf8) : ticker
             return HTTPResponse(status: 200, headers: [], body: body, url: request.url)
         }
-        let quote = try await adapter(client).quote(for: btc)
+        let quote = try await bed.adapter(client).quote(for: btc)
         #expect(quote.change == nil && quote.changePercent == nil)
         #expect(quote.changeBasis == nil)
         #expect(CoinbaseAdapter.descriptor.changeBasis == .rolling24h)
@@ -225,7 +169,7 @@ struct CoinbaseErrorTests {
         await #expect(
             throws: AggError.timeout(venue: "coinbase", url: base + "/products/BTC-USD/ticker", seconds: 3)
         ) {
-            try await adapter(client).quote(for: btc)
+            try await bed.adapter(client).quote(for: btc)
         }
     }
 
@@ -233,15 +177,10 @@ struct CoinbaseErrorTests {
         "a time that is not ISO 8601 is a decoding error naming the venue",
         arguments: [(200, "{\"price\":\"1\",\"open\":\"1\",\"time\":\"yesterday\"}", "decoding")])
     func brokenAnswers(status: Int, body: String, kind: String) async {
-        let client = ScriptedHTTPClient(status: status, body: body)
-        do {
-            _ = try await adapter(client).quote(for: btc)
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == kind)
-            #expect(error.venue == "coinbase")
-            #expect(!error.description.contains("\n"))
-        }
+        let error = await bed.error(status: status, body: body) { try await $0.quote(for: btc) }
+        #expect(error?.kind == kind)
+        #expect(error?.venue == "coinbase")
+        #expect(error?.description.contains("\n") == false)
     }
 }
 

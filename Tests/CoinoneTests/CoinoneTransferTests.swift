@@ -5,36 +5,13 @@ import Coinone
 import Foundation
 import Testing
 
+// What Coinone answers from its recordings (every capability, exact values, requests and errors)
+// is data: Fixtures/coinone/expectations.json, run by VenueExpectationTests. These are its quirks.
+
 private let bed = AdapterTestBed(CoinoneAdapter.self)
-private let serverTime = Timestamp(millisecondsSince1970: 1_723_104_735_030)
 
 @Suite("Coinone transfer status")
 struct CoinoneTransferTests {
-    @Test("one /public/v2/currencies request: one row a coin, the fee and the server time, exact")
-    func recordedStatus() async throws {
-        let client = try bed.recorded()
-        let rows = try await bed.adapter(client).transferStatus(coins: ["BTC", "USDT", "XRP", "NOPE"])
-        #expect(client.requests.map(\.url) == [bed.baseURL + "/public/v2/currencies"])
-        #expect(
-            rows == [
-                TransferStatus(
-                    exchange: "coinone", coin: "BTC", deposit: .open, withdraw: .open, withdrawFee: decimal("0.0008"),
-                    asOf: serverTime),
-                TransferStatus(
-                    exchange: "coinone", coin: "USDT", deposit: .open, withdraw: .closed, withdrawFee: 7,
-                    asOf: serverTime, note: "withdraw: suspended"),
-                TransferStatus(
-                    exchange: "coinone", coin: "XRP", deposit: .closed, withdraw: .closed, withdrawFee: 1,
-                    asOf: serverTime, note: "deposit: suspended; withdraw: suspended"),
-            ])
-    }
-
-    @Test("no coin named: every coin of the list")
-    func everyCoin() async throws {
-        let rows = try await bed.adapter(try bed.recorded()).transferStatus(coins: [])
-        #expect(rows.map(\.coin) == ["BTC", "ETH", "USDT", "XRP", "MATIC"])
-    }
-
     @Test(
         "only \"normal\" is open; any other word is closed and named in the note; codes upper-cased, bad ones skipped")
     func words() throws {

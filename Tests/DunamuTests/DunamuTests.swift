@@ -5,20 +5,11 @@ import Dunamu
 import Foundation
 import Testing
 
-private let base = "https://quotation-api-cdn.dunamu.com"
+// What Dunamu answers from its recordings (every capability, exact values, requests and errors)
+// is data: Fixtures/dunamu/expectations.json, run by VenueExpectationTests. These are its quirks.
 
-private func adapter(_ client: any HTTPClient) -> DunamuAdapter {
-    DunamuAdapter(environment: AdapterEnvironment(baseURL: base, http: client))
-}
-
-private func recorded() throws -> (DunamuAdapter, ScriptedHTTPClient) {
-    let client = try Fixtures.recordingClient("dunamu", baseURL: base)
-    return (adapter(client), client)
-}
-
-private func decimal(_ text: String) -> Decimal {
-    Decimal(string: text) ?? .nan
-}
+private let bed = AdapterTestBed(DunamuAdapter.self)
+private let base = bed.baseURL
 
 /// A one-quote answer in Dunamu's shape with the fields that matter here.
 private func answer(
@@ -68,52 +59,6 @@ struct DunamuDecodingTests {
         ("CNY", "191.35", 1_723_104_731_598),
     ]
 
-    @Test("every sample answer gives its base's KRW rate exactly, as of Dunamu's timestamp", arguments: answers)
-    func samples(code: String, rate: String, timestamp: Int64) async throws {
-        let (dunamu, client) = try recorded()
-        let table = try await dunamu.rates(base: code)
-        #expect(
-            client.requests.map(\.url)
-                == ["https://quotation-api-cdn.dunamu.com/v1/forex/recent?codes=FRX.KRW\(code)"])
-        #expect(table.source == "dunamu")
-        #expect(table.base == code)
-        #expect(table.rates == [code: 1, "KRW": decimal(rate)])
-        #expect(table.rates["KRW"]?.description == rate)
-        #expect(table.asOf == Timestamp(millisecondsSince1970: timestamp))
-        #expect(table.nextUpdate == nil)
-        #expect(table.refused.isEmpty)
-    }
-
-    @Test("the as-of time is when Dunamu recorded the quote, 17:12:11 in Seoul")
-    func asOf() async throws {
-        let (dunamu, _) = try recorded()
-        #expect(try await dunamu.rates(base: "usd").asOf.description == "2024-08-08T08:12:11.527Z")
-    }
-
-    @Test(
-        "KRW and bases Dunamu is not asked for are refused before any request",
-        arguments: ["KRW", "XAU", "BRL"])
-    func unsupportedBase(code: String) async throws {
-        let (dunamu, client) = try recorded()
-        await #expect(
-            throws: AggError.usage(
-                "dunamu gives rates to KRW from USD, JPY, EUR, CNY, GBP, CHF, CAD, AUD, HKD, SGD only, not from \(code);"
-                    + " use another FX source for other bases")
-        ) {
-            try await dunamu.rates(base: code)
-        }
-        #expect(client.requests.isEmpty)
-    }
-
-    @Test("a base that is not three letters is an invalid currency", arguments: ["US", "usdt", ""])
-    func invalidBase(text: String) async throws {
-        let (dunamu, client) = try recorded()
-        await #expect(throws: AggError.invalidCurrency(text)) {
-            try await dunamu.rates(base: text)
-        }
-        #expect(client.requests.isEmpty)
-    }
-
     @Test("an empty list (Dunamu's answer to an unknown code) is a clear venue error")
     func empty() async throws {
         let client = ScriptedHTTPClient(
@@ -123,7 +68,7 @@ struct DunamuDecodingTests {
                 venue: "dunamu", code: "empty",
                 message: "no quote for FRX.KRWGBP in the answer (Dunamu answers an unknown code with an empty list)")
         ) {
-            try await adapter(client).rates(base: "GBP")
+            try await bed.adapter(client).rates(base: "GBP")
         }
     }
 
@@ -135,7 +80,7 @@ struct DunamuDecodingTests {
                 venue: "dunamu", code: "empty",
                 message: "no quote for FRX.KRWUSD in the answer (Dunamu answers an unknown code with an empty list)")
         ) {
-            try await adapter(client).rates(base: "USD")
+            try await bed.adapter(client).rates(base: "USD")
         }
     }
 
@@ -151,7 +96,7 @@ struct DunamuDecodingTests {
             ),
         ])
     func refused(price: String, unit: String, text: String, reason: String) async throws {
-        let table = try await adapter(ScriptedHTTPClient(body: answer(price: price, unit: unit))).rates(base: "USD")
+        let table = try await bed.adapter(ScriptedHTTPClient(body: answer(price: price, unit: unit))).rates(base: "USD")
         #expect(table.rates == ["USD": 1])
         #expect(table.refused == [RateRefusal(code: "KRW", text: text, reason: reason)])
     }
@@ -167,20 +112,20 @@ struct DunamuDecodingTests {
         ])
     func malformed(body: String, path: String, detail: String) async {
         await #expect(throws: AggError.decoding(venue: "dunamu", path: path, detail: detail)) {
-            try await adapter(ScriptedHTTPClient(body: body)).rates(base: "USD")
+            try await bed.adapter(ScriptedHTTPClient(body: body)).rates(base: "USD")
         }
     }
 
     @Test("a quote without a currency code or unit is read as one unit of the code asked for")
     func lenient() async throws {
         let client = ScriptedHTTPClient(body: #"[{"code":"FRX.KRWUSD","basePrice":1372.5,"timestamp":1723104731527}]"#)
-        let table = try await adapter(client).rates(base: "USD")
+        let table = try await bed.adapter(client).rates(base: "USD")
         #expect(table.rates == ["USD": 1, "KRW": decimal("1372.5")])
     }
 
     @Test("an FX source only: an order book is unsupported")
     func unsupported() async throws {
-        let (dunamu, _) = try recorded()
+        let dunamu = bed.adapter(try bed.recorded())
         await #expect(throws: AggError.unsupported(venue: "dunamu", capability: .orderBook)) {
             try await dunamu.orderBook(for: Market(base: "BTC", quote: "KRW"), depth: 1)
         }

@@ -5,11 +5,11 @@ import ExchangeRate
 import Foundation
 import Testing
 
-private let base = "https://open.er-api.com"
+// What Exchangerate answers from its recordings (every capability, exact values, requests and errors)
+// is data: Fixtures/exchangerate/expectations.json, run by VenueExpectationTests. These are its quirks.
 
-private func adapter(_ client: any HTTPClient) -> ExchangeRateAdapter {
-    ExchangeRateAdapter(environment: AdapterEnvironment(baseURL: base, http: client))
-}
+private let bed = AdapterTestBed(ExchangeRateAdapter.self)
+private let base = bed.baseURL
 
 /// An adapter whose every request is answered with `file` from Fixtures/.
 private func serving(_ file: String, status: Int = 200) throws -> (ExchangeRateAdapter, ScriptedHTTPClient) {
@@ -17,11 +17,7 @@ private func serving(_ file: String, status: Int = 200) throws -> (ExchangeRateA
     let client = ScriptedHTTPClient { request in
         HTTPResponse(status: status, headers: [], body: body, url: request.url)
     }
-    return (adapter(client), client)
-}
-
-private func decimal(_ text: String) -> Decimal {
-    Decimal(string: text) ?? .nan
+    return (bed.adapter(client), client)
 }
 
 @Suite("ExchangeRate router and descriptor")
@@ -112,17 +108,6 @@ struct ExchangeRateDecodingTests {
         #expect(table.nextUpdate?.iso8601Seconds == "2024-08-20T00:06:21Z")
     }
 
-    @Test("the offline routes serve 2024-08-21 for USD and KRW, and a lower-case base is upper-cased")
-    func offlineRoutes() async throws {
-        let client = try Fixtures.client("exchangerate", baseURL: base)
-        let usd = try await adapter(client).rates(base: "usd")
-        #expect(usd.asOf.iso8601Seconds == "2024-08-21T00:02:31Z")
-        #expect(usd.rates["KRW"] == decimal("1331.529034"))
-        let krw = try await adapter(client).rates(base: "KRW")
-        #expect(krw.base == "KRW")
-        #expect(krw.rates["USD"] == decimal("0.000751016"))
-    }
-
     @Test("keys that are not three capital letters, and rates sent as strings, are refused, not fatal")
     func oddKeys() async throws {
         let client = ScriptedHTTPClient(
@@ -130,7 +115,7 @@ struct ExchangeRateDecodingTests {
                 {"result":"success","time_last_update_unix":1724198551,"base_code":"USD",
                  "rates":{"USD":1,"usd":2,"BTC2":3,"EUR":0.50,"KRW":"1350.5"}}
                 """)
-        let table = try await adapter(client).rates(base: "USD")
+        let table = try await bed.adapter(client).rates(base: "USD")
         #expect(table.rates == ["USD": 1, "EUR": decimal("0.5")])
         #expect(table.refused.map(\.code) == ["BTC2", "KRW", "usd"])
         #expect(table.nextUpdate == nil)
@@ -146,7 +131,7 @@ struct ExchangeRateValidationTests {
                 {"result":"success","time_last_update_unix":1724198551,"base_code":"USD",
                  "rates":{"USD":1,"KRW":0,"JPY":-146.28,"EUR":0.897903,"XAU":1e30,"IRR":42166.03064,"XXX":1e-20}}
                 """)
-        let table = try await adapter(client).rates(base: "USD")
+        let table = try await bed.adapter(client).rates(base: "USD")
         #expect(table.rates == ["USD": 1, "EUR": decimal("0.897903"), "IRR": decimal("42166.03064")])
         #expect(
             table.refused == [
@@ -229,11 +214,11 @@ struct ExchangeRateErrorTests {
         await #expect(
             throws: AggError.venue(
                 venue: "exchangerate", code: "something-new", message: "the provider reported an error")
-        ) { try await adapter(unknown).rates(base: "USD") }
+        ) { try await bed.adapter(unknown).rates(base: "USD") }
         let bare = ScriptedHTTPClient(body: #"{"result":"error"}"#)
         await #expect(
             throws: AggError.venue(venue: "exchangerate", code: "error", message: "the provider reported an error")
-        ) { try await adapter(bare).rates(base: "USD") }
+        ) { try await bed.adapter(bare).rates(base: "USD") }
     }
 
     @Test(
@@ -248,15 +233,10 @@ struct ExchangeRateErrorTests {
             (200, #"{"result":"success","base_code":"USD","rates":{"KRW":1}}"#, "decoding"),
         ])
     func brokenAnswers(status: Int, body: String, kind: String) async {
-        let client = ScriptedHTTPClient(status: status, body: body)
-        do {
-            _ = try await adapter(client).rates(base: "USD")
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == kind)
-            #expect(error.venue == "exchangerate")
-            #expect(!error.description.contains("\n"))
-        }
+        let error = await bed.error(status: status, body: body) { try await $0.rates(base: "USD") }
+        #expect(error?.kind == kind)
+        #expect(error?.venue == "exchangerate")
+        #expect(error?.description.contains("\n") == false)
     }
 
     @Test(
@@ -284,7 +264,7 @@ struct ExchangeRateErrorTests {
     func decodingPath(body: String, path: String, detail: String) async {
         let client = ScriptedHTTPClient(body: body)
         await #expect(throws: AggError.decoding(venue: "exchangerate", path: path, detail: detail)) {
-            try await adapter(client).rates(base: "USD")
+            try await bed.adapter(client).rates(base: "USD")
         }
     }
 
@@ -294,7 +274,7 @@ struct ExchangeRateErrorTests {
     func badBase(code: String) async {
         let client = ScriptedHTTPClient(body: "{}")
         await #expect(throws: AggError.invalidCurrency(code)) {
-            try await adapter(client).rates(base: code)
+            try await bed.adapter(client).rates(base: code)
         }
         #expect(AggError.invalidCurrency(code).isUsageError)
         #expect(client.requests.isEmpty)
@@ -304,7 +284,7 @@ struct ExchangeRateErrorTests {
     func noTicker() async {
         let client = ScriptedHTTPClient(body: "{}")
         await #expect(throws: AggError.unsupported(venue: "exchangerate", capability: .ticker)) {
-            try await adapter(client).quote(for: Market(base: "BTC", quote: "USD"))
+            try await bed.adapter(client).quote(for: Market(base: "BTC", quote: "USD"))
         }
         #expect(client.requests.isEmpty)
     }

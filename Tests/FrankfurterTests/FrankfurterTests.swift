@@ -5,20 +5,11 @@ import Foundation
 import Frankfurter
 import Testing
 
-private let base = "https://api.frankfurter.dev"
+// What Frankfurter answers from its recordings (every capability, exact values, requests and errors)
+// is data: Fixtures/frankfurter/expectations.json, run by VenueExpectationTests. These are its quirks.
 
-private func adapter(_ client: any HTTPClient) -> FrankfurterAdapter {
-    FrankfurterAdapter(environment: AdapterEnvironment(baseURL: base, http: client))
-}
-
-private func recorded() throws -> (FrankfurterAdapter, ScriptedHTTPClient) {
-    let client = try Fixtures.recordingClient("frankfurter", baseURL: base)
-    return (adapter(client), client)
-}
-
-private func decimal(_ text: String) -> Decimal {
-    Decimal(string: text) ?? .nan
-}
+private let bed = AdapterTestBed(FrankfurterAdapter.self)
+private let base = bed.baseURL
 
 /// An instant written as ISO 8601 in UTC to the second (`2024-08-07T14:00:00Z`).
 private func utc(_ text: String) -> Timestamp {
@@ -122,58 +113,13 @@ struct FrankfurterDecodingTests {
         ("IDR", 31, [("IDR", "1"), ("USD", "0.000062"), ("EUR", "0.000057"), ("NZD", "0.0001"), ("KRW", "0.08542")]),
     ]
 
-    @Test("every sample answer decodes with exact decimals and the base added as 1", arguments: answers)
-    func samples(code: String, count: Int, samples: [(String, String)]) async throws {
-        let (frankfurter, client) = try recorded()
-        let table = try await frankfurter.rates(base: code)
-        #expect(client.requests.map(\.url) == ["https://api.frankfurter.dev/v1/latest?base=\(code)"])
-        #expect(table.source == "frankfurter")
-        #expect(table.base == code)
-        #expect(table.rates.count == count)
-        #expect(table.refused.isEmpty)
-        for (currency, text) in samples {
-            #expect(table.rates[currency]?.description == text, "\(currency)")
-            #expect(table.rates[currency] == decimal(text), "\(currency)")
-        }
-    }
-
-    @Test("as of the ECB's publication of the answer's date; next update at the next working day's")
-    func times() async throws {
-        let (frankfurter, _) = try recorded()
-        let table = try await frankfurter.rates(base: "usd")
-        #expect(table.asOf.iso8601Seconds == "2024-08-07T14:00:00Z")
-        #expect(table.nextUpdate?.iso8601Seconds == "2024-08-08T14:00:00Z")
-    }
-
     @Test("a Saturday's answer carries Friday's date: as of Friday 16:00 CEST, next update Monday's")
     func weekend() async throws {
         let client = ScriptedHTTPClient(body: answer(date: "2024-08-09", rates: #"{"KRW":1368.2}"#))
-        let table = try await adapter(client).rates(base: "USD")
+        let table = try await bed.adapter(client).rates(base: "USD")
         #expect(table.asOf.iso8601Seconds == "2024-08-09T14:00:00Z")
         #expect(table.nextUpdate?.iso8601Seconds == "2024-08-12T14:00:00Z")
         #expect(table.rates == ["KRW": decimal("1368.2"), "USD": 1])
-    }
-
-    @Test("an unknown base is Frankfurter's 404 \"not found\", said plainly")
-    func unknownBase() async throws {
-        let (frankfurter, client) = try recorded()
-        await #expect(
-            throws: AggError.venue(
-                venue: "frankfurter", code: "404",
-                message: "not found: Frankfurter has no ECB reference rates from XXX")
-        ) {
-            try await frankfurter.rates(base: "XXX")
-        }
-        #expect(client.requests.map(\.url) == ["https://api.frankfurter.dev/v1/latest?base=XXX"])
-    }
-
-    @Test("a base that is not three letters is refused before any request", arguments: ["US", "USDT", "U$D", ""])
-    func invalidBase(text: String) async throws {
-        let (frankfurter, client) = try recorded()
-        await #expect(throws: AggError.invalidCurrency(text)) {
-            try await frankfurter.rates(base: text)
-        }
-        #expect(client.requests.isEmpty)
     }
 
     @Test(
@@ -187,7 +133,7 @@ struct FrankfurterDecodingTests {
         ])
     func refused(rate: String, text: String, reason: String) async throws {
         let client = ScriptedHTTPClient(body: answer(rates: #"{"EUR":0.91567,"KRW":\#(rate),"JPY":146.53}"#))
-        let table = try await adapter(client).rates(base: "USD")
+        let table = try await bed.adapter(client).rates(base: "USD")
         #expect(table.rates == ["EUR": decimal("0.91567"), "JPY": decimal("146.53"), "USD": 1])
         #expect(table.refused == [RateRefusal(code: "KRW", text: text, reason: reason)])
     }
@@ -204,33 +150,33 @@ struct FrankfurterDecodingTests {
         ])
     func malformed(body: String, path: String, detail: String) async {
         await #expect(throws: AggError.decoding(venue: "frankfurter", path: path, detail: detail)) {
-            try await adapter(ScriptedHTTPClient(body: body)).rates(base: "USD")
+            try await bed.adapter(ScriptedHTTPClient(body: body)).rates(base: "USD")
         }
     }
 
     @Test("keys that are not three capital letters are skipped, not fatal")
     func oddKeys() async throws {
         let client = ScriptedHTTPClient(body: answer(rates: #"{"KRW":1373.59,"krw":1,"XAUX":2,"1AB":3}"#))
-        let table = try await adapter(client).rates(base: "USD")
+        let table = try await bed.adapter(client).rates(base: "USD")
         #expect(table.rates == ["KRW": decimal("1373.59"), "USD": 1])
     }
 
     @Test("HTTP 429 is a rate limit; a 500 without a message is an HTTP error")
     func statuses() async {
         await #expect(throws: AggError.rateLimited(venue: "frankfurter", retryAfterSeconds: nil)) {
-            try await adapter(ScriptedHTTPClient(status: 429, body: "{}")).rates(base: "USD")
+            try await bed.adapter(ScriptedHTTPClient(status: 429, body: "{}")).rates(base: "USD")
         }
         await #expect(
             throws: AggError.http(
                 venue: "frankfurter", status: 500, url: "https://api.frankfurter.dev/v1/latest?base=USD")
         ) {
-            try await adapter(ScriptedHTTPClient(status: 500, body: "{}")).rates(base: "USD")
+            try await bed.adapter(ScriptedHTTPClient(status: 500, body: "{}")).rates(base: "USD")
         }
     }
 
     @Test("an FX source only: a ticker is unsupported")
     func unsupported() async throws {
-        let (frankfurter, _) = try recorded()
+        let frankfurter = bed.adapter(try bed.recorded())
         await #expect(throws: AggError.unsupported(venue: "frankfurter", capability: .ticker)) {
             try await frankfurter.quote(for: Market(base: "BTC", quote: "USD"))
         }

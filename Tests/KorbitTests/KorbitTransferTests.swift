@@ -5,30 +5,13 @@ import Foundation
 import Korbit
 import Testing
 
+// What Korbit answers from its recordings (every capability, exact values, requests and errors)
+// is data: Fixtures/korbit/expectations.json, run by VenueExpectationTests. These are its quirks.
+
 private let bed = AdapterTestBed(KorbitAdapter.self)
 
 @Suite("Korbit transfer status")
 struct KorbitTransferTests {
-    @Test("one /v2/currencies request: one row a network, with its fee, exact")
-    func recordedStatus() async throws {
-        let client = try bed.recorded()
-        let rows = try await bed.adapter(client).transferStatus(coins: ["BTC", "USDT", "XRP", "KRW", "NOPE"])
-        #expect(client.requests.map(\.url) == [bed.baseURL + "/v2/currencies"])
-        #expect(
-            rows == [
-                TransferStatus(
-                    exchange: "korbit", coin: "BTC", network: "BTC", deposit: .open, withdraw: .open,
-                    withdrawFee: decimal("0.0008")),
-                TransferStatus(
-                    exchange: "korbit", coin: "USDT", network: "ETH", deposit: .open, withdraw: .open, withdrawFee: 5),
-                TransferStatus(
-                    exchange: "korbit", coin: "USDT", network: "TRX", deposit: .open, withdraw: .closed, withdrawFee: 1),
-                TransferStatus(
-                    exchange: "korbit", coin: "XRP", network: "XRP", deposit: .closed, withdraw: .closed, withdrawFee: 1
-                ),
-            ])
-    }
-
     @Test("the per-currency copies are read only without networks; an unknown word is unknown and noted")
     func deprecatedFields() throws {
         let json = try JSONParser.parse(

@@ -6,11 +6,13 @@ import Foundation
 import Kraken
 import Testing
 
+// What Kraken answers from its recordings (every capability, exact values, requests and errors) is
+// data: Fixtures/kraken/expectations.json, run by VenueExpectationTests. These are Kraken's quirks.
+
 private let bed = AdapterTestBed(KrakenAdapter.self)
 private let base = bed.baseURL
 private let btc = bed.market("BTC")
 private let eth = bed.market("ETH")
-private let nope = bed.market("NOPE")
 
 /// The BTC/USD ticker of the sample data: the change from today's open, 58419.9 − 57210.4.
 private let btcQuote = Quote(
@@ -90,25 +92,6 @@ struct KrakenRouterTests {
 
 @Suite("Kraken tickers")
 struct KrakenTickerTests {
-    @Test("one ticker, answered under XXBTZUSD: every field exact, the change from today's open")
-    func ticker() async throws {
-        let client = try bed.recorded()
-        let quote = try await bed.adapter(client).quote(for: btc)
-        #expect(quote == btcQuote)
-        #expect(quote.last.description == "58419.9")
-        #expect(quote.changePercent?.description == "2.1141")
-        #expect(quote.timestamp == nil)
-        #expect(client.requests.map(\.url) == [base + "/0/public/Ticker?pair=XBTUSD"])
-    }
-
-    @Test("ETH/USD, answered under XETHZUSD")
-    func ether() async throws {
-        let quote = try await bed.adapter(try bed.recorded()).quote(for: eth)
-        #expect(quote.last == decimal("2478.69"))
-        #expect(quote.change == decimal("42.58"))
-        #expect(quote.changePercent == decimal("1.7479"))
-    }
-
     @Test("an answer for another pair than the one asked for is a decoding error")
     func wrongPair() async throws {
         let body = try Fixtures.bytes("kraken/Ticker_ETHUSD.json")
@@ -122,122 +105,10 @@ struct KrakenTickerTests {
             try await bed.adapter(client).quote(for: btc)
         }
     }
-
-    @Test(
-        "all tickers: one request holds every quote; each currency takes its own pairs",
-        arguments: [
-            ("USD", 150), ("EUR", 12), ("USDT", 12),
-        ])
-    func allTickers(currency: String, count: Int) async throws {
-        let client = try bed.recorded()
-        let quotes = try await bed.adapter(client).allQuotes(quotedIn: currency)
-        #expect(client.requests.map(\.url) == [base + "/0/public/Ticker"])
-        #expect(quotes.count == count)
-        #expect(Set(quotes.map(\.market)).count == count)
-        #expect(quotes.allSatisfy { $0.market.quote == currency && $0.exchange == "kraken" })
-    }
-
-    @Test("in the all-tickers answer BTC/USD is the same as on its own, and Tezos is XTZ")
-    func allTickersDetail() async throws {
-        let quotes = try await bed.adapter(try bed.recorded()).allQuotes(quotedIn: "USD")
-        #expect(quotes.first == btcQuote)
-        #expect(quotes.contains { $0.market == Market(base: "XTZ", quote: "USD") })
-        #expect(quotes.contains { $0.market == Market(base: "DOGE", quote: "USD") })
-        #expect(!quotes.contains { $0.market.base == "XT" || $0.market.base == "XBT" })
-    }
-
-    @Test("several markets share the all-tickers request; a missing one is not listed")
-    func batch() async throws {
-        let client = try bed.recorded()
-        let results = await bed.adapter(client).quotes(for: [btc, eth, nope])
-        #expect(client.requests.map(\.url) == [base + "/0/public/Ticker"])
-        #expect(try results[btc]?.get() == btcQuote)
-        #expect(try results[eth]?.get().last == decimal("2478.69"))
-        guard case .failure(let error)? = results[nope] else {
-            Issue.record("expected NOPE to fail")
-            return
-        }
-        #expect(error == .notListed(venue: "kraken", market: nope, code: "", message: ""))
-    }
-
-    @Test("the pair list: online pairs in the quotes agg asks for, named from wsname")
-    func markets() async throws {
-        let client = try bed.recorded()
-        let listings = try await bed.adapter(client).markets()
-        #expect(client.requests.map(\.url) == [base + "/0/public/AssetPairs"])
-        #expect(listings.count == 173)
-        #expect(listings.first == MarketListing(exchange: "kraken", market: btc, venueSymbol: "XBTUSD"))
-        #expect(listings.contains { $0.market == Market(base: "DOGE", quote: "USDT") && $0.venueSymbol == "XDGUSDT" })
-        #expect(!listings.contains { $0.market == Market(base: "BLUR", quote: "USD") })
-        #expect(!listings.contains { $0.market.quote == "BTC" })
-    }
 }
 
 @Suite("Kraken market data")
 struct KrakenMarketDataTests {
-    @Test("candles: the last 720 one-minute bars, oldest first, times in seconds; the limit keeps the newest")
-    func candles() async throws {
-        let client = try bed.recorded()
-        let candles = try await bed.adapter(client).candles(for: btc, interval: .oneMinute, limit: 720)
-        #expect(client.requests.map(\.url) == [base + "/0/public/OHLC?pair=XBTUSD&interval=1"])
-        #expect(candles.count == 720)
-        #expect(
-            candles.last
-                == Candle(
-                    time: Timestamp(secondsSince1970: 1_723_104_720), open: decimal("58410.9"),
-                    high: decimal("58421.9"),
-                    low: decimal("58410.9"), close: decimal("58419.9"), volume: decimal("10.07936895")))
-        #expect(candles.first?.time == Timestamp(secondsSince1970: 1_723_061_580))
-        let three = try await bed.adapter(try bed.recorded()).candles(for: btc, interval: .oneMinute, limit: 3)
-        #expect(three.map(\.time.millisecondsSince1970) == [1_723_104_600_000, 1_723_104_660_000, 1_723_104_720_000])
-        #expect(three.first?.close == decimal("58435.9"))
-    }
-
-    @Test("trades: newest first, b a buy, the time in seconds read exactly to the millisecond")
-    func trades() async throws {
-        let client = try bed.recorded()
-        let trades = try await bed.adapter(client).trades(for: btc, limit: 2)
-        #expect(client.requests.map(\.url) == [base + "/0/public/Trades?pair=XBTUSD&count=2"])
-        #expect(
-            trades == [
-                Trade(
-                    time: Timestamp(millisecondsSince1970: 1_723_104_734_567), side: .buy, price: decimal("58419.9"),
-                    amount: decimal("0.00128"), cost: decimal("74.777472")),
-                Trade(
-                    time: Timestamp(millisecondsSince1970: 1_723_104_731_209), side: .buy, price: 58420,
-                    amount: decimal("0.33693223"), cost: decimal("19683.5808766")),
-            ])
-        let all = try await bed.adapter(try bed.recorded()).trades(for: btc, limit: 5000)
-        #expect(all.count == 1000)
-        #expect(Set(all.map(\.side)) == [.buy, .sell])
-        #expect(zip(all, all.dropFirst()).allSatisfy { $0.time >= $1.time })
-    }
-
-    @Test("the order book: [price, volume, time] levels, best first, cut to the depth", arguments: [1, 10, 100])
-    func orderBook(depth: Int) async throws {
-        let client = try bed.recorded()
-        let book = try await bed.adapter(client).orderBook(for: btc, depth: depth)
-        #expect(client.requests.map(\.url) == [base + "/0/public/Depth?pair=XBTUSD&count=\(depth)"])
-        #expect(book.bids.count == depth)
-        #expect(book.asks.count == depth)
-        #expect(book.bids.first == BookLevel(price: decimal("58419.9"), amount: 2))
-        #expect(book.asks.first == BookLevel(price: 58420, amount: 1))
-    }
-
-    @Test(
-        "bar lengths Kraken lacks are refused without a request",
-        arguments: [CandleInterval.threeMinutes, .twelveHours])
-    func missingInterval(interval: CandleInterval) async throws {
-        let client = try bed.recorded()
-        await #expect(
-            throws: AggError.usage(
-                "kraken does not offer \(interval.rawValue) candles; its intervals: 1m, 5m, 30m, 1h, 24h")
-        ) {
-            try await bed.adapter(client).candles(for: btc, interval: interval, limit: 10)
-        }
-        #expect(client.requests.isEmpty)
-    }
-
     @Test(
         "trade times in seconds become exact milliseconds; other text is refused",
         arguments: [
@@ -261,22 +132,6 @@ struct KrakenMarketDataTests {
 
 @Suite("Kraken errors")
 struct KrakenErrorTests {
-    @Test("an unknown pair is not listed, from EQuery:Unknown asset pair sent with HTTP 200")
-    func unknownPair() async throws {
-        let expected = AggError.notListed(
-            venue: "kraken", market: nope, code: "EQuery:Unknown asset pair", message: "Unknown asset pair")
-        await #expect(throws: expected) { try await bed.adapter(try bed.recorded()).quote(for: nope) }
-        await #expect(throws: expected) { try await bed.adapter(try bed.recorded()).orderBook(for: nope, depth: 5) }
-        let kraken = bed.adapter(try bed.recorded())
-        do throws(AggError) {
-            _ = try await kraken.quote(for: nope)
-        } catch {
-            #expect(
-                error.description
-                    == "kraken: NOPE/USD is not listed (error EQuery:Unknown asset pair: Unknown asset pair)")
-        }
-    }
-
     @Test(
         "error arrays become typed errors; warnings alone do not fail an answer",
         arguments: [
@@ -335,16 +190,6 @@ struct KrakenErrorTests {
         #expect(!descriptor.meansNotListed(.venue(venue: "kraken", code: "EGeneral:Internal error", message: "")))
     }
 
-    @Test("a quote agg does not ask Kraken for fails without a request")
-    func unservedQuote() async {
-        let client = ScriptedHTTPClient(body: "{}")
-        await #expect(throws: AggError.self) {
-            try await bed.adapter(client).quote(for: Market(base: "BTC", quote: "KRW"))
-        }
-        await #expect(throws: AggError.self) { try await bed.adapter(client).allQuotes(quotedIn: "KRW") }
-        #expect(client.requests.isEmpty)
-    }
-
     @Test(
         "broken answers become typed errors naming the venue",
         arguments: [
@@ -358,41 +203,9 @@ struct KrakenErrorTests {
             (200, #"{"error":"EQuery:Unknown asset pair"}"#, "decoding"),
         ])
     func brokenAnswers(status: Int, body: String, kind: String) async {
-        let client = ScriptedHTTPClient(status: status, body: body)
-        do {
-            _ = try await bed.adapter(client).quote(for: btc)
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == kind)
-            #expect(error.venue == "kraken")
-            #expect(!error.description.contains("\n"))
-        }
-    }
-}
-
-/// The adapter over real HTTP: libcurl against the loopback server serving Fixtures/kraken.
-@Suite("Kraken over HTTP")
-struct KrakenLoopbackTests {
-    @Test("a ticker under XXBTZUSD, all tickers and an unknown pair, with exact decimals and the right paths")
-    func overHTTP() async throws {
-        let server = try FixtureServer(venues: ["kraken"])
-        defer { server.stop() }
-        let kraken = KrakenAdapter(
-            environment: AdapterEnvironment(
-                baseURL: server.baseURL(for: "kraken"),
-                http: CurlHTTPClient(timeouts: HTTPTimeouts(connect: 2, total: 5))))
-        #expect(try await kraken.quote(for: btc) == btcQuote)
-        #expect(try await kraken.allQuotes(quotedIn: "USD").count == 150)
-        await #expect(
-            throws: AggError.notListed(
-                venue: "kraken", market: nope, code: "EQuery:Unknown asset pair", message: "Unknown asset pair")
-        ) {
-            try await kraken.quote(for: nope)
-        }
-        #expect(
-            server.requests.map(\.target) == [
-                "/kraken/0/public/Ticker?pair=XBTUSD", "/kraken/0/public/Ticker",
-                "/kraken/0/public/Ticker?pair=NOPEUSD",
-            ])
+        let error = await bed.error(status: status, body: body) { try await $0.quote(for: btc) }
+        #expect(error?.kind == kind)
+        #expect(error?.venue == "kraken")
+        #expect(error?.description.contains("\n") == false)
     }
 }

@@ -108,7 +108,7 @@ struct ScaffoldTests {
 
         let files = [
             "Plugins/\(name)/APIRouter.swift", "Plugins/\(name)/\(name)Decoding.swift",
-            "Plugins/\(name)/\(name)Adapter.swift", "Tests/\(name)Tests/\(name)Tests.swift",
+            "Plugins/\(name)/\(name)Adapter.swift", "Fixtures/\(id)/expectations.json",
             "Fixtures/\(id)/routes.json", "Fixtures/\(id)/contract.json", "Fixtures/\(id)/ticker_BTC_KRW.json",
             "Fixtures/\(id)/error_not_found.json",
         ]
@@ -122,6 +122,9 @@ struct ScaffoldTests {
         }
         #expect(try text(directory, "Plugins/\(name)/\(name)Adapter.swift").contains("id: \"\(id)\""))
         #expect(try text(directory, "Fixtures/\(id)/routes.json").contains("\"venue\": \"\(id)\""))
+        // The venue's tests are data, run by the one expectations suite: no Swift test is written.
+        #expect(try text(directory, "Fixtures/\(id)/expectations.json").contains("\"venue\": \"\(id)\""))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("Tests/\(name)Tests").path))
 
         // The manifest gains one name at the end of adapterNames, whatever the names before it.
         let manifest = try text(directory, "Package.swift")

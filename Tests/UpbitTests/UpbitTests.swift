@@ -5,15 +5,11 @@ import Foundation
 import Testing
 import Upbit
 
-private let base = "https://api.upbit.com"
+// What Upbit answers from its recordings (every capability, exact values, requests and errors)
+// is data: Fixtures/upbit/expectations.json, run by VenueExpectationTests. These are its quirks.
 
-private func adapter(_ client: any HTTPClient) -> UpbitAdapter {
-    UpbitAdapter(environment: AdapterEnvironment(baseURL: base, http: client))
-}
-
-private func decimal(_ text: String) -> Decimal {
-    Decimal(string: text) ?? .nan
-}
+private let bed = AdapterTestBed(UpbitAdapter.self)
+private let base = bed.baseURL
 
 private let btc = Market(base: "BTC", quote: "KRW")
 private let eth = Market(base: "ETH", quote: "KRW")
@@ -63,85 +59,6 @@ struct UpbitRouterTests {
 
 @Suite("Upbit decoding")
 struct UpbitDecodingTests {
-    @Test("the KRW-BTC ticker maps every field exactly; the change rate becomes a percent")
-    func ticker() async throws {
-        let client = try Fixtures.recordingClient("upbit", baseURL: base)
-        let quote = try await adapter(client).quote(for: btc)
-        #expect(
-            quote
-                == Quote(
-                    exchange: "upbit", market: btc, last: 80_651_000, open: 79_580_000, high: 81_480_000,
-                    low: 79_120_000, previousClose: 79_580_000, change: 1_071_000,
-                    changePercent: decimal("1.34581553"), changeBasis: .sinceUTCMidnight,
-                    baseVolume: decimal("3876.21587312"),
-                    quoteVolume: decimal("311604512879.45103"),
-                    timestamp: Timestamp(millisecondsSince1970: 1_723_104_735_112)))
-        #expect(quote.changePercent?.description == "1.34581553")
-        #expect(quote.timestamp?.description == "2024-08-08T08:12:15.112Z")
-        #expect(client.requests.map(\.url) == [base + "/v1/ticker?markets=KRW-BTC"])
-    }
-
-    @Test(
-        "prices in BTC and USDT, negative changes and exponent numbers stay exact",
-        arguments: [
-            (Market(base: "ETH", quote: "BTC"), "0.04225", "-1.72133054"),
-            (Market(base: "BTC", quote: "USDT"), "58500.1", "0.05057248"),
-            (Market(base: "ETH", quote: "KRW"), "3407000", "-0.40923707"),
-            (Market(base: "USDT", quote: "KRW"), "1373", "-0.21802326"),
-        ])
-    func otherMarkets(market: Market, last: String, percent: String) async throws {
-        let quote = try await adapter(try Fixtures.client("upbit", baseURL: base)).quote(for: market)
-        #expect(quote.market == market)
-        #expect(quote.last == decimal(last))
-        #expect(quote.changePercent == decimal(percent))
-    }
-
-    @Test("several markets share one request")
-    func batch() async throws {
-        let client = try Fixtures.recordingClient("upbit", baseURL: base)
-        let results = await adapter(client).quotes(for: [btc, eth, btc])
-        #expect(client.requests.map(\.url) == [base + "/v1/ticker?markets=KRW-BTC,KRW-ETH"])
-        #expect(try results[btc]?.get().last == 80_651_000)
-        #expect(try results[eth]?.get().last == 3_407_000)
-        #expect(results.count == 2)
-    }
-
-    @Test("every KRW ticker in one /v1/ticker/all request, exact; a currency Upbit does not quote asks nothing")
-    func allTickers() async throws {
-        let client = try Fixtures.recordingClient("upbit", baseURL: base)
-        let quotes = try await adapter(client).allQuotes(quotedIn: "KRW")
-        #expect(client.requests.map(\.url) == [base + "/v1/ticker/all?quote_currencies=KRW"])
-        #expect(quotes.count == 153)
-        #expect(Set(quotes.map(\.market)).count == 153)
-        let byBase = Dictionary(quotes.map { ($0.market.base, $0) }) { first, _ in first }
-        #expect(byBase["BTC"]?.last == 80_651_000)
-        #expect(byBase["BTC"]?.quoteVolume == decimal("311604512879.45103"))
-        #expect(byBase["USDT"]?.last == 1373)
-        #expect(byBase["XRP"]?.last == decimal("792.14"))
-        #expect(byBase["XRP"]?.changePercent == decimal("1.29667519"))
-        await #expect(throws: AggError.self) { try await adapter(client).allQuotes(quotedIn: "EUR") }
-        #expect(client.requests.count == 1)
-    }
-
-    @Test("one unknown code fails Upbit's batch: the market list sorts it out in two more requests")
-    func batchWithUnknownCode() async throws {
-        let client = try Fixtures.recordingClient("upbit", baseURL: base)
-        let results = await adapter(client).quotes(for: [btc, nope, eth])
-        #expect(
-            client.requests.map(\.url) == [
-                base + "/v1/ticker?markets=KRW-BTC,KRW-NOPE,KRW-ETH",
-                base + "/v1/market/all",
-                base + "/v1/ticker?markets=KRW-BTC,KRW-ETH",
-            ])
-        #expect(try results[btc]?.get().last == 80_651_000)
-        #expect(try results[eth]?.get().last == 3_407_000)
-        guard case .failure(let error)? = results[nope] else {
-            Issue.record("NOPE should fail")
-            return
-        }
-        #expect(error == .notListed(venue: "upbit", market: nope, code: "404", message: "Code not found"))
-    }
-
     @Test("without the market list, each market of a failed batch is asked for on its own")
     func batchWithoutMarketList() async throws {
         let responder = try FixtureResponder(venue: "upbit", baseURL: base)
@@ -151,7 +68,7 @@ struct UpbitDecodingTests {
             }
             return try responder.respond(to: request)
         }
-        let results = await adapter(client).quotes(for: [btc, nope])
+        let results = await bed.adapter(client).quotes(for: [btc, nope])
         #expect(client.requests.count == 4)
         #expect(
             Set(client.requests.dropFirst(2).map(\.url)) == [
@@ -161,32 +78,6 @@ struct UpbitDecodingTests {
         #expect(results[nope].map { if case .failure(let error) = $0 { error.isNotListed } else { false } } == true)
     }
 
-    @Test("markets in a currency Upbit does not quote fail without a request")
-    func unservedInBatch() async throws {
-        let client = try Fixtures.recordingClient("upbit", baseURL: base)
-        let usd = Market(base: "BTC", quote: "USD")
-        let results = await adapter(client).quotes(for: [usd, btc])
-        #expect(client.requests.map(\.url) == [base + "/v1/ticker?markets=KRW-BTC"])
-        guard case .failure(let error)? = results[usd] else {
-            Issue.record("BTC/USD should fail")
-            return
-        }
-        #expect(error.kind == "notListed")
-    }
-
-    @Test("the market list carries Korean and English names")
-    func markets() async throws {
-        let listings = try await adapter(try Fixtures.client("upbit", baseURL: base)).markets()
-        #expect(listings.count == 32)
-        #expect(
-            listings[0]
-                == MarketListing(
-                    exchange: "upbit", market: btc, venueSymbol: "KRW-BTC", koreanName: "비트코인",
-                    englishName: "Bitcoin"))
-        #expect(listings.first { $0.venueSymbol == "KRW-XRP" }?.koreanName == "엑스알피(리플)")
-        #expect(listings.contains { $0.market == Market(base: "1INCH", quote: "BTC") })
-    }
-
     /// Rule 1 of issue 20 for market lists: one damaged entry costs only itself.
     @Test("a damaged entry of the market list is left out; the others are listed")
     func damagedListing() async throws {
@@ -194,7 +85,7 @@ struct UpbitDecodingTests {
             #"[{"market":"KRW-BTC","korean_name":"비트코인","english_name":"Bitcoin"},"#
             + #"{"market":"KRW-ETH","korean_name":7},{"market":null},"#
             + #"{"market":"KRW-XRP","korean_name":"엑스알피(리플)","english_name":"XRP"}]"#
-        let listings = try await adapter(ScriptedHTTPClient(body: body)).markets()
+        let listings = try await bed.adapter(ScriptedHTTPClient(body: body)).markets()
         #expect(listings.map(\.venueSymbol) == ["KRW-BTC", "KRW-XRP"])
     }
 }
@@ -214,14 +105,6 @@ struct UpbitQuotaHeaderTests {
 
 @Suite("Upbit errors")
 struct UpbitErrorTests {
-    @Test("an unknown market is not listed, with Upbit's numeric name and message verbatim")
-    func unknownMarket() async throws {
-        await #expect(throws: AggError.notListed(venue: "upbit", market: nope, code: "404", message: "Code not found"))
-        {
-            try await adapter(try Fixtures.client("upbit", baseURL: base)).quote(for: nope)
-        }
-    }
-
     @Test(
         "error envelopes with a number or a string name become typed errors",
         arguments: [
@@ -241,13 +124,8 @@ struct UpbitErrorTests {
             ),
         ])
     func envelopes(file: String, status: Int, expected: AggError) async throws {
-        let body = try Fixtures.bytes(file)
-        let client = ScriptedHTTPClient { request in
-            HTTPResponse(status: status, headers: [], body: body, url: request.url)
-        }
-        await #expect(throws: expected) {
-            try await adapter(client).quote(for: btc)
-        }
+        let error = try await bed.error(status: status, fixture: file) { try await $0.quote(for: btc) }
+        #expect(error == expected)
     }
 
     @Test("404 counts as not listed; other names do not")
@@ -267,15 +145,10 @@ struct UpbitErrorTests {
             (451, "", "locationRestricted"),
         ])
     func brokenAnswers(status: Int, body: String, kind: String) async {
-        let client = ScriptedHTTPClient(status: status, body: body)
-        do {
-            _ = try await adapter(client).quote(for: btc)
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.kind == kind)
-            #expect(error.venue == "upbit")
-            #expect(!error.description.contains("\n"))
-        }
+        let error = await bed.error(status: status, body: body) { try await $0.quote(for: btc) }
+        #expect(error?.kind == kind)
+        #expect(error?.venue == "upbit")
+        #expect(error?.description.contains("\n") == false)
     }
 
     @Test("a decoding error names the JSON path that failed")
@@ -285,7 +158,7 @@ struct UpbitErrorTests {
             throws: AggError.decoding(
                 venue: "upbit", path: "$[0].trade_price", detail: "expected a number, found an object")
         ) {
-            try await adapter(client).quote(for: btc)
+            try await bed.adapter(client).quote(for: btc)
         }
     }
 }
@@ -294,7 +167,7 @@ struct UpbitErrorTests {
 struct UpbitChangeBasisTests {
     @Test("Upbit's signed_change_price is since 00:00 UTC, and the descriptor says so")
     func upbit() async throws {
-        let quote = try await adapter(try Fixtures.client("upbit", baseURL: base)).quote(
+        let quote = try await bed.adapter(try Fixtures.client("upbit", baseURL: base)).quote(
             for: Market(base: "BTC", quote: "KRW"))
         #expect(quote.changeBasis == .sinceUTCMidnight)
         #expect(UpbitAdapter.descriptor.changeBasis == .sinceUTCMidnight)
