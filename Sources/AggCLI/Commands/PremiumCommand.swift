@@ -117,7 +117,7 @@ public enum PremiumCommand: Command {
                 }, now: result.asOf)
         }
         Output.write(rendering, options: options, console: context.console)
-        return board.report(result, console: context.console)
+        return board.report(result, context: context)
     }
 
     /// The board `arguments` ask for, fetched through `context`'s venues (`agg serve` passes
@@ -180,7 +180,14 @@ struct Board: Sendable {
                 favorites: favorites),
             attributions: attributions,
             globalVenues: request.venues.filter { !$0.quoteCurrencies.contains(request.currency) }.map(\.id),
-            notAsked: notAsked, missingSymbols: missingSymbols(result))
+            notAsked: notAsked, missingSymbols: missingSymbols(result), skipped: skipped(result))
+    }
+
+    /// The skipped entries of the venues' answers that concern the symbols asked for (all of
+    /// them without symbols).
+    func skipped(_ result: PremiumService.Result) -> [SkippedEntry] {
+        let coins = Set(symbols)
+        return result.skipped.filter { $0.concerns(coins) }
     }
 
     /// The symbols asked for that the board does not list (none without a board: the FX
@@ -190,9 +197,12 @@ struct Board: Sendable {
         return symbols.filter { symbol in !board.rows.contains { $0.base == symbol } }
     }
 
-    /// Prints what failed and returns the exit code.
-    func report(_ result: PremiumService.Result, console: Console) -> ExitCode {
+    /// Prints what failed (and, under `AGG_DEBUG`, the entries skipped) and returns the exit
+    /// code. A skipped entry costs only its own market, so it does not fail the board.
+    func report(_ result: PremiumService.Result, context: CLIContext) -> ExitCode {
+        let console = context.console
         for error in result.errors { console.printError("agg: \(error.description)") }
+        for entry in skipped(result) { context.debug(entry.description) }
         for error in result.transfers.errors {
             console.printError("agg: warning: no transfer status: \(error.description)")
         }

@@ -125,7 +125,7 @@ public enum RecordCommand: Command {
                 localVenues: plan.venues.filter { $0.currency == plan.premiumCurrency }.map(\.id),
                 asksTransferStatus: false),
             registry: context.registry, console: context.console)
-        let progress = RecordProgress(console: context.console, mode: mode)
+        let progress = RecordProgress(console: context.console, mode: mode, debugNotes: context.debugNotes)
         progress.announce(plan, interval: interval)
         let count = arguments[Self.count]
         // Stop signals, and a failed write of --alert-log, both end the loop after its tick.
