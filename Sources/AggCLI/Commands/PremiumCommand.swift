@@ -60,8 +60,9 @@ public enum PremiumCommand: Command {
             come first. A coin whose deposits or withdrawals are closed on a venue (from the
             venues that publish transfer status, as agg status shows) is marked: its premium
             cannot be arbitraged there. With --watch the board is redrawn in place on a terminal (one JSON line,
-            table or CSV rows per refresh otherwise); each refresh asks every venue once, and the
-            FX sources only when their rate is over five minutes old or their next update is due.
+            table or CSV rows per refresh otherwise); each refresh asks every venue once, and an FX
+            source only when it is due: at its table's next update, a minute to five minutes
+            after the last request, later after failures (see docs/serve.md).
             With --watch, --alert rules (last, premium, usdtPremium, change, withdraw/deposit
             closed) are checked on each refresh's board, with no extra request; an alert is one
             line on stderr, a line of --alert-log and a run of --on-alert (see docs/alerts.md).
