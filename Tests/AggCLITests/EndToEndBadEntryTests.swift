@@ -96,6 +96,26 @@ struct EndToEndBadEntryTests {
         #expect(try json["errors"].elements().map { $0.value?.serialized() } == [Self.xrpJSONError])
     }
 
+    @Test("premium --watch: each refresh's JSON line has the errors entry; AGG_DEBUG names the entry each refresh")
+    func premiumWatch() async throws {
+        let server = try Self.server(venues: Self.premiumVenues)
+        let run = try await AggBinary.run(
+            [
+                "premium", "BTC", "XRP", "-e", "bithumb,upbit,binance", "--fx", "exchangerate", "--sort", "symbol",
+                "--watch", "--count", "2", "--interval", "1", "-f", "json",
+            ],
+            environment: environment(server, debug: true))
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.errorLines == [Self.xrpDebug, Self.xrpDebug])
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.count == 2)
+        for line in lines {
+            let json = JSONCursor(try JSONParser.parse(Array(line.utf8)))
+            #expect(try json["rows"].elements().map { try $0["base"].string() } == ["BTC", "XRP"])
+            #expect(try json["errors"].elements().map { $0.value?.serialized() } == [Self.xrpJSONError])
+        }
+    }
+
     @Test("premium table: the board is whole but for bithumb's XRP; AGG_DEBUG names the entry, else stderr is empty")
     func premiumTable() async throws {
         let server = try Self.server(venues: Self.premiumVenues)
