@@ -116,6 +116,26 @@ struct EndToEndBadEntryTests {
         }
     }
 
+    @Test(
+        "premium XRP with bithumb the only local venue: the skipped entry is the error line before 'not listed'; exit 1"
+    )
+    func premiumMissingSymbol() async throws {
+        let server = try Self.server(venues: Self.premiumVenues)
+        let run = try await AggBinary.run(
+            ["premium", "BTC", "XRP", "-e", "bithumb,binance", "--fx", "exchangerate", "-f", "json"],
+            environment: environment(server))
+        #expect(run.status == 1)
+        #expect(
+            run.errorLines == [
+                "agg: bithumb: skipped XRP: " + Self.xrpMessage,
+                "agg: XRP is not listed on both a local and a global venue",
+            ])
+        let json = JSONCursor(try JSONParser.parse(Array(run.output.utf8)))
+        #expect(try json["rows"].elements().map { try $0["base"].string() } == ["BTC"])
+        #expect(try json["errors"].elements().map { try $0["kind"].string() } == ["decoding", "notListed"])
+        #expect(try json["errors"].elements().first?.value?.serialized() == Self.xrpJSONError)
+    }
+
     @Test("premium table: the board is whole but for bithumb's XRP; AGG_DEBUG names the entry, else stderr is empty")
     func premiumTable() async throws {
         let server = try Self.server(venues: Self.premiumVenues)

@@ -199,16 +199,26 @@ struct Board: Sendable {
     }
 
     /// Prints what failed (and, under `AGG_DEBUG`, the entries skipped) and returns the exit
-    /// code. A skipped entry costs only its own market, so it does not fail the board.
+    /// code. A skipped entry costs only its own market, so it does not fail the board; when it
+    /// is why a symbol asked for is missing from the board, it is an error line before the
+    /// symbol's, so that the line saying the symbol is not listed is not the only explanation.
     func report(_ result: PremiumService.Result, context: CLIContext) -> ExitCode {
         let console = context.console
         for error in result.errors { console.printError("agg: \(error.description)") }
-        for entry in skipped(result) { context.debug(entry.description) }
+        let missing = missingSymbols(result)
+        var explaining: [SkippedEntry] = []
+        for entry in skipped(result) {
+            if let market = entry.market, missing.contains(market.base) {
+                explaining.append(entry)
+            } else {
+                context.debug(entry.description)
+            }
+        }
         for error in result.transfers.errors {
             console.printError("agg: warning: no transfer status: \(error.description)")
         }
         guard result.board != nil else { return .sourceFailed }
-        let missing = missingSymbols(result)
+        for entry in explaining { console.printError("agg: \(entry.description)") }
         for symbol in missing { console.printError("agg: " + PremiumRendering.notListedMessage(symbol)) }
         return result.errors.isEmpty && missing.isEmpty ? .success : .sourceFailed
     }
