@@ -78,8 +78,8 @@ struct HTTPConnection {
             sent = ServerSocket.write(
                 descriptor,
                 ResponseEncoding.wire(
-                    response, body: body, method: head.method, acceptEncoding: head.field("accept-encoding"),
-                    ifNoneMatch: head.field("if-none-match"), close: close),
+                    response, body: body, method: head.method, acceptEncoding: head.list("accept-encoding"),
+                    ifNoneMatch: head.list("if-none-match"), close: close),
                 seconds: Double(limits.idleTimeoutSeconds))
             handler.finished(label: label, status: response.status, seconds: monotonicSeconds() - start)
             if close, sent, !readsBody { ServerSocket.lingeringClose(descriptor) }

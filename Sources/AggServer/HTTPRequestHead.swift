@@ -32,6 +32,14 @@ struct HTTPRequestHead: Sendable, Equatable {
     /// The value of the field `name` (lower case), the first if several.
     func field(_ name: String) -> String? { fields.first { $0.name == name }?.value }
 
+    /// The value of the list field `name` (lower case, such as `if-none-match`): its field lines
+    /// joined by commas, which is what several lines of a list field mean (RFC 9110 §5.3); `nil`
+    /// without one.
+    func list(_ name: String) -> String? {
+        let values = fields.filter { $0.name == name }.map(\.value)
+        return values.isEmpty ? nil : values.joined(separator: ", ")
+    }
+
     /// Whether the client asks to keep the connection: HTTP/1.1 unless `Connection: close`.
     var keepAlive: Bool {
         guard minorVersion == 1 else { return false }

@@ -141,6 +141,9 @@ struct ServeLoadTests {
                 # TYPE agg_source_up gauge
                 agg_source_up{exchange="coinbase"} 1
                 agg_source_up{exchange="frankfurter"} 1
+                # HELP agg_skipped_entries_total Entries of a venue's all-tickers answers skipped because they did not decode; the others answer.
+                # TYPE agg_skipped_entries_total counter
+                agg_skipped_entries_total{exchange="coinbase"} 0
                 # HELP agg_snapshot_timestamp_seconds When the last poll finished (Unix seconds).
                 # TYPE agg_snapshot_timestamp_seconds gauge
                 agg_snapshot_timestamp_seconds \(ServeMetrics.seconds(snapshot.time))

@@ -65,8 +65,9 @@ public enum PremiumCommand: Command {
             come first. A coin whose deposits or withdrawals are closed on a venue (from the
             venues that publish transfer status, as agg status shows) is marked: its premium
             cannot be arbitraged there. With --watch the board is redrawn in place on a terminal (one JSON line,
-            table or CSV rows per refresh otherwise); each refresh asks every venue once, and the
-            FX sources only when their rate is over five minutes old or their next update is due.
+            table or CSV rows per refresh otherwise); each refresh asks every venue once, and an FX
+            source only when it is due: at its table's next update, a minute to five minutes
+            after the last request, later after failures (see docs/serve.md).
             With --watch, --alert rules (last, premium, usdtPremium, change, withdraw/deposit
             closed) are checked on each refresh's board, with no extra request; an alert is one
             line on stderr, a line of --alert-log and a run of --on-alert (see docs/alerts.md).
@@ -122,7 +123,7 @@ public enum PremiumCommand: Command {
                 }, now: result.asOf)
         }
         Output.write(rendering, options: options, console: context.console)
-        return board.report(result, console: context.console)
+        return board.report(result, context: context)
     }
 
     /// The board `arguments` ask for, fetched through `context`'s venues (`agg serve` passes
@@ -185,7 +186,14 @@ struct Board: Sendable {
                 favorites: favorites),
             attributions: attributions,
             globalVenues: request.venues.filter { !$0.quoteCurrencies.contains(request.currency) }.map(\.id),
-            notAsked: notAsked, missingSymbols: missingSymbols(result))
+            notAsked: notAsked, missingSymbols: missingSymbols(result), skipped: skipped(result))
+    }
+
+    /// The skipped entries of the venues' answers that concern the symbols asked for (all of
+    /// them without symbols).
+    func skipped(_ result: PremiumService.Result) -> [SkippedEntry] {
+        let coins = Set(symbols)
+        return result.skipped.filter { $0.concerns(coins) }
     }
 
     /// The symbols asked for that the board does not list (none without a board: the FX
@@ -195,14 +203,27 @@ struct Board: Sendable {
         return symbols.filter { symbol in !board.rows.contains { $0.base == symbol } }
     }
 
-    /// Prints what failed and returns the exit code.
-    func report(_ result: PremiumService.Result, console: Console) -> ExitCode {
+    /// Prints what failed (and, under `AGG_DEBUG`, the entries skipped) and returns the exit
+    /// code. A skipped entry costs only its own market, so it does not fail the board; when it
+    /// is why a symbol asked for is missing from the board, it is an error line before the
+    /// symbol's, so that the line saying the symbol is not listed is not the only explanation.
+    func report(_ result: PremiumService.Result, context: CLIContext) -> ExitCode {
+        let console = context.console
         for error in result.errors { console.printError("agg: \(error.description)") }
+        let missing = missingSymbols(result)
+        var explaining: [SkippedEntry] = []
+        for entry in skipped(result) {
+            if let market = entry.market, missing.contains(market.base) {
+                explaining.append(entry)
+            } else {
+                context.debug(entry.description)
+            }
+        }
         for error in result.transfers.errors {
             console.printError("agg: warning: no transfer status: \(error.description)")
         }
         guard result.board != nil else { return .sourceFailed }
-        let missing = missingSymbols(result)
+        for entry in explaining { console.printError("agg: \(entry.description)") }
         for symbol in missing { console.printError("agg: " + PremiumRendering.notListedMessage(symbol)) }
         return result.errors.isEmpty && missing.isEmpty ? .success : .sourceFailed
     }

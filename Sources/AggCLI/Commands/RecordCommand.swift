@@ -49,14 +49,14 @@ public enum RecordCommand: Command {
         discussion: """
             Every interval each venue is asked once for all its tickers (coins named as
             SYMBOLs are kept, the others dropped; a venue without an all-tickers request is asked
-            for each named coin), each FX source when its rate is over five minutes old or its next
-            update is due, and with --premium the premium board is made from the same tickers. One
-            tick is stored in one transaction, with the time it was fetched, in the database
-            (see agg config path). Each venue has its own deadline within the tick (half the
-            interval, at most --timeout, retries included): a slow or failing venue is reported
-            on stderr with its own error, one line each, and never delays the others or the next
-            tick. A venue whose rate limit cannot take a request every interval is fetched every
-            few ticks, and agg says so.
+            for each named coin), each FX source only when it is due (at its table's next update, a
+            minute to five minutes after the last request, later after failures), and with
+            --premium the premium board is made from the same tickers. One tick is stored in
+            one transaction, with the time it was fetched, in the database (see agg config path).
+            Each venue has its own deadline within the tick (half the interval, at most --timeout,
+            retries included): a slow or failing venue is reported on stderr with its own error,
+            one line each, and never delays the others or the next tick. A venue whose rate limit
+            cannot take a request every interval is fetched every few ticks, and agg says so.
             Rows older than --retain are deleted in the background, a thousand at a time.
             Several recorders may share the database: each venue is recorded by one of them
             (a lease renewed every tick, lasting three intervals). SIGTERM or Ctrl-C finishes the
@@ -132,7 +132,7 @@ public enum RecordCommand: Command {
                 localVenues: plan.venues.filter { $0.currency == plan.premiumCurrency }.map(\.id),
                 asksTransferStatus: false),
             registry: context.registry, console: context.console)
-        let progress = RecordProgress(console: context.console, mode: mode)
+        let progress = RecordProgress(console: context.console, mode: mode, debugNotes: context.debugNotes)
         progress.announce(plan, interval: interval)
         let count = arguments.flag(Self.count)
         // Stop signals, and a failed write of --alert-log, both end the loop after its tick.

@@ -65,10 +65,11 @@ public enum ServeCommand: Command {
         ],
         discussion: """
             One poller asks each venue once per interval (its all-tickers request; one ticker per
-            --coins coin on a venue without one), each FX source when its table is over five
-            minutes old or its next update is due, and the transfer-status lists; every client is
-            answered from the snapshot of the last poll, so the load on the venues does not grow
-            with clients. Endpoints: /v1/quote?symbol=BTC&exchange=bithumb, /v1/compare?symbol=BTC,
+            --coins coin on a venue without one), each FX source only when it is due (at its table's
+            next update, a minute to five minutes after the last request, later after failures),
+            and the transfer-status lists; every client is answered from the snapshot of the last
+            poll, so the load on the venues does not grow with clients. Endpoints:
+            /v1/quote?symbol=BTC&exchange=bithumb, /v1/compare?symbol=BTC,
             /v1/premium, /v1/rates?base=USD&to=KRW&source=all, /v1/status?symbol=ETH,
             /v1/exchanges, /v1/history?symbol=BTC&since=24h (from --store, where agg record
             writes), /v1/stream (server-sent events of the board), /metrics (Prometheus) and /healthz. Each JSON body is what the matching

@@ -27,6 +27,9 @@ struct PremiumRendering: Rendering {
     var notAsked: [String] = []
     /// Symbols asked for that the board does not list: JSON error entries.
     var missingSymbols: [String] = []
+    /// Entries of the venues' answers that were skipped (and concern the symbols asked for):
+    /// one JSON error entry each, naming the venue, the market and the JSON path.
+    var skipped: [SkippedEntry] = []
 
     /// What a symbol missing from the board is told: one line on stderr, one JSON error.
     static func notListedMessage(_ symbol: String) -> String {
@@ -109,6 +112,7 @@ struct PremiumRendering: Rendering {
             "rows": .array(rowValues),
             "errors": .array(
                 result.errors.map { JSONOutput.error($0, exchange: nil, symbol: nil) }
+                    + skipped.map(\.jsonError)
                     + missingSymbols.map { symbol in
                         [
                             "exchange": .null, "symbol": .string(symbol), "kind": "notListed", "code": .null,

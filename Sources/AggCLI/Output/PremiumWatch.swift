@@ -111,5 +111,6 @@ struct PremiumWatch: Sendable {
             console.standardOutput.write("\(TableTime.text(result.asOf)) UTC\n" + text + "\n")
         }
         for failure in failures { console.printError(failure) }
+        for entry in board.skipped(result) { context.debug(entry.description) }
     }
 }

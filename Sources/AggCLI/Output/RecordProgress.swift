@@ -20,11 +20,14 @@ final class RecordProgress: Sendable {
 
     private let console: Console
     private let mode: Mode
+    /// Whether `AGG_DEBUG` asks for the entries skipped in each tick.
+    private let debugNotes: Bool
     private let state = Mutex(State())
 
-    init(console: Console, mode: Mode) {
+    init(console: Console, mode: Mode, debugNotes: Bool = false) {
         self.console = console
         self.mode = mode
+        self.debugNotes = debugNotes
     }
 
     /// Says, once at the start, which venues are fetched less often than every tick and why.
@@ -43,8 +46,9 @@ final class RecordProgress: Sendable {
     func tick(_ report: RecordService.TickReport, totals: RecordService.Totals) {
         var problems = report.failures.map { "agg: record: \($0.error.description)" }
         if let error = report.storeError { problems.append("agg: record: \(error.description)") }
+        let skipped = debugNotes ? report.skippedEntries.map { CLIContext.debugLine($0.description) } : []
         let (status, notes) = state.withLock { state -> (String, [String]) in
-            var notes: [String] = []
+            var notes: [String] = skipped
             if report.heldElsewhere != state.heldElsewhere {
                 if !report.heldElsewhere.isEmpty {
                     notes.append(
@@ -78,7 +82,14 @@ final class RecordProgress: Sendable {
         console.printError(
             "agg: record: \(stopped ? "stopped" : "done") after \(totals.ticks) tick\(totals.ticks == 1 ? "" : "s"): "
                 + "\(totals.rows) rows, \(totals.failures) failure\(totals.failures == 1 ? "" : "s"), "
-                + "\(totals.skips) skip\(totals.skips == 1 ? "" : "s"), \(totals.pruned) pruned")
+                + "\(totals.skips) skip\(totals.skips == 1 ? "" : "s"), \(totals.pruned) pruned"
+                + Self.badEntries(totals.badEntries))
+    }
+
+    /// `, 1 bad entry` or `, 3 bad entries` (entries of venue answers skipped because they did
+    /// not decode); nothing when there were none.
+    static func badEntries(_ count: Int) -> String {
+        count == 0 ? "" : ", \(count) bad entr\(count == 1 ? "y" : "ies")"
     }
 
     /// `recording · tick 12 · 5,432 rows · 1 failure · last: agg: record: kraken: ...`
@@ -89,11 +100,13 @@ final class RecordProgress: Sendable {
     }
 
     /// `2026-12-01T20:50:00.000Z tick 3: 1234 rows (1200 prices, 4 rates, 30 premiums), 7 answered, 1 failed, 1 skipped`
+    /// (then `, 1 bad entry` when an entry of an answer was skipped)
     static func line(_ report: RecordService.TickReport) -> String {
         var text =
             "\(report.time) tick \(report.number): \(report.rows) rows (\(report.prices) prices, "
             + "\(report.rates) rates, \(report.premiums) premiums), \(report.answered.count) answered, "
             + "\(report.failures.count) failed, \(report.skipped.count) skipped"
+            + badEntries(report.skippedEntries.count)
         if !report.heldElsewhere.isEmpty { text += ", \(report.heldElsewhere.count) held elsewhere" }
         if report.storeError != nil { text += ", not stored" }
         return text

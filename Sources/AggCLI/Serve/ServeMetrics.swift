@@ -57,6 +57,12 @@ final class ServeMetrics: Sendable {
             text.sample("agg_source_up", [("exchange", id)], snapshot.isUp(id) ? "1" : "0")
         }
         text.family(
+            "agg_skipped_entries_total", type: "counter",
+            help: "Entries of a venue's all-tickers answers skipped because they did not decode; the others answer.")
+        for id in plan.venues.map(\.descriptor.id).sorted() {
+            text.sample("agg_skipped_entries_total", [("exchange", id)], String(snapshot.venues[id]?.skippedTotal ?? 0))
+        }
+        text.family(
             "agg_snapshot_timestamp_seconds", type: "gauge", help: "When the last poll finished (Unix seconds).")
         text.sample("agg_snapshot_timestamp_seconds", [], seconds(snapshot.time))
         text.family(

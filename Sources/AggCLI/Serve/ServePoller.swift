@@ -117,7 +117,7 @@ final class ServePoller: Sendable {
 
     /// One answer of a poll.
     private enum Arrival: Sendable {
-        case venue(ServePlan.Venue, Result<[Quote], AggError>)
+        case venue(ServePlan.Venue, Result<BulkAnswer<Quote>, AggError>)
         case fx(String, Result<RateTable, AggError>)
         case transfers(String, Result<[TransferStatus], AggError>)
     }
@@ -197,7 +197,7 @@ final class ServePoller: Sendable {
             case .venue(let venue, let result)?:
                 let id = venue.descriptor.id
                 next.venues[id] = ServeSnapshot.Venue(
-                    currency: venue.currency, result: result, at: time, previous: next.venues[id])
+                    currency: venue.currency, answer: result, at: time, previous: next.venues[id])
             case .fx(let id, let result)?:
                 state.fx.record(id, result, at: askedAt)
                 next.fx[id] = result
@@ -218,11 +218,13 @@ final class ServePoller: Sendable {
         .timeout(venue: descriptor.id, url: factory.baseURL(for: descriptor), seconds: seconds)
     }
 
-    /// One venue's tickers: one all-tickers request, or one ticker per watched coin (the venue
-    /// is up when any answered).
-    fileprivate static func fetch(_ venue: ServePlan.Venue, factory: AdapterFactory) async throws(AggError) -> [Quote] {
+    /// One venue's tickers: one all-tickers request (with the entries of its answer that were
+    /// skipped), or one ticker per watched coin (the venue is up when any answered).
+    fileprivate static func fetch(_ venue: ServePlan.Venue, factory: AdapterFactory) async throws(AggError)
+        -> BulkAnswer<Quote>
+    {
         let adapter = try factory.adapter(id: venue.descriptor.id)
-        guard let coins = venue.coins else { return try await adapter.allQuotes(quotedIn: venue.currency) }
+        guard let coins = venue.coins else { return try await adapter.allQuotesAnswer(quotedIn: venue.currency) }
         let markets = coins.map { Market(base: $0, quote: venue.currency) }
         let results = await adapter.quotes(for: markets)
         var quotes: [Quote] = []
@@ -236,6 +238,6 @@ final class ServePoller: Sendable {
             }
         }
         if quotes.isEmpty, let firstError { throw firstError }
-        return quotes
+        return BulkAnswer(values: quotes)
     }
 }

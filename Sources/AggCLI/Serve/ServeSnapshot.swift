@@ -16,18 +16,31 @@ struct ServeSnapshot: Sendable {
         /// When `quotes` were fetched; `nil` when the venue never answered.
         var fetched: Timestamp?
         var byMarket: [Market: Quote]
+        /// The entries of the answer `quotes` came from that were skipped because they did not
+        /// decode: each costs only its own market.
+        var skipped: [SkippedEntry]
+        /// Entries skipped in all the venue's answers since the start (a counter for `/metrics`).
+        var skippedTotal: Int
 
-        /// A fresh answer at `time`, or a failure that keeps `previous`'s tickers.
-        init(currency: String, result: Result<[Quote], AggError>, at time: Timestamp, previous: Venue? = nil) {
+        /// A fresh answer at `time` (its tickers and the entries skipped), or a failure that
+        /// keeps `previous`'s tickers.
+        init(
+            currency: String, answer: Result<BulkAnswer<Quote>, AggError>, at time: Timestamp, previous: Venue? = nil
+        ) {
             self.currency = currency
-            self.result = result
-            switch result {
+            skippedTotal = previous?.skippedTotal ?? 0
+            switch answer {
             case .success(let answered):
-                quotes = answered
+                result = .success(answered.values)
+                quotes = answered.values
                 fetched = time
-            case .failure:
+                skipped = answered.skipped
+                skippedTotal += answered.skipped.count
+            case .failure(let error):
+                result = .failure(error)
                 quotes = previous?.quotes ?? []
                 fetched = previous?.fetched
+                skipped = previous?.skipped ?? []
             }
             var byMarket: [Market: Quote] = [:]
             for quote in quotes where byMarket[quote.market] == nil { byMarket[quote.market] = quote }
@@ -79,6 +92,8 @@ struct SnapshotAdapter: ExchangeAdapter {
         guard let venue = snapshot.venues[id] else { throw .unsupported(venue: id, capability: .ticker) }
         if case .failure(let error) = venue.result { throw error }
         guard let quote = venue.byMarket[market] else {
+            // A market whose entry of the venue's answer was skipped fails with the entry's error.
+            if let entry = venue.skipped.first(where: { $0.market == market }) { throw entry.error }
             throw .notListed(
                 venue: id, market: market, code: "",
                 message: "not among the \(venue.currency) markets agg serve polls")
@@ -87,10 +102,15 @@ struct SnapshotAdapter: ExchangeAdapter {
     }
 
     func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
+        try await allQuotesAnswer(quotedIn: currency).values
+    }
+
+    /// The venue's tickers from the snapshot, with the entries of its answer that were skipped.
+    func allQuotesAnswer(quotedIn currency: String) async throws(AggError) -> BulkAnswer<Quote> {
         guard let venue = snapshot.venues[id], venue.currency == currency else {
             throw .unsupported(venue: id, capability: .allTickers)
         }
-        return try venue.result.get()
+        return BulkAnswer(values: try venue.result.get(), skipped: venue.skipped)
     }
 
     func rates(base: String) async throws(AggError) -> RateTable {

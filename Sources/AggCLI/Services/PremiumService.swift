@@ -40,6 +40,9 @@ struct PremiumService: Sendable {
         var transfers = TransferStatusService.Report(rows: [], errors: [])
         /// Every ticker that answered (for the alerts' last and change).
         var quotes: [Quote] = []
+        /// The entries of the venues' answers that were skipped because they did not decode:
+        /// each costs only its own market (`BulkAnswer`).
+        var skipped: [SkippedEntry] = []
 
         /// Whether `coin` can move in and out of `venue`.
         func transfer(venue: String, coin: String) -> TransferState {
@@ -47,10 +50,10 @@ struct PremiumService: Sendable {
         }
     }
 
-    /// A venue's answer: its tickers, or why there are none.
+    /// A venue's answer: its tickers and the entries skipped, or why there are none.
     private struct VenueAnswer: Sendable {
         var venue: String
-        var outcome: Swift.Result<[Quote], AggError>
+        var outcome: Swift.Result<BulkAnswer<Quote>, AggError>
     }
 
     var factory: AdapterFactory
@@ -102,9 +105,9 @@ struct PremiumService: Sendable {
         let factory = self.factory
         let currency = request.currency
         async let venueAnswers = concurrentMap(request.venues) { descriptor in
-            let outcome = await Swift.Result<[Quote], AggError>.catching { () throws(AggError) in
+            let outcome = await Swift.Result<BulkAnswer<Quote>, AggError>.catching { () throws(AggError) in
                 let adapter = try factory.adapter(id: descriptor.id)
-                return try await adapter.allQuotes(quotedIn: Self.askedCurrency(descriptor, local: currency))
+                return try await adapter.allQuotesAnswer(quotedIn: Self.askedCurrency(descriptor, local: currency))
             }
             return VenueAnswer(venue: descriptor.id, outcome: outcome)
         }
@@ -133,9 +136,12 @@ struct PremiumService: Sendable {
 
         var errors: [AggError] = []
         var quotes: [Quote] = []
+        var skipped: [SkippedEntry] = []
         for answer in venues {
             switch answer.outcome {
-            case .success(let answered): quotes += answered
+            case .success(let answered):
+                quotes += answered.values
+                skipped += answered.skipped
             case .failure(let error): errors.append(error)
             }
         }
@@ -159,13 +165,13 @@ struct PremiumService: Sendable {
             return Result(
                 currency: currency, board: nil, fx: nil, tables: tables, errors: errors + [error], asOf: asOf,
                 transfers: transfers,
-                quotes: quotes)
+                quotes: quotes, skipped: skipped)
         }
         let rate = RateValue(value: fx.rates[currency] ?? 1, source: fx.source, asOf: fx.asOf)
         let board = PremiumBoard(
             currency: currency, quotes: quotes, fx: rate, maximumDeviationPercent: request.maximumDeviationPercent)
         return Result(
             currency: currency, board: board, fx: fx, tables: tables, errors: errors, asOf: asOf, transfers: transfers,
-            quotes: quotes)
+            quotes: quotes, skipped: skipped)
     }
 }

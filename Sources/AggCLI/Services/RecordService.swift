@@ -95,6 +95,9 @@ public struct RecordService: Sendable {
         public var failures: [Failure] = []
         /// Venues left out of this tick to stay within their rate limit.
         public var skipped: [String] = []
+        /// Entries of the venues' answers skipped because they did not decode (and concern the
+        /// coins recorded): each costs only its own market, the others are stored.
+        public var skippedEntries: [SkippedEntry] = []
         /// Venues another recorder holds.
         public var heldElsewhere: [String] = []
         /// Why nothing was stored, when the store failed.
@@ -113,6 +116,8 @@ public struct RecordService: Sendable {
         public var rows = 0
         public var failures = 0
         public var skips = 0
+        /// Entries of venue answers skipped because they did not decode.
+        public var badEntries = 0
         public var pruned = 0
         /// Whether the last tick had a failure (a venue or the store).
         public var lastFailed = false
@@ -251,6 +256,7 @@ public struct RecordService: Sendable {
             totals.rows += tick.rows
             totals.failures += tick.failures.count + (tick.storeError == nil ? 0 : 1)
             totals.skips += tick.skipped.count
+            totals.badEntries += tick.skippedEntries.count
             totals.lastFailed = !tick.failures.isEmpty || tick.storeError != nil
             totals.pruned = pruned.total
             if let retain = settings.retainSeconds, (number - 1) % max(1, settings.pruneEveryTicks) == 0,
@@ -352,7 +358,8 @@ public struct RecordService: Sendable {
         for answer in await venueAnswers {
             switch answer.outcome {
             case .success(let answered):
-                quotes += answered
+                quotes += answered.values
+                report.skippedEntries += answered.skipped.filter { $0.concerns(plan.symbols) }
                 report.answered.append(answer.venue)
             case .failure(let error): report.failures.append(Failure(venue: answer.venue, error: error))
             }
@@ -442,7 +449,7 @@ public struct RecordService: Sendable {
 
     private struct VenueAnswer: Sendable {
         var venue: String
-        var outcome: Result<[Quote], AggError>
+        var outcome: Result<BulkAnswer<Quote>, AggError>
     }
 
     private struct FXAnswer: Sendable {
@@ -450,12 +457,13 @@ public struct RecordService: Sendable {
         var outcome: Result<RateTable, AggError>
     }
 
-    /// A venue's tickers within the deadline.
-    private func fetch(_ venue: Venue) async -> Result<[Quote], AggError> {
+    /// A venue's tickers within the deadline, with the entries of an all-tickers answer that
+    /// were skipped.
+    private func fetch(_ venue: Venue) async -> Result<BulkAnswer<Quote>, AggError> {
         let factory = self.factory
-        return await withDeadline(venue.descriptor) { () throws(AggError) -> [Quote] in
+        return await withDeadline(venue.descriptor) { () throws(AggError) -> BulkAnswer<Quote> in
             let adapter = try factory.adapter(id: venue.id)
-            if venue.markets.isEmpty { return try await adapter.allQuotes(quotedIn: venue.currency) }
+            if venue.markets.isEmpty { return try await adapter.allQuotesAnswer(quotedIn: venue.currency) }
             let results = await adapter.quotes(for: venue.markets)
             var quotes: [Quote] = []
             var firstError: AggError?
@@ -467,7 +475,7 @@ public struct RecordService: Sendable {
                 }
             }
             if quotes.isEmpty, let firstError { throw firstError }
-            return quotes
+            return BulkAnswer(values: quotes)
         }
     }
 

@@ -9,6 +9,9 @@ extension CLIContext {
     /// (a quote cache write skipped because another process held the database).
     func debug(_ note: String?) {
         guard let note, debugNotes else { return }
-        console.printError("agg: debug: " + note)
+        console.printError(Self.debugLine(note))
     }
+
+    /// `agg: debug: <note>`, the line `debug(_:)` writes.
+    static func debugLine(_ note: String) -> String { "agg: debug: " + note }
 }
