@@ -1,15 +1,5 @@
-import AggCLI
-import AggCore
-import AggDataVenues
-import AggFixtures
-import AggJSON
-import AggStore
 import AggTestKit
-import AggTransport
-import AggVenues
-import Bithumb
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc

@@ -1,7 +1,6 @@
 import AggCLI
 import AggCore
 import AggDataVenues
-import AggFixtures
 import AggJSON
 import AggStore
 import AggTestKit

@@ -6,6 +6,7 @@
 extension Timestamp {
     /// `iso8601(fractionDigits:)` for a year of four digits, or `nil` for any other year (the
     /// caller then takes the plain version).
+    @inline(__always)
     func iso8601FastPath(fractionDigits: Int) -> String? {
         let parts = civilParts(offsetSeconds: 0)
         guard (0...9999).contains(parts.year) else { return nil }
@@ -19,6 +20,7 @@ extension Timestamp {
 
     /// Appends `description` for a year of four digits and answers `true`; `false` (nothing
     /// appended) for any other year.
+    @inline(__always)
     func appendISO8601FastPath(to bytes: inout [UInt8]) -> Bool {
         let parts = civilParts(offsetSeconds: 0)
         guard (0...9999).contains(parts.year) else { return false }

@@ -115,6 +115,7 @@ struct DecimalTextFastPath {
     }()
 
     /// The text, as `DecimalText.plainFormat` writes it.
+    @inline(__always)
     var text: String {
         // Sound: `write` initializes exactly the bytes it answers, at most `textLength`, and
         // writes only ASCII, so the String is valid UTF-8.
@@ -124,6 +125,7 @@ struct DecimalTextFastPath {
     }
 
     /// Appends the text as UTF-8 to `bytes`.
+    @inline(__always)
     func append(to bytes: inout [UInt8]) {
         // Sound: the temporary buffer holds `textLength` bytes, all that `write` may touch, and
         // only the `count` bytes it wrote are read back, inside the closure that owns it.

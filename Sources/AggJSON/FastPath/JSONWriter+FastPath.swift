@@ -69,6 +69,7 @@ extension JSONWriter {
 
     /// `"key":` (and a space when pretty) in one block, when `key` is held as bytes and needs no
     /// escape; `false` (nothing written) otherwise, and the caller writes it as any string.
+    @inline(__always)
     mutating func appendKeyLiteralInPlace(_ key: StaticString) -> Bool {
         // Sound: `utf8Start` is read only when the literal has a pointer representation (static
         // storage for the life of the process), for its `utf8CodeUnitCount` bytes.
@@ -93,6 +94,7 @@ extension JSONWriter {
 
     /// The digits of `value` written in place: twenty digits and a sign hold any `Int64`, and
     /// exactly that many bytes are reserved.
+    @inline(__always)
     mutating func appendIntegerInPlace(_ value: Int64) {
         write(reserving: 21) { room in
             var count = 0
@@ -115,6 +117,7 @@ extension JSONWriter {
 
     /// A decimal's text between quotes, written in place (nine of these per quote): exactly
     /// `textLength + 2` bytes are reserved, and `DecimalTextFastPath.write` writes `textLength`.
+    @inline(__always)
     mutating func appendDecimalStringInPlace(_ parts: DecimalTextFastPath) {
         let count = parts.textLength
         write(reserving: count + 2) { room in
@@ -127,6 +130,7 @@ extension JSONWriter {
 
     /// `"text"` in one block, for UTF-8 that needs no escape: `utf8.count + 2` bytes reserved
     /// and written.
+    @inline(__always)
     mutating func appendUnescapedInPlace(_ utf8: UnsafeBufferPointer<UInt8>) {
         let count = utf8.count
         write(reserving: count + 2) { room in
