@@ -110,7 +110,7 @@ enum Help {
     /// `agg COMMAND --help`: usage, summary, discussion, the venues that can answer (from
     /// `registry`), options and examples, all from the command's spec.
     static func command(_ spec: CommandSpec, registry: AdapterRegistry) -> String {
-        var text = "USAGE: agg \(spec.usage)\n\n\(spec.summary)\n"
+        var text = "USAGE: \(spec.programUsage)\n\n\(spec.summary)\n"
         if let discussion = spec.discussion { text += "\n" + discussion + "\n" }
         if let capability = spec.venueCapability {
             text += "\nVENUES (registered, with \(capability.title)):\n" + venues(capability, registry: registry)

@@ -24,12 +24,12 @@ public struct JSONWriter: Sendable {
     /// room for what comes next. Values are written in place into that room: going through
     /// `Array.append` piece by piece, or through a temporary buffer, cost a market-wide answer
     /// more than the digits themselves.
-    private var storage: [UInt8]
+    var storage: [UInt8]
     /// How many bytes of `storage` are written.
-    private var length = 0
+    var length = 0
     /// Reused for `unescapedString`'s body, which appends to an array.
     private var scratch: [UInt8] = []
-    private let pretty: Bool
+    let pretty: Bool
     /// How many containers are open.
     private var depth = 0
     /// Whether the innermost open container already holds a value (the next one needs a comma).
@@ -85,28 +85,10 @@ public struct JSONWriter: Sendable {
         separate()
         // A one-character literal may be held as its scalar; a key that needs escaping is written
         // as any other string.
-        guard key.hasPointerRepresentation,
-            !UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount).contains(where: needsEscape)
-        else {
+        guard appendKeyLiteralInPlace(key) else {
             key.withUTF8Buffer { appendString($0) }
             return endKey()
         }
-        let source = key.utf8Start
-        let count = key.utf8CodeUnitCount
-        // `"key":` (and a space when pretty) in one piece.
-        let written = count + (pretty ? 4 : 3)
-        reserve(written)
-        let start = length
-        storage.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            let room = base + start
-            room[0] = UInt8(ascii: "\"")
-            (room + 1).update(from: source, count: count)
-            room[count + 1] = UInt8(ascii: "\"")
-            room[count + 2] = UInt8(ascii: ":")
-            room[count + 3] = UInt8(ascii: " ")
-        }
-        length += written
         afterKey = true
     }
 
@@ -137,24 +119,7 @@ public struct JSONWriter: Sendable {
 
     public mutating func integer(_ value: Int64) {
         separate()
-        // Twenty digits and a sign hold any Int64.
-        write(reserving: 21) { room in
-            var count = 0
-            if value < 0 {
-                room[0] = UInt8(ascii: "-")
-                count = 1
-            }
-            let start = count
-            var rest = value.magnitude
-            repeat {
-                room[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0
-            var digits = UnsafeMutableBufferPointer(start: room + start, count: count - start)
-            digits.reverse()
-            return count
-        }
+        appendIntegerInPlace(value)
     }
 
     public mutating func string(_ text: String) {
@@ -165,25 +130,14 @@ public struct JSONWriter: Sendable {
     /// An exact decimal as a JSON string holding `DecimalText.format(value)`: `"80630000"`.
     public mutating func decimalString(_ value: Decimal) {
         separate()
-        guard let parts = DecimalParts(value) else {
+        guard let parts = DecimalTextFastPath(value) else {
             append(UInt8(ascii: "\""))
-            var text = value.description
+            var text = DecimalText.plainFormat(value)
             text.withUTF8 { append($0) }
             append(UInt8(ascii: "\""))
             return
         }
-        // The quotes and the digits written in place: nine of these per quote.
-        let count = parts.textLength
-        reserve(count + 2)
-        let start = length
-        storage.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            let room = base + start
-            room[0] = UInt8(ascii: "\"")
-            parts.write(into: UnsafeMutableBufferPointer(start: room + 1, count: count))
-            room[count + 1] = UInt8(ascii: "\"")
-        }
-        length += count + 2
+        appendDecimalStringInPlace(parts)
     }
 
     /// A string whose UTF-8 bytes `body` appends to the array it is given; they must need no
@@ -293,69 +247,13 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    // MARK: Writing bytes
-
-    /// Lets `body` write up to `count` bytes into the room after the text (growing the storage
-    /// first when needed); it answers how many it wrote.
-    @inline(__always)
-    private mutating func write(reserving count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
-        reserve(count)
-        let start = length
-        length += storage.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return 0 }
-            return body(base + start)
-        }
-    }
-
-    /// Makes room for `count` more bytes after the text (the room holds at least one byte more
-    /// than asked for, so that a fixed-size piece may be written whole and counted short).
-    @inline(__always)
-    private mutating func reserve(_ count: Int) {
-        if length + count >= storage.count { grow(to: length + count + 1) }
-    }
-
-    /// At least doubles the storage, to hold `needed` bytes or more.
-    private mutating func grow(to needed: Int) {
-        let target = Swift.max(needed, 2 * storage.count, 256)
-        storage.append(contentsOf: repeatElement(0, count: target - storage.count))
-    }
-
-    private mutating func append(_ byte: UInt8) {
-        write(reserving: 1) { room in
-            room[0] = byte
-            return 1
-        }
-    }
-
-    private mutating func append(_ block: UnsafeBufferPointer<UInt8>) {
-        guard let source = block.baseAddress, !block.isEmpty else { return }
-        write(reserving: block.count) { room in
-            room.update(from: source, count: block.count)
-            return block.count
-        }
-    }
-
-    private mutating func append(_ ascii: StaticString) {
-        append(UnsafeBufferPointer(start: ascii.utf8Start, count: ascii.utf8CodeUnitCount))
-    }
-
     private mutating func appendString(_ text: String) {
         var text = text
         text.withUTF8 { appendString($0) }
     }
 
-    private mutating func appendString(_ utf8: UnsafeBufferPointer<UInt8>) {
-        guard utf8.contains(where: needsEscape) else {
-            // `"text"` in one piece.
-            let count = utf8.count
-            write(reserving: count + 2) { room in
-                room[0] = UInt8(ascii: "\"")
-                if let source = utf8.baseAddress { (room + 1).update(from: source, count: count) }
-                room[count + 1] = UInt8(ascii: "\"")
-                return count + 2
-            }
-            return
-        }
+    mutating func appendString(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard utf8.contains(where: needsEscape) else { return appendUnescapedInPlace(utf8) }
         append(UInt8(ascii: "\""))
         var index = 0
         while index < utf8.count {
@@ -398,7 +296,7 @@ public struct JSONWriter: Sendable {
 /// Whether a UTF-8 byte may need an escape inside a JSON string: `"`, `\`, C0 controls, and
 /// the bytes that start a terminal control (`TerminalControls.mayStart`). Other bytes of
 /// multi-byte characters (Hangul among them) pass unchanged.
-private func needsEscape(_ byte: UInt8) -> Bool {
+func needsEscape(_ byte: UInt8) -> Bool {
     byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || TerminalControls.mayStart(byte)
 }
 

@@ -104,11 +104,11 @@ public enum ArgumentParser {
         if parsed.positionals.first == "help" { parsed.recordHelp() }
         if parsed.wantsHelp { return parsed }
         if parsed.positionals.count < spec.positionals.minimum {
-            throw .usage("'agg \(spec.name)' needs more arguments; usage: agg \(spec.usage)")
+            throw .usage("'\(spec.invocation)' needs more arguments; usage: \(spec.programUsage)")
         }
         if let maximum = spec.positionals.maximum, parsed.positionals.count > maximum {
             let extra = parsed.positionals[maximum]
-            throw .usage("unexpected argument '\(extra)'; usage: agg \(spec.usage)")
+            throw .usage("unexpected argument '\(extra)'; usage: \(spec.programUsage)")
         }
         return parsed
     }
@@ -120,13 +120,13 @@ public enum ArgumentParser {
 
     private static func unknownOption(_ text: String, spec: CommandSpec) -> String {
         let names = spec.options.map { "--" + $0.name }
-        let base = "unknown option '\(text)' for 'agg \(spec.name)'"
+        let base = "unknown option '\(text)' for '\(spec.invocation)'"
         if let suggestion = Suggestion.closest(
             to: text.hasPrefix("--") ? text : "-" + text, among: names)
         {
             return base + "; did you mean '\(suggestion)'?"
         }
-        return base + "; see 'agg \(spec.name) --help'"
+        return base + "; see '\(spec.invocation) --help'"
     }
 }
 

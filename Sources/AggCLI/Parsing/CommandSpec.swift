@@ -146,12 +146,15 @@ public struct CommandSpec: Sendable {
     /// `--help` lists the registered venues that have it, with their limits, generated from
     /// the registry so that it cannot drift.
     public var venueCapability: Capability?
+    /// The program whose command this is, as usage, help and errors name it: `agg` (`agg quote`),
+    /// or empty for a program that is its own command (`agg-bench`, whose spec is named so).
+    public var program: String
 
     public init(
         name: String, summary: String, arguments: String, options: [any OptionDeclaration],
         positionals: (minimum: Int, maximum: Int?),
         examples: [String], discussion: String? = nil, positionalChoices: [String] = [],
-        venueCapability: Capability? = nil
+        venueCapability: Capability? = nil, program: String = "agg"
     ) {
         self.name = name
         self.summary = summary
@@ -163,6 +166,24 @@ public struct CommandSpec: Sendable {
         self.discussion = discussion
         self.positionalChoices = positionalChoices
         self.venueCapability = venueCapability
+        self.program = program
+    }
+
+    /// The command as errors name it: `agg quote`, or `agg-bench`.
+    var invocation: String {
+        program.isEmpty ? name : program + " " + name
+    }
+
+    /// The usage line with the program: `agg quote SYMBOL... [--exchange ID[,ID...]] ...`.
+    var programUsage: String {
+        program.isEmpty ? usage : program + " " + usage
+    }
+
+    /// The text of `--help` (usage, summary, discussion, the venues of `registry` that can
+    /// answer, options and examples), for a program that parses its own command line with this
+    /// spec: agg's commands print it, and so does `agg-bench --help`.
+    public func helpText(registry: AdapterRegistry) -> String {
+        Help.command(self, registry: registry)
     }
 
     /// The usage line after `agg `, made from the arguments and every option but `--help`:

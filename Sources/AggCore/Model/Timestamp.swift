@@ -34,73 +34,30 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     /// ISO-8601 in UTC with whole seconds: `2024-08-19T00:02:31Z`.
     public var iso8601Seconds: String { iso8601(fractionDigits: 0) }
 
-    /// ISO-8601 in UTC, with 0 or 3 fraction digits.
+    /// ISO-8601 in UTC, with 0 or 3 fraction digits. Years of four digits (every instant a
+    /// venue sends) take the fast path, `iso8601FastPath` (FastPath/Timestamp+FastPath.swift);
+    /// any other year, and the oracle test, the plain version `plainISO8601`.
     public func iso8601(fractionDigits: Int) -> String {
-        let parts = civilParts(offsetSeconds: 0)
-        if (0...9999).contains(parts.year) {
-            let length = fractionDigits > 0 ? 24 : 20
-            return String(unsafeUninitializedCapacity: length) { buffer in
-                Timestamp.writeISO8601(parts, fraction: fractionDigits > 0, into: buffer)
-            }
-        }
-        var text =
-            "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))T"
-            + "\(pad(parts.hour, 2)):\(pad(parts.minute, 2)):\(pad(parts.second, 2))"
-        if fractionDigits > 0 { text += "." + pad(parts.millisecond, 3) }
-        return text + "Z"
+        iso8601FastPath(fractionDigits: fractionDigits) ?? plainISO8601(fractionDigits: fractionDigits)
     }
 
     /// Appends `description` (`2024-08-08T08:12:15.027Z`) as UTF-8 to `bytes`, without making a
     /// `String`.
     public func appendISO8601(to bytes: inout [UInt8]) {
-        let parts = civilParts(offsetSeconds: 0)
-        guard (0...9999).contains(parts.year) else {
-            bytes.append(contentsOf: description.utf8)
-            return
-        }
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: 24))
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            _ = Timestamp.writeISO8601(
-                parts, fraction: true, into: UnsafeMutableBufferPointer(rebasing: buffer[start..<(start + 24)]))
+        if !appendISO8601FastPath(to: &bytes) {
+            bytes.append(contentsOf: plainISO8601(fractionDigits: 3).utf8)
         }
     }
 
-    /// Writes `YYYY-MM-DDThh:mm:ss[.mmm]Z` for a year of four digits into `buffer` (20 or 24
-    /// bytes) and answers the length.
-    private static func writeISO8601(
-        _ parts: CivilTime, fraction: Bool, into buffer: UnsafeMutableBufferPointer<UInt8>
-    ) -> Int {
-        var index = 0
-        func put(_ value: Int, _ width: Int) {
-            var rest = value
-            for offset in stride(from: width - 1, through: 0, by: -1) {
-                buffer[index + offset] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            }
-            index += width
-        }
-        func put(_ ascii: Unicode.Scalar) {
-            buffer[index] = UInt8(ascii: ascii)
-            index += 1
-        }
-        put(parts.year, 4)
-        put("-")
-        put(parts.month, 2)
-        put("-")
-        put(parts.day, 2)
-        put("T")
-        put(parts.hour, 2)
-        put(":")
-        put(parts.minute, 2)
-        put(":")
-        put(parts.second, 2)
-        if fraction {
-            put(".")
-            put(parts.millisecond, 3)
-        }
-        put("Z")
-        return index
+    /// The plain version of `iso8601(fractionDigits:)`, for any year: the fields padded with
+    /// zeros through string interpolation.
+    func plainISO8601(fractionDigits: Int) -> String {
+        let parts = civilParts(offsetSeconds: 0)
+        var text =
+            "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))T"
+            + "\(pad(parts.hour, 2)):\(pad(parts.minute, 2)):\(pad(parts.second, 2))"
+        if fractionDigits > 0 { text += "." + pad(parts.millisecond, 3) }
+        return text + "Z"
     }
 
     /// The calendar fields of this instant at a fixed offset from UTC.

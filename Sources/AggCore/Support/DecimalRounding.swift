@@ -6,32 +6,39 @@ import FoundationEssentials
 public enum DecimalRounding {
     /// `value` rounded half away from zero to `places` decimals (0 for a negative `places`).
     ///
-    /// It works on the bytes of the value's canonical text: the premium board rounds every
-    /// premium and quotient, thousands a refresh, and the text as `Character`s cost more than
-    /// the divisions themselves.
+    /// The work is done by `roundedFastPath` (FastPath/DecimalRounding+FastPath.swift), whose
+    /// oracle test holds it to `plainRounded`.
     public static func rounded(_ value: Decimal, places: Int) -> Decimal {
-        let kept = max(0, places)
-        var text = Array(DecimalText.format(value).utf8)
-        guard let point = text.firstIndex(of: UInt8(ascii: ".")), text.count - point - 1 > kept else { return value }
-        let firstDropped = text[point + 1 + kept]
-        // The kept digits, and the point only when a decimal is kept.
-        text.removeSubrange((kept == 0 ? point : point + 1 + kept)...)
-        if firstDropped >= UInt8(ascii: "5") {
-            // Add one in the last kept place, carrying over nines and past the point.
-            var index = text.count - 1
-            var carry = true
-            while carry, index >= 0, text[index] != UInt8(ascii: "-") {
-                switch text[index] {
-                case UInt8(ascii: "."): break
-                case UInt8(ascii: "9"): text[index] = UInt8(ascii: "0")
-                default:
-                    text[index] += 1
-                    carry = false
+        roundedFastPath(value, places: places)
+    }
+
+    /// The plain version of `rounded`: the same rounding on the `Character`s of the value's
+    /// canonical text.
+    static func plainRounded(_ value: Decimal, places: Int) -> Decimal {
+        let text = DecimalText.format(value)
+        guard let point = text.firstIndex(of: ".") else { return value }
+        let fraction = text[text.index(after: point)...]
+        guard fraction.count > max(0, places) else { return value }
+        let negative = text.hasPrefix("-")
+        let integer = text[text.startIndex..<point].drop { $0 == "-" }
+        var digits = Array(integer + fraction.prefix(max(0, places)))
+        let firstDropped = fraction[fraction.index(fraction.startIndex, offsetBy: max(0, places))]
+        if firstDropped >= "5" {
+            var index = digits.count - 1
+            while index >= 0 {
+                if digits[index] == "9" {
+                    digits[index] = "0"
+                    index -= 1
+                } else {
+                    digits[index] = Character(String((digits[index].wholeNumberValue ?? 0) + 1))
+                    break
                 }
-                index -= 1
             }
-            if carry { text.insert(UInt8(ascii: "1"), at: text.first == UInt8(ascii: "-") ? 1 : 0) }
+            if index < 0 { digits.insert("1", at: 0) }
         }
-        return (try? DecimalText.parse(String(decoding: text, as: UTF8.self))) ?? value
+        let integerCount = digits.count - max(0, places)
+        var result = String(digits[..<integerCount])
+        if places > 0 { result += "." + String(digits[integerCount...]) }
+        return (try? DecimalText.parse((negative ? "-" : "") + result)) ?? value
     }
 }

@@ -3,29 +3,46 @@ import Testing
 
 @testable import AggJSON
 
-/// `DecimalText.format` writes the text itself instead of asking Foundation; `description` is the
-/// reference it must match byte for byte.
-@Suite("DecimalText.format")
-struct DecimalTextFormatTests {
-    /// Both ways of formatting, checked against `description`.
+/// The oracle of `DecimalTextFastPath`: on every input, the fast path writes exactly what the
+/// plain version (`DecimalText.plainFormat`, Foundation's `description`) writes, and it is the
+/// path taken for every value but NaN and zero (a fast path that silently fell back would pass
+/// a comparison while measuring nothing).
+@Suite("DecimalText fast path oracle")
+struct DecimalTextFastPathOracleTests {
+    /// The fast path, and every public way of formatting, checked against the plain version.
     static func expectAgreement(_ value: Decimal, sourceLocation: SourceLocation = #_sourceLocation) {
-        let expected = value.description
+        let expected = DecimalText.plainFormat(value)
+        let fast = DecimalTextFastPath(value)
+        #expect(
+            (fast == nil) == (value.isNaN || value.isZero), "fast path not taken for \(expected)",
+            sourceLocation: sourceLocation)
+        if let fast { #expect(fast.text == expected, sourceLocation: sourceLocation) }
         #expect(DecimalText.format(value) == expected, "\(expected)", sourceLocation: sourceLocation)
         var bytes: [UInt8] = Array("x".utf8)
         DecimalText.append(value, to: &bytes)
         #expect(bytes == Array(("x" + expected).utf8), "\(expected)", sourceLocation: sourceLocation)
+        // Into a buffer of exactly the text's length, and one byte too short.
+        let length = expected.utf8.count
+        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { buffer in
+            DecimalText.write(value, into: buffer).map { Array(buffer[..<$0]) }
+        }
+        #expect(written == Array(expected.utf8), "\(expected)", sourceLocation: sourceLocation)
+        let short = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length - 1) { buffer in
+            DecimalText.write(value, into: UnsafeMutableBufferPointer(rebasing: buffer[..<(length - 1)]))
+        }
+        #expect(short == nil, "\(expected)", sourceLocation: sourceLocation)
     }
 
     @Test("reads this Foundation's Decimal itself (no fallback to description)")
     func layoutIsKnown() {
-        #expect(DecimalParts.layoutIsKnown)
-        let parts = DecimalParts(Decimal(sign: .minus, exponent: -2, significand: 8_063_001))
+        #expect(DecimalTextFastPath.layoutIsKnown)
+        let parts = DecimalTextFastPath(Decimal(sign: .minus, exponent: -2, significand: 8_063_001))
         #expect(parts?.negative == true)
         #expect(parts?.exponent == -2)
         #expect(parts?.mantissa == 8_063_001)
         #expect(parts?.digitCount == 7)
         // All eight words: (2^64 - 1)^2 = 340282366920938463426481119284349108225, 39 digits.
-        let wide = DecimalParts(
+        let wide = DecimalTextFastPath(
             Decimal(sign: .minus, exponent: -128, significand: Decimal(UInt64.max) * Decimal(UInt64.max)))
         #expect(wide?.negative == true)
         #expect(wide?.exponent == -128)
@@ -38,8 +55,8 @@ struct DecimalTextFormatTests {
         var power: UInt64 = 10
         for digits in 2...19 {
             // Decimal(10^k) is stored as 1 and an exponent; its neighbours are stored whole.
-            #expect(DecimalParts(Decimal(power - 1))?.digitCount == digits - 1, "\(power - 1)")
-            #expect(DecimalParts(Decimal(power + 1))?.digitCount == digits, "\(power + 1)")
+            #expect(DecimalTextFastPath(Decimal(power - 1))?.digitCount == digits - 1, "\(power - 1)")
+            #expect(DecimalTextFastPath(Decimal(power + 1))?.digitCount == digits, "\(power + 1)")
             // A mantissa that is itself a power of ten, and its neighbours, as text.
             let hundredth = Decimal(sign: .plus, exponent: -2, significand: 100)
             for value in [Decimal(power), Decimal(power - 1), Decimal(power + 1)] {
@@ -47,14 +64,14 @@ struct DecimalTextFormatTests {
             }
             power *= 10
         }
-        #expect(DecimalParts(Decimal(UInt64.max))?.digitCount == 20)
+        #expect(DecimalTextFastPath(Decimal(UInt64.max))?.digitCount == 20)
     }
 
     /// Every number and numeric string in every recorded venue answer.
-    @Test("agrees with description on every decimal in the fixtures")
+    @Test("agrees with the plain version on every decimal in the fixtures")
     func everyFixtureValue() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures")
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
         let files = try #require(FileManager.default.enumerator(atPath: root.path))
             .compactMap { $0 as? String }.filter { $0.hasSuffix(".json") }
         var checked = 0
@@ -121,7 +138,7 @@ struct DecimalTextFormatTests {
         ]
     }()
 
-    @Test("agrees with description on edge cases", arguments: edges.indices)
+    @Test("agrees with the plain version on edge cases", arguments: edges.indices)
     func edgeCase(_ index: Int) {
         let value = Self.edges[index]
         // Only the third edge is meant to be NaN; any other is a literal that failed to parse.
@@ -129,7 +146,7 @@ struct DecimalTextFormatTests {
         Self.expectAgreement(value)
     }
 
-    @Test("agrees with description on 20,000 random values (fixed seed)")
+    @Test("agrees with the plain version on 20,000 random values (fixed seed)")
     func randomValues() async {
         var generator = SplitMix64(seed: 0x5EED_0F_DEC1)
         for round in 0..<20_000 {
