@@ -216,4 +216,21 @@ struct EndToEndBadEntryTests {
         let xrp = try board["rows"].elements().first { try $0["base"].string() == "XRP" }
         #expect(try xrp?["venues"].elements().map { try $0["exchange"].string() } == ["upbit", "binance"])
     }
+
+    @Test("search: the damaged entry is left out of Bithumb's list; AGG_DEBUG and JSON errors name it; exit 0")
+    func search() async throws {
+        let server = try Self.server()
+        for debug in [false, true] {
+            let run = try await AggBinary.run(
+                ["search", "XR", "-e", "bithumb", "--quote", "KRW", "-f", "json"],
+                environment: environment(server, debug: debug))
+            #expect(run.status == 0)
+            #expect(run.errorLines == (debug ? [Self.xrpDebug] : []))
+            let json = JSONCursor(try JSONParser.parse(Array(run.output.utf8)))
+            let symbols = try json["results"].elements().map { try $0["symbol"].string() }
+            // XRP/KRW would rank first; WIXR/KRW, the other match, still answers.
+            #expect(symbols == ["WIXR/KRW"])
+            #expect(try json["errors"].elements().map { $0.value?.serialized() } == [Self.xrpJSONError])
+        }
+    }
 }

@@ -27,7 +27,9 @@ public enum SearchCommand: Command {
             price is shown when the venue gives every ticker in one request. Several words are
             one query: agg search bitcoin cash. A venue whose list takes several requests shows
             what answered; each failed request is one line on stderr (and an entry in JSON
-            errors) and the exit code is 1. --quote asks only for that currency's list.
+            errors) and the exit code is 1. An entry of a list that does not read is left out
+            and costs only itself (named under AGG_DEBUG, and in JSON errors). --quote asks only
+            for that currency's list.
             """
     )
 
@@ -51,8 +53,10 @@ public enum SearchCommand: Command {
                 query, quote: arguments[Self.quote], limit: arguments.value(Self.limit), venues: venues)
         }
         Output.write(
-            SearchRendering(query: query, rows: result.rows, failures: result.failures), options: options,
-            console: context.console)
+            SearchRendering(query: query, rows: result.rows, failures: result.failures, skipped: result.skipped),
+            options: options, console: context.console)
+        // A skipped entry costs only its own market: named under AGG_DEBUG, not a failure.
+        for entry in result.skipped { context.debug(entry.description) }
         for failure in result.failures { context.console.printError("agg: \(failure.line)") }
         return result.failures.isEmpty ? .success : .sourceFailed
     }

@@ -7,11 +7,14 @@ struct SearchRendering: Rendering {
     var query: String
     var rows: [(listing: MarketListing, last: Decimal?)]
     var failures: [SearchService.VenueFailure]
+    /// List entries that were skipped: each is one more `errors` entry in JSON.
+    var skipped: [SkippedEntry] = []
 
     /// A table with no match is one line on stderr instead.
     var emptyTableNotice: String? { rows.isEmpty ? "agg: no market matches '\(query)'" : nil }
 
-    /// `{"query","results":[...],"errors":[...]}`; each error is shaped as in `quote`.
+    /// `{"query","results":[...],"errors":[...]}`; each error is shaped as in `quote`, a skipped
+    /// list entry's too.
     func json() -> JSONValue {
         [
             "query": .string(query),
@@ -27,7 +30,7 @@ struct SearchRendering: Rendering {
                         "last": JSONOutput.decimal(last),
                     ]
                 }),
-            "errors": .array(failures.map(\.json)),
+            "errors": .array(failures.map(\.json) + skipped.map(\.jsonError)),
         ]
     }
 

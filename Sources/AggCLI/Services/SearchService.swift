@@ -12,6 +12,8 @@ struct SearchService: Sendable {
         var prices: [Market: Decimal] = [:]
         /// The requests that failed; the matches are those of the requests that answered.
         var failures: [MarketList.Failure] = []
+        /// The entries of the venue's list that did not decode (each costs only itself).
+        var skipped: [SkippedEntry] = []
     }
 
     /// A failed request of one venue's list, as `quote` reports a failed `--all`: its part of
@@ -31,10 +33,12 @@ struct SearchService: Sendable {
         var json: JSONValue { JSONOutput.error(failure.error, exchange: venue, symbol: symbol) }
     }
 
-    /// What a search found: the ranked rows with their prices, and the requests that failed.
+    /// What a search found: the ranked rows with their prices, the requests that failed, and
+    /// the list entries skipped.
     struct Result: Sendable {
         var rows: [(listing: MarketListing, last: Decimal?)]
         var failures: [VenueFailure]
+        var skipped: [SkippedEntry] = []
     }
 
     var factory: AdapterFactory
@@ -59,7 +63,7 @@ struct SearchService: Sendable {
         let failures = results.flatMap { result in
             result.failures.map { VenueFailure(venue: result.venue, failure: $0) }
         }
-        return Result(rows: rows, failures: failures)
+        return Result(rows: rows, failures: failures, skipped: results.flatMap(\.skipped))
     }
 
     /// The venues to search: those named (each must list its markets), else the config file's
@@ -91,6 +95,7 @@ struct SearchService: Sendable {
         var result = VenueResult(venue: descriptor.id)
         let list = await adapter.marketList(quotedIn: quote)
         result.failures = list.failures
+        result.skipped = list.skipped
         let listings = list.listings.filter { quote == nil || $0.market.quote == quote }
         result.matches = MarketSearch.rank(listings, query: query, homeCurrencies: homes)
         for match in result.matches {
