@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(name: "AggJSONTests", dependencies: ["AggJSON"]),
         .testTarget(name: "AggCoreTests", dependencies: ["AggCore", "AggJSON", "AggTestKit"]),
         .testTarget(name: "AggTransportTests", dependencies: ["AggTransport", "AggCore", "AggTestKit"]),
-        .testTarget(name: "AggStoreTests", dependencies: ["AggStore", "AggCore"]),
+        .testTarget(name: "AggStoreTests", dependencies: ["AggStore", "AggCore", "AggTestKit"]),
         // Against the PostgreSQL that Tools/test starts (AGG_TEST_POSTGRES_URL); the three-recorder
         // test starts and kills `agg` itself.
         .testTarget(name: "AggPostgresTests", dependencies: ["AggPostgres", "AggCore", "AggTestKit", "agg"]),

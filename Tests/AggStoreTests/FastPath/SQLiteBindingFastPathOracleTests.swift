@@ -1,3 +1,4 @@
+import AggTestKit
 import Foundation
 import Testing
 
@@ -32,8 +33,8 @@ struct SQLiteBindingFastPathOracleTests {
     ]
 
     static let decimals: [Decimal?] = [
-        nil, 0, 1, -1, Decimal(string: "80630000")!, Decimal(string: "0.00000001")!,
-        Decimal(string: "-12345678901234567890.123456789012345678")!,
+        nil, 0, 1, -1, decimal("80630000"), decimal("0.00000001"),
+        decimal("-12345678901234567890.123456789012345678"),
         Decimal(sign: .plus, exponent: 127, significand: 1), Decimal(sign: .minus, exponent: -128, significand: 7),
     ]
 
