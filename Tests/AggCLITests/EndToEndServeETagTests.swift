@@ -127,10 +127,12 @@ struct EndToEndServeETagTests {
         defer { fixtures.stop() }
         let server = try await start(fixtures, interval: 1)
         defer { server.process.terminate() }
+        // The generation is read before the first answer: a poll may publish between the two,
+        // and the ETag must then be compared with a generation no later than its own.
+        let generation = await Self.generation(port: server.port)
         let first = try await RawHTTPClient.get(port: server.port, Self.route)
         #expect(first.status == 200)
         let etag = try #require(first.header("etag"))
-        let generation = await Self.generation(port: server.port)
         // Each poll publishes one snapshot per answer; wait for a generation past the one the
         // ETag names (a poll a second; a minute is sixty polls' worth on a loaded machine).
         var answer = first
