@@ -28,13 +28,17 @@ struct RecordDeadlineTests {
         return error.text
     }
 
-    @Test("an FX source answering HTTP 500 slowly is reported as HTTP 500 at --interval 2, not as a timeout")
+    /// Each answer takes 2 s: the first 500 comes at 2 s of the venue's 4 s (half of
+    /// `--interval 8`), and with two retries (waits of 0.125-0.25 s and 0.25-0.5 s) the attempts
+    /// would end after 6.4 s, past the venue's deadline, which cuts them. (At `--interval 2` with
+    /// 0.5 s answers, a loaded CI run got its first answer after the 1 s deadline: a timeout.)
+    @Test("an FX source answering HTTP 500 slowly is reported as HTTP 500 at --interval 8, not as a timeout")
     func fxErrorNotTimeout() async throws {
         let harness = try RecordServiceTests.Harness(venues: ["upbit", "exchangerate"]) { venue, _ in
-            venue == "exchangerate" ? LoopbackReply.status(500).delayed(by: 0.5) : nil
+            venue == "exchangerate" ? LoopbackReply.status(500).delayed(by: 2) : nil
         }
         defer { harness.cleanUp() }
-        let error = try await run(["--count", "1", "--interval", "2", "--quiet"], harness: harness)
+        let error = try await run(["--count", "1", "--interval", "8", "--quiet"], harness: harness)
         let lines = error.split(separator: "\n").map(String.init)
         #expect(lines.count == 1)
         #expect(lines.first?.hasPrefix("agg: record: exchangerate: HTTP 500 from ") == true, "\(lines)")
