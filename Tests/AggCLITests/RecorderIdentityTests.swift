@@ -10,9 +10,24 @@ import Testing
 /// identity is now the host and an id kept in the data folder, so a restart reclaims at once.
 @Suite("agg record: the recorder's identity")
 struct RecorderIdentityTests {
+    /// Claims the identity of `folder` once its last holder has let go. In this test process
+    /// other tests start programs all the time, and a child forked but not yet running its
+    /// program holds a copy of every descriptor, `recorder-id`'s lock included, for a moment
+    /// (O_CLOEXEC closes it only at exec): so the claim is asked again, for at most 2 s, while
+    /// it names another holder than `holder`. (Under two busy loops a claim once found the lock
+    /// still held.)
+    static func reclaim(folder: String, pid: Int32, expecting holder: String) async throws -> RecorderIdentity {
+        var identity = RecorderIdentity.claim(folder: folder, host: "h", pid: pid)
+        for _ in 0..<200 where identity.holder != holder {
+            try await Task.sleep(for: .milliseconds(10))
+            identity = RecorderIdentity.claim(folder: folder, host: "h", pid: pid)
+        }
+        return identity
+    }
+
     @Test("the id is kept in the data folder: a recorder started again is the same holder; a second live one is not")
-    func stableIdentity() throws {
-        try withFolder { folder in
+    func stableIdentity() async throws {
+        try await withFolderAsync { folder in
             var first: RecorderIdentity? = RecorderIdentity.claim(folder: folder, host: "h", pid: 100)
             let holder = try #require(first?.holder)
             let id = try String(contentsOfFile: RecorderIdentity.file(in: folder), encoding: .utf8)
@@ -23,7 +38,7 @@ struct RecorderIdentityTests {
             #expect(second.holder == holder + ":200")
             // The first dies (the kernel drops its lock, as on kill -9): a new process is the same holder.
             first = nil
-            let restarted = RecorderIdentity.claim(folder: folder, host: "h", pid: 300)
+            let restarted = try await Self.reclaim(folder: folder, pid: 300, expecting: holder)
             #expect(restarted.holder == holder)
         }
     }
@@ -41,7 +56,8 @@ struct RecorderIdentityTests {
                     ["upbit"], holder: holder, now: t0, expiry: Timestamp(secondsSince1970: 1_800_000_030)) == ["upbit"]
             )
             killed = nil
-            let restarted = RecorderIdentity.claim(folder: folder, host: "h", pid: 2)
+            let restarted = try await Self.reclaim(folder: folder, pid: 2, expecting: holder)
+            #expect(restarted.holder == holder)
             #expect(
                 try await store.claimVenues(
                     ["upbit"], holder: restarted.holder, now: later, expiry: Timestamp(secondsSince1970: 1_800_000_031))
