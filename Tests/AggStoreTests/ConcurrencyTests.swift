@@ -60,6 +60,26 @@ struct ConcurrencyTests {
         }
     }
 
+    @Test("8 threads opening one fresh file at once, 40 times: every open succeeds and migrates once")
+    func freshFileOpenedAtOnce() async throws {
+        try await withTemporaryDirectory { folder in
+            let failures = Mutex<[String]>([])
+            for round in 0..<40 {
+                let path = folder + "/fresh\(round).sqlite"
+                await onThreads(Self.threads) { thread in
+                    do {
+                        try Store.open(path: path).addFavorites(["R\(round)T\(thread)"], kind: .symbol)
+                    } catch {
+                        failures.withLock { $0.append("round \(round), thread \(thread): \(error)") }
+                    }
+                }
+                let store = try Store.open(path: path)
+                #expect(try store.favorites(kind: .symbol).count == Self.threads)
+            }
+            #expect(failures.withLock { $0 } == [])
+        }
+    }
+
     @Test("one store shared by 8 threads")
     func sharedStore() async throws {
         try await withTemporaryDirectory { folder in

@@ -39,9 +39,7 @@ final class SQLiteConnection {
     private func configure(path: String) throws(SQLiteError) {
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
-        // The pragma answers with the mode actually in force: a file system without shared
-        // memory, or an in-memory database, silently keeps another one.
-        let mode = try query("PRAGMA journal_mode=WAL") { row in row.text(at: 0) }.first ?? nil
+        let mode = try switchToWAL()
         let expected = path == ":memory:" ? "memory" : "wal"
         guard mode?.lowercased() == expected else {
             throw SQLiteError(
@@ -63,6 +61,28 @@ final class SQLiteConnection {
         agg_sqlite_checkpoint_at(handle, Int32(Self.checkpointPages), Self.busyTimeoutMilliseconds)
         guard agg_sqlite_no_checkpoint_on_close(handle) == SQLITE_OK else { throw lastError() }
         try execute("PRAGMA foreign_keys=ON")
+    }
+
+    /// Switches the database to WAL journaling and returns the mode actually in force: a file
+    /// system without shared memory, or an in-memory database, silently keeps another one.
+    ///
+    /// On a new file, several processes opening it at once all ask for the switch, which needs
+    /// the file to themselves. SQLite then refuses all but one with `SQLITE_BUSY` at once,
+    /// without waiting on the busy timeout (each holds a shared lock the other would wait for),
+    /// so the switch is asked again after a pause of a few milliseconds until the busy timeout
+    /// has passed: a few milliseconds later the winner has switched, and the pragma only reads.
+    private func switchToWAL() throws(SQLiteError) -> String? {
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Self.busyTimeoutMilliseconds))
+        var pause: Int32 = 1
+        while true {
+            do throws(SQLiteError) {
+                return try query("PRAGMA journal_mode=WAL") { row in row.text(at: 0) }.first ?? nil
+            } catch {
+                guard error.isBusy, ContinuousClock.now < deadline else { throw error }
+                sqlite3_sleep(pause)
+                pause = min(pause * 2, 20)
+            }
+        }
     }
 
     /// The WAL size, in pages of 4 KiB, at which a commit checkpoints it into the database.
