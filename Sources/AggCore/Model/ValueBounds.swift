@@ -29,17 +29,26 @@ public enum ValueBounds {
         Timestamp(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
     }
 
+    /// The power of ten of `maximumPrice`.
+    static let maximumPricePower = 15
+    /// The power of ten of `maximumAmount`.
+    static let maximumAmountPower = 30
+
     /// Why `value` is not a price, or `nil` when it is one.
     public static func priceProblem(_ value: Decimal) -> String? {
-        if value <= 0 { return "'\(value)' is not a positive price" }
-        if value >= maximumPrice { return "'\(value)' is beyond any price (10^15 or more)" }
+        if !isAboveZero(value) { return "'\(value)' is not a positive price" }
+        if reaches(value, powerOfTen: maximumPricePower) {
+            return "'\(value)' is beyond any price (10^15 or more)"
+        }
         return nil
     }
 
     /// Why `value` is not a volume, size of a total or fee, or `nil` when it is one.
     public static func amountProblem(_ value: Decimal) -> String? {
-        if value < 0 { return "'\(value)' is negative" }
-        if value >= maximumAmount { return "'\(value)' is beyond any amount (10^30 or more)" }
+        if isBelowZero(value) { return "'\(value)' is negative" }
+        if isAboveZero(value) && reaches(value, powerOfTen: maximumAmountPower) {
+            return "'\(value)' is beyond any amount (10^30 or more)"
+        }
         return nil
     }
 
@@ -63,7 +72,7 @@ extension JSONCursor {
     /// "none" (Binance sends `prevClosePrice` `0.00000000` for a coin whose price in BTC is below
     /// its eight decimals), so it is no price rather than a price of zero; a negative one fails.
     public func optionalPrice(_ key: String) throws(JSONDecodingError) -> Decimal? {
-        guard let value = try optionalDecimal(key), value != 0 else { return nil }
+        guard let value = try optionalDecimal(key), !value.isZero else { return nil }
         return try self[key].checked(value, ValueBounds.priceProblem)
     }
 
@@ -75,7 +84,7 @@ extension JSONCursor {
     /// This value as a price, or `nil` when absent, `null`, an empty string or zero (see
     /// `optionalPrice(_:)`).
     public func optionalPrice() throws(JSONDecodingError) -> Decimal? {
-        guard let value = try optionalDecimal(), value != 0 else { return nil }
+        guard let value = try optionalDecimal(), !value.isZero else { return nil }
         return try checked(value, ValueBounds.priceProblem)
     }
 
@@ -99,7 +108,7 @@ extension JSONCursor {
     /// The member `key` as a JSON number that is a price, or `nil` when absent, `null` or zero
     /// (see `optionalPrice(_:)`).
     public func optionalNumberPrice(_ key: String) throws(JSONDecodingError) -> Decimal? {
-        guard let value = try optionalNumber(key), value != 0 else { return nil }
+        guard let value = try optionalNumber(key), !value.isZero else { return nil }
         return try self[key].checked(value, ValueBounds.priceProblem)
     }
 
@@ -119,7 +128,7 @@ extension JSONCursor {
     /// This value as a size (a trade's or a book level's amount): above zero, inside bounds.
     public func size() throws(JSONDecodingError) -> Decimal {
         let value = try decimal()
-        if value <= 0 { throw failure("'\(value)' is not a positive size") }
+        if !ValueBounds.isAboveZero(value) { throw failure("'\(value)' is not a positive size") }
         return try checked(value, ValueBounds.amountProblem)
     }
 
