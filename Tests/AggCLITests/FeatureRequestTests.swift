@@ -229,6 +229,27 @@ struct FeatureRequestTests {
         #expect(ServeRendering.line(.stopped) == "agg: stopped")
     }
 
+    /// Before, the rules were checked after the `--offline` notices were printed and the store
+    /// was opened: a bad rule came after two notice lines, and after an unusable `--store` it
+    /// was never reported (exit 70 instead of 64).
+    @Test("record checks its alert rules before it announces anything or opens the store")
+    func recordValidatesFirst() async throws {
+        let fixtures = packageRoot.appendingPathComponent("Fixtures").path
+        let rule = "BTC premium > 3%"
+        let expected = [
+            "agg: --alert '\(rule)': agg record has no premium (premiums need --premium; change is on agg watch)"
+        ]
+        let offline = await runCLI(
+            ["record", "--exchange", "upbit", "--offline", "--count", "1", "--alert", rule],
+            environment: ["AGG_FIXTURES": fixtures])
+        #expect(offline.status == 64)
+        #expect(offline.errorLines == expected)
+        let unusable = await runCLI(
+            ["record", "--exchange", "upbit", "--count", "1", "--store", "/dev/null/history.sqlite", "--alert", rule])
+        #expect(unusable.status == 64)
+        #expect(unusable.errorLines == expected)
+    }
+
     /// The usage message of a refused serve request, or `nil`.
     private func serveRefusal(_ body: () throws -> Void) -> String? {
         do {
