@@ -55,12 +55,14 @@ struct CommandDeclarationTests {
         #expect(files.contains("\(name)Service.swift"))
     }
 
-    @Test("no service writes to the terminal", arguments: commands)
-    func serviceWithoutTerminal(name: String) throws {
-        let path = packageRoot.appendingPathComponent("Sources/AggCLI/Features/\(name)/\(name)Service.swift")
-        let text = try String(contentsOf: path, encoding: .utf8)
-        for word in ["Console", "console", "printError", "standardOutput", "standardError"] {
-            #expect(!text.contains(word), "\(name)Service.swift uses \(word)")
+    @Test("no request or service touches the terminal", arguments: commands)
+    func withoutTerminal(name: String) throws {
+        for kind in ["Request", "Service"] {
+            let path = packageRoot.appendingPathComponent("Sources/AggCLI/Features/\(name)/\(name)\(kind).swift")
+            let text = try String(contentsOf: path, encoding: .utf8)
+            for word in ["Console", "console", "printError", "standardOutput", "standardError"] {
+                #expect(!text.contains(word), "\(name)\(kind).swift uses \(word)")
+            }
         }
     }
 

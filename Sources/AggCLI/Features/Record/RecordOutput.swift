@@ -12,7 +12,7 @@ struct RecordOutput: Sendable {
             ? .quiet
             : context.console.outputIsTerminal && context.environment["TERM"] != "dumb" ? .statusLine : .lines
         progress = RecordProgress(console: context.console, mode: mode, debugNotes: context.debugNotes)
-        alerts = request.alerts
+        alerts = request.alerts?.setup(console: context.console)
     }
 
     /// Records `request` with `service` until its count is done or a stop signal comes (from

@@ -34,7 +34,7 @@ struct RecordRequest: Sendable {
     /// `--quiet`: no progress, failures only.
     var quiet: Bool
     /// With `--alert`: the rules and where alerts go.
-    var alerts: AlertSetup?
+    var alerts: AlertRequest?
 
     /// Seconds between ticks.
     var interval: Double { settings.interval }
@@ -65,7 +65,7 @@ struct RecordRequest: Sendable {
         settings.pruneEveryTicks = max(1, Int((60 / interval).rounded(.up)))
         count = arguments.flag(RecordOptions.count)
         quiet = arguments[RecordOptions.quiet]
-        alerts = try AlertSetup.make(
+        alerts = try AlertRequest.make(
             arguments,
             scope: AlertSetup.Scope(
                 command: "agg record", fields: plan.premiumCurrency == nil ? [.last] : [.last, .premium, .usdtPremium],
@@ -74,6 +74,6 @@ struct RecordRequest: Sendable {
                 venues: plan.venues.map(\.descriptor), symbols: plan.symbols.isEmpty ? nil : plan.symbols.sorted(),
                 localVenues: plan.venues.filter { $0.currency == plan.premiumCurrency }.map(\.id),
                 asksTransferStatus: false),
-            registry: context.registry, console: context.console)
+            registry: context.registry)
     }
 }

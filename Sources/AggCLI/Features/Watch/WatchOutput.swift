@@ -12,7 +12,7 @@ struct WatchOutput: Sendable {
         screen = WatchScreen(
             console: context.console, options: request.options, interval: request.interval,
             redraws: context.console.outputIsTerminal && context.environment["TERM"] != "dumb", now: context.now)
-        alerts = request.alerts
+        alerts = request.alerts?.setup(console: context.console)
         console = context.console
         now = context.now
     }

@@ -14,7 +14,7 @@ struct WatchRequest: Sendable {
     var options: NetworkOptions
     var plan: QuoteService.Plan
     /// With `--alert`: the rules and where alerts go.
-    var alerts: AlertSetup?
+    var alerts: AlertRequest?
     /// The transfer status the withdraw/deposit rules need each refresh.
     var transfers: TransferWatch?
     /// Seconds between refreshes.
@@ -30,7 +30,7 @@ struct WatchRequest: Sendable {
             symbols: arguments.positionals, exchanges: options.exchanges, quoteCurrency: options.quoteCurrency,
             all: false, registry: context.registry)
         self.plan = plan
-        let alerts = try AlertSetup.make(
+        let alerts = try AlertRequest.make(
             arguments,
             scope: AlertSetup.Scope(
                 command: "agg watch", fields: [.last, .change], elsewhere: "premiums are on agg premium --watch",
@@ -38,7 +38,7 @@ struct WatchRequest: Sendable {
                 symbols: plan.requests.flatMap(\.markets).map(\.base).reduce(into: []) {
                     if !$0.contains($1) { $0.append($1) }
                 }),
-            registry: context.registry, console: context.console)
+            registry: context.registry)
         self.alerts = alerts
         let transfers = alerts.flatMap { TransferWatch($0, plan: plan, registry: context.registry) }
         self.transfers = transfers
@@ -94,8 +94,8 @@ struct TransferWatch: Sendable {
     var coins: [String]
     var venues: [AdapterDescriptor]
 
-    init?(_ setup: AlertSetup, plan: QuoteService.Plan, registry: AdapterRegistry) {
-        let rules = setup.transferRules
+    init?(_ alerts: AlertRequest, plan: QuoteService.Plan, registry: AdapterRegistry) {
+        let rules = alerts.transferRules
         guard !rules.isEmpty else { return nil }
         coins = rules.map(\.symbol).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
         venues = plan.venues.compactMap { registry.descriptor(id: $0) }.filter { descriptor in
