@@ -56,7 +56,7 @@ struct RecordDeadlineTests {
         let lines = error.split(separator: "\n").map(String.init)
         #expect(lines.count == 1)
         #expect(lines.first?.hasPrefix("agg: record: korbit: no answer within 1 s from ") == true, "\(lines)")
-        #expect(RecordCommand.venueDeadline(interval: 1, timeout: 10) == 0.5)
-        #expect(RecordCommand.venueDeadline(interval: 60, timeout: 10) == 10)
+        #expect(RecordRequest.venueDeadline(interval: 1, timeout: 10) == 0.5)
+        #expect(RecordRequest.venueDeadline(interval: 60, timeout: 10) == 10)
     }
 }

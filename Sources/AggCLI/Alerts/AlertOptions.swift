@@ -76,49 +76,19 @@ struct AlertSetup: Sendable {
         var asksTransferStatus = true
     }
 
-    /// The setup from the command line, or `nil` without `--alert` (then the other alert options
-    /// are usage errors).
+    /// The setup from the command line, or `nil` without `--alert`: `AlertRequest.make`, shown
+    /// on `console`.
     static func make(
         _ arguments: ParsedArguments, scope: Scope, registry: AdapterRegistry, console: Console,
         programTimeLimit: Double = AlertProgram.defaultTimeLimit
     ) throws(AggError) -> AlertSetup? {
-        guard let texts = arguments[AlertOptions.alert] else {
-            for option in AlertOptions.all.map(\.spec) where option.name != "alert" {
-                if arguments.contains(option) { throw .usage("--\(option.name) needs --alert") }
-            }
-            return nil
-        }
-        var rules: [AlertRule] = []
-        for text in texts {
-            let rule = try AlertRule.parse(text, venues: registry.descriptors)
-            try check(rule, text: text, scope: scope)
-            if !rules.contains(rule) { rules.append(rule) }
-        }
-        if arguments[AlertOptions.programArgument] != nil, arguments[AlertOptions.program] == nil {
-            throw .usage("--on-alert-arg needs --on-alert")
-        }
-        var program: AlertProgram?
-        if let path = arguments[AlertOptions.program] {
-            var status = stat()
-            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, access(path, X_OK) == 0 else {
-                throw .usage("--on-alert '\(path)': not an executable file (a path; no shell, no PATH lookup)")
-            }
-            program = AlertProgram(
-                path: path, arguments: arguments[AlertOptions.programArgument] ?? [], timeLimit: programTimeLimit,
-                console: console)
-        }
-        let log = try arguments[AlertOptions.log].map { path throws(AggError) in try AlertLogFile(path: path) }
-        return AlertSetup(
-            rules: rules,
-            settings: AlertSettings(
-                resetPercent: arguments.value(AlertOptions.reset),
-                cooldownSeconds: arguments.value(AlertOptions.cooldown)),
-            delivery: AlertDelivery(console: console, log: log, program: program))
+        try AlertRequest.make(arguments, scope: scope, registry: registry)?
+            .setup(console: console, programTimeLimit: programTimeLimit)
     }
 
     /// A rule the command could never evaluate is a usage error, rather than an alert that
     /// silently never fires.
-    private static func check(_ rule: AlertRule, text: String, scope: Scope) throws(AggError) {
+    fileprivate static func check(_ rule: AlertRule, text: String, scope: Scope) throws(AggError) {
         func failure(_ detail: String) -> AggError { .usage("--alert '\(text)': \(detail)") }
         if case .threshold(let field, _, _) = rule.condition, !scope.fields.contains(field) {
             throw failure("\(scope.command) has no \(field.rawValue) (\(scope.elsewhere))")
@@ -176,5 +146,77 @@ extension AlertSetup {
         }
         let failure = await delivery.deliver(alerts)
         return TickOutcome(lines: alerts.count + (failure == nil ? 0 : 1), failed: failure != nil)
+    }
+}
+
+/// The alerts one run was asked for, checked before any terminal is involved: the rules
+/// (checked against what the command can see), their settings, the `--on-alert` program (an
+/// executable file) and the `--alert-log` file, opened. `setup(console:)` adds where they show.
+struct AlertRequest: Sendable {
+    /// `--on-alert` and its `--on-alert-arg`s.
+    struct Program: Sendable, Equatable {
+        var path: String
+        var arguments: [String]
+    }
+
+    var rules: [AlertRule]
+    var settings: AlertSettings
+    var program: Program?
+    var log: AlertLogFile?
+
+    /// The coins the rules name: the only ones a tick's readings need.
+    var symbols: Set<String> { Set(rules.map(\.symbol)) }
+
+    /// The rules waiting for a transfer status.
+    var transferRules: [AlertRule] {
+        rules.filter { if case .closed = $0.condition { true } else { false } }
+    }
+
+    /// The request from the command line, or `nil` without `--alert` (then the other alert
+    /// options are usage errors).
+    static func make(_ arguments: ParsedArguments, scope: AlertSetup.Scope, registry: AdapterRegistry)
+        throws(AggError) -> AlertRequest?
+    {
+        guard let texts = arguments[AlertOptions.alert] else {
+            for option in AlertOptions.all.map(\.spec) where option.name != "alert" {
+                if arguments.contains(option) { throw .usage("--\(option.name) needs --alert") }
+            }
+            return nil
+        }
+        var rules: [AlertRule] = []
+        for text in texts {
+            let rule = try AlertRule.parse(text, venues: registry.descriptors)
+            try AlertSetup.check(rule, text: text, scope: scope)
+            if !rules.contains(rule) { rules.append(rule) }
+        }
+        if arguments[AlertOptions.programArgument] != nil, arguments[AlertOptions.program] == nil {
+            throw .usage("--on-alert-arg needs --on-alert")
+        }
+        var program: Program?
+        if let path = arguments[AlertOptions.program] {
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, access(path, X_OK) == 0 else {
+                throw .usage("--on-alert '\(path)': not an executable file (a path; no shell, no PATH lookup)")
+            }
+            program = Program(path: path, arguments: arguments[AlertOptions.programArgument] ?? [])
+        }
+        let log = try arguments[AlertOptions.log].map { path throws(AggError) in try AlertLogFile(path: path) }
+        return AlertRequest(
+            rules: rules,
+            settings: AlertSettings(
+                resetPercent: arguments.value(AlertOptions.reset),
+                cooldownSeconds: arguments.value(AlertOptions.cooldown)),
+            program: program, log: log)
+    }
+
+    /// The alerts delivered on `console` (one line each, the bell), to the log and the program.
+    func setup(console: Console, programTimeLimit: Double = AlertProgram.defaultTimeLimit) -> AlertSetup {
+        AlertSetup(
+            rules: rules, settings: settings,
+            delivery: AlertDelivery(
+                console: console, log: log,
+                program: program.map {
+                    AlertProgram(path: $0.path, arguments: $0.arguments, timeLimit: programTimeLimit, console: console)
+                }))
     }
 }

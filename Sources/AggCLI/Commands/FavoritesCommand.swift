@@ -1,5 +1,4 @@
 import AggCore
-import AggJSON
 import AggStore
 
 /// `agg favorites`: the currencies and coins listed first by `agg rates` and `agg quote`.
@@ -34,99 +33,14 @@ public enum FavoritesCommand: Command {
             """
     )
 
-    /// The sub-commands.
-    enum Action: String, CaseIterable {
-        case add, remove, list
-    }
-
     /// Runs the command; store failures are thrown as `AggError.store` (exit 70).
     public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
         -> ExitCode
     {
-        let actionName = arguments.positionals[0]
-        guard let action = Action(rawValue: actionName.lowercased()) else {
-            let names = Action.allCases.map(\.rawValue)
-            let hint = Suggestion.closest(to: actionName, among: names).map { "did you mean '\($0)'?" }
-            throw .usage(
-                "unknown action '\(actionName)'; "
-                    + (hint ?? "expected one of: \(names.joined(separator: ", "))"))
-        }
-        if arguments[Self.currency] && arguments[Self.coin] {
-            throw .usage("give --currency or --coin, not both (neither: both lists where the code fits)")
-        }
-        let only: FavoriteKind? =
-            arguments[Self.currency] ? .currency : arguments[Self.coin] ? .symbol : nil
-        let texts = Array(arguments.positionals.dropFirst())
-        switch action {
-        case .list:
-            if let extra = texts.first { throw .usage("unexpected argument '\(extra)'; usage: agg \(spec.usage)") }
-        case .add, .remove:
-            if texts.isEmpty { throw .usage("name at least one CODE to \(action.rawValue); usage: agg \(spec.usage)") }
-        }
-        let entries = try plan(texts, only: only)
-
-        let store = try LocalStore.open(context)
-        var notFavorites: [String] = []
-        switch action {
-        case .add:
-            for kind in FavoriteKind.allCases {
-                let codes = entries.filter { $0.kinds.contains(kind) }.map(\.code)
-                if !codes.isEmpty { try store.addFavorites(codes, kind: kind) }
-            }
-        case .remove:
-            var removedSomewhere: Set<String> = []
-            for kind in FavoriteKind.allCases {
-                let codes = entries.filter { $0.kinds.contains(kind) }.map(\.code)
-                guard !codes.isEmpty else { continue }
-                let missing = Set(try store.removeFavorites(codes, kind: kind))
-                removedSomewhere.formUnion(codes.filter { !missing.contains($0) })
-            }
-            notFavorites = entries.map(\.code).filter { !removedSomewhere.contains($0) }
-        case .list:
-            break
-        }
-
-        var listing: [(kind: FavoriteKind, codes: [String])] = []
-        for kind in FavoriteKind.allCases where only == nil || only == kind {
-            listing.append((kind, try store.favorites(kind: kind)))
-        }
+        let request = try FavoritesRequest(arguments)
+        let environment = context.environment
+        let service = FavoritesService { () throws(AggError) in try Store.open(environment: environment) }
         let format = OutputFormat.resolve(context.settings(arguments), console: context.console)
-        Output.write(FavoritesRendering(listing: listing), format: format, style: .plain, console: context.console)
-        for code in notFavorites {
-            context.console.printError("agg: \(code) is not a favorite")
-        }
-        return notFavorites.isEmpty ? .success : .sourceFailed
-    }
-
-    /// A validated code and the lists it goes to.
-    struct Entry: Equatable {
-        var code: String
-        var kinds: [FavoriteKind]
-    }
-
-    /// Validates every code before the database is touched, and decides its lists.
-    static func plan(_ texts: [String], only: FavoriteKind?) throws(AggError) -> [Entry] {
-        var entries: [Entry] = []
-        for text in texts {
-            let entry: Entry
-            switch only {
-            case .currency?: entry = Entry(code: try AssetCode.validateCurrency(text), kinds: [.currency])
-            case .symbol?: entry = Entry(code: try AssetCode.validate(text), kinds: [.symbol])
-            case nil:
-                let code = try AssetCode.validate(text)
-                let isCurrency = (try? AssetCode.validateCurrency(code)) != nil
-                entry = Entry(code: code, kinds: isCurrency ? [.currency, .symbol] : [.symbol])
-            }
-            if !entries.contains(entry) { entries.append(entry) }
-        }
-        return entries
-    }
-
-    /// The word for a list in output: `currency` and `coin`.
-    static func label(_ kind: FavoriteKind) -> String {
-        switch kind {
-        case .currency: "currency"
-        case .symbol: "coin"
-        }
+        return try service.run(request).write(format: format, console: context.console)
     }
 }

@@ -16,7 +16,7 @@ final class ServeHarness: Sendable {
 
     init(
         registry: AdapterRegistry = testRegistry(), arguments: [String] = [], token: String? = nil,
-        history: (any HistoryStore)? = nil, streamQueue: Int = ServeCommand.streamQueue,
+        history: (any HistoryStore)? = nil, streamQueue: Int = ServeOptions.streamQueue,
         now: (@Sendable () -> Timestamp)? = nil, work: ServeLimits = .standard,
         override: @escaping @Sendable (String, LoopbackRequest) -> LoopbackReply? = { _, _ in nil }
     ) throws {
@@ -32,16 +32,14 @@ final class ServeHarness: Sendable {
         // venue paced by its token bucket can take longer than the default 10 s.
         let deadline = arguments.contains("--timeout") ? [] : ["--timeout", "60"]
         let parsed = try ArgumentParser.parse(arguments + deadline, spec: ServeCommand.spec)
-        var options = try NetworkOptions(parsed, context: context)
-        options.offline = false
-        let plan = try ServePlan(
-            registry: registry, exchanges: options.exchanges.ids, fx: parsed.flag(ServeCommand.fx) ?? [],
-            coins: parsed.value(ServeCommand.coins))
+        // The command's own request: the options and the plan `agg serve` would poll.
+        let request = try ServeRequest(parsed, context: context) { _ in }
         self.fixtures = fixtures
         self.registry = registry
         self.http = http
         runtime = try ServeRuntime(
-            context: context, options: options, plan: plan, address: ListenAddress.standard.with(port: 0),
+            context: context, options: request.options, plan: request.plan,
+            address: ListenAddress.standard.with(port: 0),
             token: token.flatMap(BearerToken.init), work: work, streamQueue: streamQueue)
     }
 

@@ -84,3 +84,15 @@ final class RecorderIdentity: Sendable {
         return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
+
+extension RecorderIdentity {
+    /// Who holds this recorder's venue leases: the host and the recorder id of the data folder
+    /// `environment` selects; `host:PID` when there is no usable folder. Keep it alive, with its
+    /// lock, for the whole run.
+    static func claim(environment: [String: String]) -> RecorderIdentity {
+        guard let location = try? StoreLocation.resolve(environment: environment),
+            (try? location.createDirectory()) != nil
+        else { return RecorderIdentity.processOnly() }
+        return RecorderIdentity.claim(folder: location.directory)
+    }
+}
