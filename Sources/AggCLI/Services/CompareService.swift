@@ -12,6 +12,39 @@ struct CompareService: Sendable {
     /// Where `AGG_DEBUG` notes go (a rate snapshot not stored because the database was busy).
     var debug: @Sendable (String) -> Void = { _ in }
 
+    /// Opens the local database (creating it when asked): its stored rates stand in for FX
+    /// requests and take the tables fetched, and its recorded premiums give each venue's
+    /// percentile. `nil` runs without one (`--offline`, `agg serve`).
+    typealias OpenDatabase = @Sendable (_ create: Bool) -> Store?
+
+    /// The answer to `request`: the rates it needs from the database when one opens (created
+    /// only when an FX rate is needed: stored rates are a convenience, and without a usable
+    /// database every source is asked), every coin compared, and each venue's premium set
+    /// among the premiums recorded over the last seven days.
+    static func run(
+        _ request: CompareRequest, factory: AdapterFactory, database: OpenDatabase?,
+        now: @escaping @Sendable () -> Timestamp, debug: @escaping @Sendable (String) -> Void = { _ in }
+    ) async -> CompareAnswer {
+        let store = request.plans.allSatisfy(\.fxSources.isEmpty) ? nil : database?(true)
+        let service = CompareService(factory: factory, store: store, now: now, debug: debug)
+        let reports = await service.compare(request.plans, refresh: request.refresh)
+        var renderings: [CompareRendering] = []
+        for report in reports {
+            var rendering = CompareRendering(report: report)
+            if let database {
+                rendering.percentiles = await PremiumPercentiles.load(
+                    store: store ?? database(false),
+                    current: report.outcomes.compactMap { venue, outcome in
+                        guard case .compared(let row) = outcome, let percent = row.premiumPercent else { return nil }
+                        return PremiumPercentiles.Current(
+                            exchange: venue.venue, symbol: report.plan.coin, percent: percent)
+                    }, now: now())
+            }
+            renderings.append(rendering)
+        }
+        return CompareAnswer(renderings: renderings)
+    }
+
     /// The report for `plan`; with `refresh`, every FX source is asked even when its stored
     /// snapshot is still current.
     func compare(_ plan: ComparePlan, refresh: Bool) async -> CompareReport {
