@@ -73,7 +73,7 @@ public enum PremiumCommand: Command {
         let answer = try await run.during("asking \((venues + fxSources).map(\.id).joined(separator: ", "))") {
             () async in await service.run(request, history: live ? history : nil)
         }
-        run.write(answer.rendering)
-        return request.report(answer.result, context: context)
+        let problems = request.problems(answer.result, debug: context.debugNotes)
+        return run.finish(answer.rendering, problems: problems.lines, failed: problems.failed)
     }
 }

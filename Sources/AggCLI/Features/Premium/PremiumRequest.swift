@@ -101,28 +101,32 @@ struct PremiumRequest: Sendable {
         return symbols.filter { symbol in !board.rows.contains { $0.base == symbol } }
     }
 
-    /// Prints what failed (and, under `AGG_DEBUG`, the entries skipped) and returns the exit
-    /// code. A skipped entry costs only its own market, so it does not fail the board; when it
-    /// is why a symbol asked for is missing from the board, it is an error line before the
-    /// symbol's, so that the line saying the symbol is not listed is not the only explanation.
-    func report(_ result: PremiumService.Result, context: CLIContext) -> ExitCode {
-        let console = context.console
-        for error in result.errors { console.printError("agg: \(error.description)") }
+    /// What a board's answer says on standard error, in order, and whether it failed.
+    struct Problems: Sendable {
+        /// Each with its `agg: ` prefix (`agg: debug: ` for the notes).
+        var lines: [String]
+        var failed: Bool
+    }
+
+    /// What failed (and, with `debug`, the entries skipped), and whether the board failed. A
+    /// skipped entry costs only its own market, so it does not fail the board; when it is why a
+    /// symbol asked for is missing from the board, it is an error line before the symbol's, so
+    /// that the line saying the symbol is not listed is not the only explanation.
+    func problems(_ result: PremiumService.Result, debug: Bool) -> Problems {
+        var lines = result.errors.map { "agg: \($0.description)" }
         let missing = missingSymbols(result)
         var explaining: [SkippedEntry] = []
         for entry in skipped(result) {
             if let market = entry.market, missing.contains(market.base) {
                 explaining.append(entry)
-            } else {
-                context.debug(entry.description)
+            } else if debug {
+                lines.append(CLIContext.debugLine(entry.description))
             }
         }
-        for error in result.transfers.errors {
-            console.printError("agg: warning: no transfer status: \(error.description)")
-        }
-        guard result.board != nil else { return .sourceFailed }
-        for entry in explaining { console.printError("agg: \(entry.description)") }
-        for symbol in missing { console.printError("agg: " + PremiumRendering.notListedMessage(symbol)) }
-        return result.errors.isEmpty && missing.isEmpty ? .success : .sourceFailed
+        lines += result.transfers.errors.map { "agg: warning: no transfer status: \($0.description)" }
+        guard result.board != nil else { return Problems(lines: lines, failed: true) }
+        lines += explaining.map { "agg: \($0.description)" }
+        lines += missing.map { "agg: " + PremiumRendering.notListedMessage($0) }
+        return Problems(lines: lines, failed: !result.errors.isEmpty || !missing.isEmpty)
     }
 }
