@@ -36,10 +36,9 @@ public enum CandlesCommand: Command {
     public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
         -> ExitCode
     {
-        var options = try NetworkOptions(arguments, context: context)
-        let request = try CandlesRequest(arguments, options: options, registry: context.registry)
-        if request.chart { options.format = .table }
-        let run = NetworkRun(options: options, context: context)
+        var run = try NetworkRun(arguments, context: context)
+        let request = try CandlesRequest(arguments, options: run.options, registry: context.registry)
+        if request.chart { run.options.format = .table }
         let candles = try await run.fetch("\(request.target.market) candles", from: request.target) {
             service async throws(AggError) in try await service.run(request)
         }

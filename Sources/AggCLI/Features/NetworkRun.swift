@@ -8,7 +8,9 @@ import AggCore
 /// itself knows nothing of the terminal.
 struct NetworkRun: Sendable {
     let context: CLIContext
-    /// The options as resolved for this run (format, colour, timeouts, venues, offline).
+    /// The options as resolved for this run (format, colour, timeouts, venues, offline). A
+    /// command may set the format before writing (`agg candles --chart` draws a table); the
+    /// adapters' session does not depend on it.
     var options: NetworkOptions
     /// The adapters of this run, sharing one HTTP client and one token bucket a venue.
     let factory: AdapterFactory
@@ -18,8 +20,7 @@ struct NetworkRun: Sendable {
         self.init(options: try NetworkOptions(arguments, context: context), context: context)
     }
 
-    /// A run with `options` already resolved (a command that adjusts them first).
-    init(options: NetworkOptions, context: CLIContext) {
+    private init(options: NetworkOptions, context: CLIContext) {
         self.context = context
         self.options = options
         self.factory = AdapterFactory(context: context, options: options)

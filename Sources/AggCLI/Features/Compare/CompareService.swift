@@ -153,8 +153,8 @@ struct ComparePlan: Sendable {
         // All asked at the same time; the rate used is the freshest (or --fx's). The default FX source
         // of `agg rates` leads the order failures are told in.
         fxSources =
-            fxDescriptors.filter { $0.id == RatesCommand.defaultSource }.map(\.id)
-            + fxDescriptors.filter { $0.id != RatesCommand.defaultSource }.map(\.id)
+            fxDescriptors.filter { $0.id == RatesService.defaultSource }.map(\.id)
+            + fxDescriptors.filter { $0.id != RatesService.defaultSource }.map(\.id)
         attributions = Dictionary(
             fxDescriptors.compactMap { descriptor in descriptor.attribution.map { (descriptor.id, $0) } }
         ) { first, _ in first }
@@ -190,7 +190,7 @@ struct ComparePlan: Sendable {
         for table in tables where table.screened().refused.isEmpty {
             let kept = (try? store.snapshotCount(base: table.base, source: table.source)) ?? 0
             // Never waited for: another process holding the database skips the write.
-            let written = try? store.saveSnapshotUnlessBusy(table, keep: max(RatesCommand.defaultKeep, kept))
+            let written = try? store.saveSnapshotUnlessBusy(table, keep: max(RatesService.defaultKeep, kept))
             if written == .skippedBusy { debug(SnapshotStoreNote.skipped(table, in: store)) }
         }
     }

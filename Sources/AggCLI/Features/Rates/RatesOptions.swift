@@ -4,9 +4,9 @@ import FoundationEssentials
 /// The options of `agg rates` (its spec lists them); `RatesRequest` reads them.
 extension RatesCommand {
     /// The FX source used when `--source` is not given.
-    public static let defaultSource = "exchangerate"
+    public static let defaultSource = RatesService.defaultSource
     /// How many snapshots of each base are kept when `--keep` is not given: today and the day before.
-    public static let defaultKeep = 2
+    public static let defaultKeep = RatesService.defaultKeep
     /// The most snapshots `--keep` accepts.
     public static let maximumKeep = 1000
 

@@ -62,7 +62,7 @@ enum RatesRequest: Sendable {
             return descriptor
         }
         let sources = registry.descriptors(supporting: .fxRates)
-        guard let descriptor = sources.first(where: { $0.id == RatesCommand.defaultSource }) ?? sources.first else {
+        guard let descriptor = sources.first(where: { $0.id == RatesService.defaultSource }) ?? sources.first else {
             throw .usage("no registered source gives \(Capability.fxRates.title); see 'agg exchanges'")
         }
         return descriptor

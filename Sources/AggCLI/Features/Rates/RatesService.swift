@@ -6,6 +6,11 @@ import FoundationEssentials
 /// screened, set against the previous kept table, kept unless it has refused rates, filtered to
 /// the currencies asked and ordered favorites first; or one rate from every source.
 struct RatesService: Sendable {
+    /// The FX source asked when none is named (`agg rates`, and first for `agg compare`).
+    static let defaultSource = "exchangerate"
+    /// How many tables of each source and base are kept when not told: today and the day before.
+    static let defaultKeep = 2
+
     var factory: AdapterFactory
     var registry: AdapterRegistry
     var now: @Sendable () -> Timestamp
