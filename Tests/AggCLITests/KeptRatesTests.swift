@@ -10,7 +10,7 @@ import Testing
 struct KeptRatesTests {
     static func table(base: String, at seconds: Int64) -> RateTable {
         RateTable(
-            source: "exchangerate", base: base, rates: ["KRW": Decimal(string: "1331.529034")!],
+            source: "exchangerate", base: base, rates: ["KRW": 1331],
             asOf: Timestamp(millisecondsSince1970: seconds * 1000), nextUpdate: nil)
     }
 
