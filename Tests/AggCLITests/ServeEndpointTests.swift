@@ -98,6 +98,9 @@ struct ServeEndpointTests {
             ("/v1/quote?symbol=B%20TC", ["quote", "B TC"]),
             ("/v1/quote?symbol=BTC&exchange=nope", ["quote", "BTC", "-e", "nope"]),
             ("/v1/compare?symbol=BTC&in=KRWX", ["compare", "BTC", "--in", "KRWX"]),
+            ("/v1/compare?symbol=BTC/KRW", ["compare", "BTC/KRW"]),
+            ("/v1/compare?symbol=BTC&usdt=maybe", ["compare", "BTC", "--usdt", "maybe"]),
+            ("/v1/rates?base=USD&source=all&to=KRW,JPY", ["rates", "USD", "--source", "all", "--to", "KRW,JPY"]),
             ("/v1/rates?base=US1", ["rates", "US1"]),
             ("/v1/status?symbol=ETH&exchange=binance", ["status", "ETH", "-e", "binance"]),
         ])

@@ -29,18 +29,11 @@ public enum BookCommand: Command {
     public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
         -> ExitCode
     {
-        let options = try NetworkOptions(arguments, context: context)
-        let target = try MarketTarget.resolve(
-            symbol: arguments.positionals[0], capability: .orderBook, options: options, registry: context.registry,
-            command: spec.name)
-        let depth = try target.count(
-            arguments.flag(Self.depth), option: Self.depth, standard: defaultDepth,
-            maximum: target.descriptor.limits.bookDepth)
-        let book = try await target.fetch("the \(target.market) order book", options: options, context: context) {
-            service async throws(AggError) in
-            try await service.orderBook(depth: depth)
+        let run = try NetworkRun(arguments, context: context)
+        let request = try BookRequest(arguments, options: run.options, registry: context.registry)
+        let book = try await run.fetch("the \(request.target.market) order book", from: request.target) {
+            service async throws(AggError) in try await service.run(request)
         }
-        Output.write(BookRendering(book: book, target: target), options: options, console: context.console)
-        return .success
+        return run.finish(BookRendering(book: book, target: request.target), failed: false)
     }
 }

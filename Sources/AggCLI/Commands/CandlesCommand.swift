@@ -36,37 +36,14 @@ public enum CandlesCommand: Command {
     public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
         -> ExitCode
     {
-        var options = try NetworkOptions(arguments, context: context)
-        let chart = arguments[Self.chart]
-        if chart {
-            if let format = arguments.flag(CommonOptions.format), format != .table {
-                throw .usage("--chart draws on the terminal; it cannot be combined with --format \(format.rawValue)")
-            }
-            options.format = .table
+        var run = try NetworkRun(arguments, context: context)
+        let request = try CandlesRequest(arguments, options: run.options, registry: context.registry)
+        if request.chart { run.options.format = .table }
+        let candles = try await run.fetch("\(request.target.market) candles", from: request.target) {
+            service async throws(AggError) in try await service.run(request)
         }
-        let target = try MarketTarget.resolve(
-            symbol: arguments.positionals[0], capability: .candles, options: options, registry: context.registry,
-            command: spec.name)
-        let interval = arguments.value(Self.interval)
-        let offered = target.descriptor.limits.candleIntervals
-        guard offered.contains(interval) else {
-            throw .usage(
-                "\(target.descriptor.id) does not offer \(interval.rawValue) candles; its intervals: "
-                    + offered.map(\.rawValue).joined(separator: ", "))
-        }
-        let limit = try target.count(
-            arguments.flag(Self.limit), option: Self.limit, standard: defaultLimit,
-            maximum: target.descriptor.limits.candles)
-        let candles = try await target.fetch("\(target.market) candles", options: options, context: context) {
-            service async throws(AggError) in
-            try await service.candles(interval: interval, limit: limit)
-        }
-        let bars = CandlesRendering(candles: candles, target: target, interval: interval)
-        if chart {
-            Output.write(CandlesChartRendering(bars: bars), options: options, console: context.console)
-        } else {
-            Output.write(bars, options: options, console: context.console)
-        }
-        return .success
+        let bars = CandlesRendering(candles: candles, target: request.target, interval: request.interval)
+        return request.chart
+            ? run.finish(CandlesChartRendering(bars: bars), failed: false) : run.finish(bars, failed: false)
     }
 }

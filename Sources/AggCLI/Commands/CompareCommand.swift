@@ -52,64 +52,14 @@ public enum CompareCommand: Command {
     public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
         -> ExitCode
     {
-        let options = try NetworkOptions(arguments, context: context)
-        var coins: [String] = []
-        for symbol in arguments.positionals {
-            guard !symbol.contains("/") else {
-                throw .usage(
-                    "compare takes a coin such as BTC, not a market ('\(symbol)'); each venue uses its own quote")
-            }
-            let coin = try AssetCode.validate(symbol)
-            if !coins.contains(coin) { coins.append(coin) }
-        }
-        let currency = context.settings(arguments).value(Self.currency)
-        let fx = try FXOptions(arguments, registry: context.registry)
-        var plans: [ComparePlan] = []
-        for coin in coins {
-            plans.append(
-                try ComparePlan(
-                    coin: coin, currency: currency, stablecoins: arguments.value(Self.usdt), fx: fx,
-                    named: options.exchanges.explicit ? options.exchanges.ids : [], registry: context.registry))
-        }
-
-        let factory = AdapterFactory(context: context, options: options)
-        let announced = plans.flatMap { $0.venues.map(\.venue) + $0.fxSources + $0.usdtVenues }
-        try factory.announceOffline(venues: announced.reduce(into: []) { if !$0.contains($1) { $0.append($1) } })
-        // Stored rates are a convenience: without a usable database every source is asked.
-        let store =
-            options.offline || plans.allSatisfy(\.fxSources.isEmpty)
-            ? nil : LocalStore.bestEffort(environment: context.environment, create: true)
-        var service = CompareService(factory: factory, store: store, now: context.now)
-        service.debug = { [context] note in context.debug(note) }
-        let reports = await service.compare(plans, refresh: arguments[CommonOptions.refresh])
-        var renderings: [CompareRendering] = []
-        for report in reports {
-            var rendering = CompareRendering(report: report)
-            if !options.offline {
-                rendering.percentiles = await PremiumPercentiles.load(
-                    store: store ?? LocalStore.bestEffort(environment: context.environment, create: false),
-                    current: report.outcomes.compactMap { venue, outcome in
-                        guard case .compared(let row) = outcome, let percent = row.premiumPercent else { return nil }
-                        return PremiumPercentiles.Current(
-                            exchange: venue.venue, symbol: report.plan.coin, percent: percent)
-                    }, now: context.now())
-            }
-            renderings.append(rendering)
-        }
-        if let rendering = renderings.first, renderings.count == 1 {
-            Output.write(rendering, options: options, console: context.console)
-        } else {
-            Output.write(CompareRenderings(renderings: renderings), options: options, console: context.console)
-        }
-        var failed = false
-        for report in reports {
-            for line in report.problemLines { context.console.printError("agg: " + line) }
-            if report.comparison.rows.isEmpty && !report.hasFailures {
-                context.console.printError("agg: no venue lists \(report.plan.coin)")
-                failed = true
-            }
-            failed = failed || report.hasFailures
-        }
-        return failed ? .sourceFailed : .success
+        let run = try NetworkRun(arguments, context: context)
+        let request = try CompareRequest(arguments, options: run.options, context: context)
+        try run.announce(request.venues)
+        let environment = context.environment
+        let database: CompareService.OpenDatabase = { LocalStore.bestEffort(environment: environment, create: $0) }
+        let answer = await CompareService.run(
+            request, factory: run.factory, database: run.options.offline ? nil : database, now: context.now,
+            debug: { [context] note in context.debug(note) })
+        return run.finish(answer, problems: answer.problemLines, failed: answer.failed)
     }
 }

@@ -40,29 +40,11 @@ public enum HistoryCommand: Command {
     )
 
     public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError) -> ExitCode {
-        let symbol = try AssetCode.validate(arguments.positionals.first ?? "")
-        let chart = arguments[Self.chart]
-        // --chart asks for a chart: only a format given on the command line conflicts with it,
-        // not the implicit one (JSON in a pipe) nor the config file's.
-        if chart, let explicit = arguments.flag(CommonOptions.format), explicit != .table {
-            throw .usage("--chart draws on the terminal; it cannot be combined with --format \(explicit.rawValue)")
-        }
-        let format =
-            chart
-            ? OutputFormat.table
-            : OutputFormat.resolve(context.settings(arguments), console: context.console)
-        var exchanges: [String] = []
-        for id in arguments.flag(CommonOptions.exchange) ?? [] {
-            exchanges.append(try context.registry.requireDescriptor(id: id).id)
-        }
-        let now = context.now()
-        let since = arguments.value(Self.since).start(now: now)
+        let request = try HistoryRequest(arguments, context: context)
         let store = try await HistoryStores.open(arguments, context: context, forReading: true)
-        let report = try await HistoryService(store: store).report(
-            symbol: symbol, exchanges: exchanges, premium: arguments[Self.premium], since: since,
-            until: Timestamp(millisecondsSince1970: now.millisecondsSince1970 + 1))
+        let report = try await HistoryService(store: store).run(request)
         Output.write(
-            HistoryRendering(report: report, chart: chart), format: format,
+            HistoryRendering(report: report, chart: request.chart), format: request.format,
             style: TextStyle.resolve(arguments, context: context), console: context.console)
         return .success
     }

@@ -1,36 +1,8 @@
 import AggCore
-import AggJSON
-import AggStore
-import FoundationEssentials
 
 /// `agg premium`: the premium board, every coin listed both on local (KRW) venues and on global
 /// ones, with each local venue's premium on the FX and the USDT basis.
 public enum PremiumCommand: Command {
-    static let currency = Settings.localCurrency(help: "The local currency")
-    static let basis = Setting(
-        Option<PremiumRendering.Basis>("basis", value: "BASIS", help: "", parser: .choice()),
-        help: "Show premiums on the FX basis, the USDT basis, or both", builtIn: .both, shown: \.rawValue)
-    static let sort = Setting(
-        Option<PremiumBoard.Order>("sort", value: "ORDER", help: "", parser: .choice()),
-        help: "Order coins by premium, volume or symbol", builtIn: .premium, shown: \.rawValue)
-    static let minVolume = Option<Decimal>(
-        "min-volume", value: "AMOUNT", help: "Hide coins whose 24 h local volume is below AMOUNT.",
-        parser: .amount(expected: "an amount such as 1000000000"))
-    static let watch = Flag("watch", short: "w", help: "Refresh the board until Ctrl-C (or --count refreshes).")
-    /// Seconds between `--watch` refreshes unless a venue's rate limit needs longer.
-    static let defaultInterval: Double = 10
-    static let interval = Setting(
-        Option<Double>(
-            "interval", short: "i", value: "SECONDS", help: "",
-            parser: .seconds(in: 1...86_400, expected: "seconds, such as 10 or 1m")),
-        help: "With --watch: seconds between refreshes, at least 1 and within every venue's rate limit",
-        builtIn: DecidedPerRun("\(Int(defaultInterval))s, or longer when a venue's rate limit needs it"))
-    static let count = Option<Int>(
-        "count", short: "c", value: "N", help: "With --watch: stop after N refreshes.",
-        parser: .wholeNumber(in: 1...Int.max, expected: "a whole number of refreshes, 1 or more"))
-    static let top = Option<Int>(
-        "top", short: "n", value: "N", help: "Show at most N coins.", parser: .wholeNumber(in: 1...maximumTop))
-
     public static let spec = CommandSpec(
         name: "premium",
         summary: "The premium board: every coin listed in Korea and abroad, with each venue's premium.",
@@ -76,155 +48,32 @@ public enum PremiumCommand: Command {
             """
     )
 
-    static let maximumTop = 10_000
-
     public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
         -> ExitCode
     {
-        let options = try NetworkOptions(arguments, context: context)
-        // Every option that only --watch uses is refused without it, alike.
-        let watchOnly = [Self.count.spec, Self.interval.spec] + AlertOptions.all.map(\.spec)
-        if !arguments[Self.watch], let option = watchOnly.first(where: { arguments.contains($0) }) {
-            throw .usage("--\(option.name) needs --watch")
-        }
+        let run = try NetworkRun(arguments, context: context)
+        let live = !run.options.offline
+        let environment = context.environment
         let favorites = LocalStore.favorites(
-            kind: .symbol,
-            in: options.offline ? nil : LocalStore.bestEffort(environment: context.environment, create: false))
-        let board = try Self.board(arguments, context: context, options: options, favorites: favorites)
-        let venues = board.request.venues
-        let fxSources = board.request.fxSources
+            kind: .symbol, in: live ? LocalStore.bestEffort(environment: environment, create: false) : nil)
+        let request = try PremiumRequest(arguments, options: run.options, context: context, favorites: favorites)
+        let venues = request.service.venues
+        let fxSources = request.service.fxSources
         // Checked before any request (or offline note), as every usage error is.
         let alerts = try AlertSetup.make(
-            arguments,
-            scope: AlertSetup.Scope(
-                command: "agg premium", fields: AlertRule.Field.allCases, elsewhere: "", venues: venues,
-                symbols: board.symbols.isEmpty ? nil : board.symbols,
-                localVenues: venues.filter { $0.quoteCurrencies.contains(board.request.currency) }.map(\.id)),
-            registry: context.registry, console: context.console)
-        try board.service.factory.announceOffline(venues: venues.map(\.id) + fxSources.map(\.id))
-        if arguments[Self.watch] {
-            return try await PremiumWatch(board: board, context: context, options: options, alerts: alerts)
-                .run(interval: try interval(arguments, venues: venues + fxSources), count: arguments[Self.count])
+            arguments, scope: request.alertScope, registry: context.registry, console: context.console)
+        try run.announce(venues.map(\.id) + fxSources.map(\.id))
+        let service = PremiumService(factory: run.factory, now: context.now)
+        if let watch = request.watch {
+            return try await PremiumWatch(
+                request: request, service: service, context: context, options: run.options, alerts: alerts
+            ).run(interval: watch.interval, count: watch.count)
         }
-        let result = try await ProgressLine.during(
-            "asking \((venues + fxSources).map(\.id).joined(separator: ", "))", console: context.console,
-            signals: context.stopSignals
-        ) { () async in await board.service.run(board.request) }
-        var rendering = board.rendering(result)
-        if !options.offline {
-            rendering.percentiles = await PremiumPercentiles.load(
-                store: LocalStore.bestEffort(environment: context.environment, create: false),
-                current: rendering.rows.flatMap { row in
-                    row.venues.compactMap { venue in
-                        venue.trustedPremiumPercent(on: .fx).map {
-                            PremiumPercentiles.Current(exchange: venue.exchange, symbol: row.base, percent: $0)
-                        }
-                    }
-                }, now: result.asOf)
+        let history: PremiumService.OpenHistory = { LocalStore.bestEffort(environment: environment, create: false) }
+        let answer = try await run.during("asking \((venues + fxSources).map(\.id).joined(separator: ", "))") {
+            () async in await service.run(request, history: live ? history : nil)
         }
-        Output.write(rendering, options: options, console: context.console)
-        return board.report(result, context: context)
-    }
-
-    /// The board `arguments` ask for, fetched through `context`'s venues (`agg serve` passes
-    /// venues that answer from its snapshot). Validates the symbols, venues and FX options; asks
-    /// nothing.
-    static func board(
-        _ arguments: ParsedArguments, context: CLIContext, options: NetworkOptions, favorites: Set<String>
-    ) throws(AggError) -> Board {
-        let currency = context.settings(arguments).value(Self.currency)
-        var symbols: [String] = []
-        for text in arguments.positionals { symbols.append(try AssetCode.validate(text)) }
-        let fx = try FXOptions(arguments, registry: context.registry)
-        let venues = try PremiumService.venues(
-            in: context.registry, currency: currency, named: options.exchanges.explicit ? options.exchanges.ids : [])
-        let fxSources = fx.sources(among: context.registry.descriptors(supporting: .fxRates))
-        let factory = AdapterFactory(context: context, options: options)
-        return Board(
-            service: PremiumService(factory: factory, now: context.now),
-            request: PremiumService.Request(
-                currency: currency, venues: venues, fxSources: fxSources, fxSource: fx.source,
-                maximumFXAgeSeconds: fx.maximumAgeSeconds),
-            basis: arguments.value(Self.basis), order: arguments.value(Self.sort), symbols: symbols,
-            minimumVolume: arguments[Self.minVolume], top: arguments[Self.top], favorites: favorites,
-            attributions: Dictionary(fxSources.compactMap { d in d.attribution.map { (d.id, $0) } }) { a, _ in a },
-            notAsked: PremiumService.notAsked(
-                in: context.registry, currency: currency,
-                named: options.exchanges.explicit ? options.exchanges.ids : []))
-    }
-
-    /// `--interval`, checked against every venue's rate limit (one request a venue a refresh).
-    static func interval(_ arguments: ParsedArguments, venues: [AdapterDescriptor]) throws(AggError) -> Double {
-        let floor = venues.map { $0.requestsPerSecond > 0 ? 1 / $0.requestsPerSecond : 1 }.max() ?? 1
-        let seconds = arguments.flag(Self.interval) ?? max(defaultInterval, floor)
-        guard seconds >= floor else {
-            throw .usage("--interval \(RateText.format(seconds)) is too short: at least \(RateText.format(floor)) s")
-        }
-        return seconds
-    }
-}
-
-/// One board as the command line asked for it: how to fetch it, and how to show it.
-struct Board: Sendable {
-    var service: PremiumService
-    var request: PremiumService.Request
-    var basis: PremiumRendering.Basis
-    var order: PremiumBoard.Order
-    var symbols: [String]
-    var minimumVolume: Decimal?
-    var top: Int?
-    var favorites: Set<String>
-    var attributions: [String: String]
-    /// Global venues the board cannot ask (no all-tickers request).
-    var notAsked: [String] = []
-
-    func rendering(_ result: PremiumService.Result) -> PremiumRendering {
-        PremiumRendering(
-            result: result, basis: basis,
-            rows: PremiumRendering.select(
-                result.board, order: order, basis: basis, symbols: symbols, minimumVolume: minimumVolume, top: top,
-                favorites: favorites),
-            attributions: attributions,
-            globalVenues: request.venues.filter { !$0.quoteCurrencies.contains(request.currency) }.map(\.id),
-            notAsked: notAsked, missingSymbols: missingSymbols(result), skipped: skipped(result))
-    }
-
-    /// The skipped entries of the venues' answers that concern the symbols asked for (all of
-    /// them without symbols).
-    func skipped(_ result: PremiumService.Result) -> [SkippedEntry] {
-        let coins = Set(symbols)
-        return result.skipped.filter { $0.concerns(coins) }
-    }
-
-    /// The symbols asked for that the board does not list (none without a board: the FX
-    /// failure says why).
-    func missingSymbols(_ result: PremiumService.Result) -> [String] {
-        guard let board = result.board else { return [] }
-        return symbols.filter { symbol in !board.rows.contains { $0.base == symbol } }
-    }
-
-    /// Prints what failed (and, under `AGG_DEBUG`, the entries skipped) and returns the exit
-    /// code. A skipped entry costs only its own market, so it does not fail the board; when it
-    /// is why a symbol asked for is missing from the board, it is an error line before the
-    /// symbol's, so that the line saying the symbol is not listed is not the only explanation.
-    func report(_ result: PremiumService.Result, context: CLIContext) -> ExitCode {
-        let console = context.console
-        for error in result.errors { console.printError("agg: \(error.description)") }
-        let missing = missingSymbols(result)
-        var explaining: [SkippedEntry] = []
-        for entry in skipped(result) {
-            if let market = entry.market, missing.contains(market.base) {
-                explaining.append(entry)
-            } else {
-                context.debug(entry.description)
-            }
-        }
-        for error in result.transfers.errors {
-            console.printError("agg: warning: no transfer status: \(error.description)")
-        }
-        guard result.board != nil else { return .sourceFailed }
-        for entry in explaining { console.printError("agg: \(entry.description)") }
-        for symbol in missing { console.printError("agg: " + PremiumRendering.notListedMessage(symbol)) }
-        return result.errors.isEmpty && missing.isEmpty ? .success : .sourceFailed
+        let problems = request.problems(answer.result, debug: context.debugNotes)
+        return run.finish(answer.rendering, problems: problems.lines, failed: problems.failed)
     }
 }

@@ -34,40 +34,24 @@ public enum QuoteCommand: Command {
     public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
         -> ExitCode
     {
-        let options = try NetworkOptions(arguments, context: context)
-        let maxStale = context.settings(arguments).value(Self.maxStale)
-        let all = arguments[Self.all]
-        if !all && arguments.positionals.isEmpty {
-            throw .usage("name at least one SYMBOL, or --all; usage: agg \(spec.usage)")
-        }
-        if all && !arguments.positionals.isEmpty {
-            throw .usage("--all lists every market; give it without symbols")
-        }
-        let plan = try QuoteService.plan(
-            symbols: arguments.positionals, exchanges: options.exchanges, quoteCurrency: options.quoteCurrency,
-            all: all, registry: context.registry)
-        let factory = AdapterFactory(context: context, options: options)
-        try factory.announceOffline(venues: plan.venues)
-        // One database for the favorites and the quote cache, opened while the requests are on
-        // their way. Live runs create it to cache their quotes; offline runs only read favorites
+        let run = try NetworkRun(arguments, context: context)
+        let request = try QuoteRequest(arguments, options: run.options, context: context)
+        try run.announce(request.venues)
+        // Live runs create the database to cache their quotes; offline runs only read favorites
         // from one that exists, so that their output stays that of the recordings.
         let environment = context.environment
-        let creates = !options.offline
+        let live = !run.options.offline
         let service = QuoteService(
-            factory: factory, registry: context.registry,
-            openStore: { LocalStore.bestEffort(environment: environment, create: creates) },
-            caches: !options.offline, now: context.now)
-        let answer = try await ProgressLine.during(
-            "asking \(plan.venues.joined(separator: ", "))", console: context.console, signals: context.stopSignals
-        ) { () async throws(AggError) in
-            try await service.quotes(plan, maxStale: maxStale)
+            factory: run.factory, registry: context.registry,
+            openStore: { LocalStore.bestEffort(environment: environment, create: live) }, caches: live,
+            now: context.now)
+        let answer = try await run.during("asking \(request.venues.joined(separator: ", "))") {
+            () async throws(AggError) in try await service.run(request)
         }
-        let outcomes = answer.outcomes
-        Output.write(QuoteRendering(outcomes: outcomes), options: options, console: context.console)
-        let failures = FailureGroup.groups(outcomes).map(\.line)
-        for line in failures { context.console.printError(line) }
+        let failures = FailureGroup.groups(answer.outcomes).map(\.line)
+        let code = run.finish(QuoteRendering(outcomes: answer.outcomes), problems: failures, failed: !failures.isEmpty)
         // The answer is out before the cache is written: the user never waits for the cache.
         context.debug(answer.rememberQuotes())
-        return failures.isEmpty ? .success : .sourceFailed
+        return code
     }
 }

@@ -6,37 +6,6 @@ import FoundationEssentials
 /// `agg rates`: the day's exchange rates from a base currency, each with its move since the
 /// previous stored snapshot (▲ up, ▼ down), favorites first.
 public enum RatesCommand: Command {
-    /// The FX source used when `--source` is not given.
-    public static let defaultSource = "exchangerate"
-    /// How many snapshots of each base are kept when `--keep` is not given: today and the day before.
-    public static let defaultKeep = 2
-    /// The most snapshots `--keep` accepts.
-    public static let maximumKeep = 1000
-
-    /// The one currency `--source all` compares when `--to` is not given.
-    static let comparedCurrency = "KRW"
-
-    static let to = Setting(
-        Option<[String]>(
-            "to", short: "t", value: "CODE[,CODE...]", help: "",
-            parser: .list(of: .currency, expected: "currency codes such as USD,JPY"), combine: +),
-        help: "Only these currencies",
-        builtIn: DecidedPerRun("every currency; \(comparedCurrency) with --source all"))
-    static let threshold = Setting(
-        Option<Decimal>(
-            "threshold", value: "X", help: "", parser: .amount(expected: "a non-negative decimal such as 0.01")),
-        help: "Smallest change marked up or down, in units of each currency",
-        builtIn: RateComparison.defaultThreshold, shown: { "\($0)" })
-    static let keep = Setting(
-        Option<Int>("keep", value: "N", help: "", parser: .wholeNumber(in: 1...maximumKeep)),
-        help: "Snapshots kept per source and base currency", builtIn: defaultKeep, shown: { "\($0)" })
-    static let source = Setting(
-        Option<String>("source", value: "ID", help: "", completion: .exchangeIDs, parser: .venueID),
-        help:
-            "The FX source: exchangerate, frankfurter, dunamu (see `agg exchanges`), or all:"
-            + " one --to rate from every source",
-        builtIn: DecidedPerRun("\(defaultSource), else the first FX source registered"))
-
     /// The command line `agg help` describes.
     public static let spec = CommandSpec(
         name: "rates",
@@ -83,122 +52,19 @@ public enum RatesCommand: Command {
     public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
         -> ExitCode
     {
-        let options = try NetworkOptions(arguments, context: context)
-        let base = try AssetCode.validateCurrency(arguments.positionals.first ?? "USD")
-        if arguments.flag(Self.source) == "all" {
-            return try await compareSources(base: base, arguments, context, options)
-        }
-        var targets: [String] = []
-        for code in arguments.flag(Self.to) ?? [] where !targets.contains(code) { targets.append(code) }
-        let comparison = RateComparison(threshold: arguments.value(Self.threshold))
-        let keep = arguments.value(Self.keep)
-        let source = try source(arguments.flag(Self.source), registry: context.registry)
-        let refresh = arguments[CommonOptions.refresh]
-
+        let run = try NetworkRun(arguments, context: context)
+        let request = try RatesRequest(arguments, registry: context.registry)
         // The store comes before the network: a database that cannot be used fails at once,
-        // without spending a request of the provider's daily quota.
-        let store = try LocalStore.open(context)
-        let factory = AdapterFactory(context: context, options: options)
-        try factory.announceOffline(venues: [source.id])
-        // The day's snapshot, when stored, is the provider's latest answer: no request at all.
-        let stored =
-            options.offline || refresh
-            ? nil : try store.currentSnapshot(base: base, source: source.id, now: context.now())
-        let table: RateTable
-        let previous: RateTable?
-        var notStored = false
-        if let stored {
-            table = stored.screened()
-            previous = try store.snapshot(base: table.base, source: table.source, olderThan: table.asOf)
-        } else {
-            table = try await factory.adapter(id: source.id).rates(base: base).screened()
-            // The previous snapshot is read before the new one is stored: storing prunes to
-            // `--keep`, and with `--keep 1` it would take the previous one with it.
-            previous = try store.snapshot(base: table.base, source: table.source, olderThan: table.asOf)
-            // A table with refused rates is shown, not stored: it must not become the day
-            // every later run compares with.
-            // Another process holding the database must not hold up the answer: the snapshot
-            // is then not stored, and only AGG_DEBUG says so.
-            if table.refused.isEmpty {
-                if try store.saveSnapshotUnlessBusy(table, keep: keep) == .skippedBusy {
-                    context.debug(SnapshotStoreNote.skipped(table, in: store))
-                }
-            } else {
-                notStored = true
+        // without spending a request of the provider's daily quota. `--source all` keeps nothing.
+        let archive: any RatesArchive =
+            if case .table = request { StoredRates(store: try LocalStore.open(context)) } else {
+                KeptRates(tables: [:])
             }
-        }
-        let favorites = Set(try store.favorites(kind: .currency))
-
-        var changes = comparison.compare(table, with: previous)
-        if !targets.isEmpty {
-            let wanted = Set(targets)
-            changes = changes.filter { wanted.contains($0.code) }
-        }
-        changes = FavoritesFirst.order(changes, favorites: favorites) { $0.code }
-
-        let report = RatesReport(
-            source: source, table: table, previousAsOf: previous?.asOf, changes: changes,
-            threshold: comparison.threshold)
-        Output.write(RatesRendering(report: report), options: options, console: context.console)
-
-        for refusal in table.refused { context.console.printError("agg: \(source.id): \(refusal)") }
-        if notStored {
-            context.console.printError(
-                "agg: \(source.id): the \(table.base) table of \(TableTime.text(table.asOf)) UTC was not stored: it has refused rates"
-            )
-        }
-        let refusedCodes = Set(table.refused.map(\.code))
-        let missing = targets.filter { table.rates[$0] == nil && !refusedCodes.contains($0) }
-        for code in missing {
-            context.console.printError("agg: \(source.id): no rate for \(code) in the \(table.base) table")
-        }
-        return missing.isEmpty && table.refused.isEmpty ? .success : .sourceFailed
+        try run.announce(request.venues)
+        let service = RatesService(
+            factory: run.factory, registry: context.registry, now: context.now,
+            debug: { [context] in context.debug($0) })
+        let answer = try await service.run(request, archive: archive)
+        return run.finish(answer, problems: answer.problemLines, failed: answer.failed)
     }
-
-    /// `--source all`: one rate from every source, against their median.
-    static func compareSources(
-        base: String, _ arguments: ParsedArguments, _ context: CLIContext, _ options: NetworkOptions
-    ) async throws(AggError) -> ExitCode {
-        let targets = arguments.flag(Self.to) ?? [comparedCurrency]
-        guard targets.count == 1, let quote = targets.first else {
-            throw .usage("--source all compares one rate: name one currency with --to, such as --to KRW")
-        }
-        let factory = AdapterFactory(context: context, options: options)
-        let service = RateSourcesService(factory: factory, registry: context.registry, now: context.now)
-        let result = await service.run(base: base, quote: quote)
-        let attributions = Dictionary(
-            context.registry.descriptors(supporting: .fxRates).compactMap { d in d.attribution.map { (d.id, $0) } }
-        ) { first, _ in first }
-        Output.write(
-            RateSourcesRendering(result: result, attributions: attributions), options: options,
-            console: context.console)
-        for error in result.errors { context.console.printError("agg: \(error.description)") }
-        return result.errors.isEmpty && !result.sources.entries.isEmpty ? .success : .sourceFailed
-    }
-
-    /// The FX source named by `--source`, or the default one (else the first FX source registered).
-    static func source(_ id: String?, registry: AdapterRegistry) throws(AggError) -> AdapterDescriptor {
-        if let id {
-            let descriptor = try registry.requireDescriptor(id: id)
-            guard descriptor.supports(.fxRates) else {
-                throw .usage("\(descriptor.id) cannot give \(Capability.fxRates.title); see 'agg exchanges'")
-            }
-            return descriptor
-        }
-        let sources = registry.descriptors(supporting: .fxRates)
-        guard let descriptor = sources.first(where: { $0.id == defaultSource }) ?? sources.first else {
-            throw .usage("no registered source gives \(Capability.fxRates.title); see 'agg exchanges'")
-        }
-        return descriptor
-    }
-}
-
-/// What `agg rates` shows: the fetched table set against the previous snapshot.
-struct RatesReport: Sendable {
-    var source: AdapterDescriptor
-    var table: RateTable
-    var previousAsOf: Timestamp?
-    /// In listing order: favorites first, then the rest by code.
-    var changes: [RateChange]
-    var threshold: Decimal
 }

@@ -39,25 +39,18 @@ public enum SearchCommand: Command {
     public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
         -> ExitCode
     {
-        let options = try NetworkOptions(arguments, context: context)
-        let query = try MarketSearch.validate(arguments.positionals.joined(separator: " "))
-        let venues = try SearchService.venues(options.exchanges, registry: context.registry)
-        let factory = AdapterFactory(context: context, options: options)
-        try factory.announceOffline(venues: venues.map(\.id))
-        let service = SearchService(factory: factory)
-        let result = try await ProgressLine.during(
-            "searching \(venues.map(\.id).joined(separator: ", "))", console: context.console,
-            signals: context.stopSignals
-        ) { () async throws(AggError) in
-            try await service.search(
-                query, quote: arguments[Self.quote], limit: arguments.value(Self.limit), venues: venues)
+        let run = try NetworkRun(arguments, context: context)
+        let request = try SearchRequest(arguments, options: run.options, registry: context.registry)
+        try run.announce(request.venues.map(\.id))
+        let service = SearchService(factory: run.factory)
+        let result = try await run.during("searching \(request.venues.map(\.id).joined(separator: ", "))") {
+            () async throws(AggError) in try await service.run(request)
         }
-        Output.write(
-            SearchRendering(query: query, rows: result.rows, failures: result.failures, skipped: result.skipped),
-            options: options, console: context.console)
+        run.write(
+            SearchRendering(query: request.query, rows: result.rows, failures: result.failures, skipped: result.skipped)
+        )
         // A skipped entry costs only its own market: named under AGG_DEBUG, not a failure.
         for entry in result.skipped { context.debug(entry.description) }
-        for failure in result.failures { context.console.printError("agg: \(failure.line)") }
-        return result.failures.isEmpty ? .success : .sourceFailed
+        return run.report(result.failures.map { "agg: \($0.line)" }, failed: !result.failures.isEmpty)
     }
 }

@@ -21,22 +21,12 @@ public enum StatusCommand: Command {
     public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
         -> ExitCode
     {
-        let options = try NetworkOptions(arguments, context: context)
-        var coins: [String] = []
-        for text in arguments.positionals {
-            let coin = try AssetCode.validate(text)
-            if !coins.contains(coin) { coins.append(coin) }
-        }
-        let venues = try TransferStatusService.venues(
-            in: context.registry, named: options.exchanges.explicit ? options.exchanges.ids : [])
-        let factory = AdapterFactory(context: context, options: options)
-        try factory.announceOffline(venues: venues.map(\.id))
-        let report = await TransferStatusService(factory: factory, now: context.now).run(coins: coins, venues: venues)
-        if !report.rows.isEmpty || options.format == .json {
-            Output.write(TransferStatusRendering(report: report), options: options, console: context.console)
-        }
+        let run = try NetworkRun(arguments, context: context)
+        let request = try StatusRequest(arguments, options: run.options, registry: context.registry)
+        try run.announce(request.venues.map(\.id))
+        let report = await TransferStatusService(factory: run.factory, now: context.now).run(request)
+        if !report.rows.isEmpty || run.options.format == .json { run.write(TransferStatusRendering(report: report)) }
         // One line a failure on stderr in every format, as every command does; JSON also has them.
-        for error in report.errors { context.console.printError("agg: \(error.description)") }
-        return report.errors.isEmpty ? .success : .sourceFailed
+        return run.report(report.errors.map { "agg: \($0.description)" }, failed: !report.errors.isEmpty)
     }
 }

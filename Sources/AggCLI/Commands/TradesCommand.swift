@@ -27,18 +27,11 @@ public enum TradesCommand: Command {
     public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
         -> ExitCode
     {
-        let options = try NetworkOptions(arguments, context: context)
-        let target = try MarketTarget.resolve(
-            symbol: arguments.positionals[0], capability: .trades, options: options, registry: context.registry,
-            command: spec.name)
-        let limit = try target.count(
-            arguments.flag(Self.limit), option: Self.limit, standard: defaultLimit,
-            maximum: target.descriptor.limits.trades)
-        let trades = try await target.fetch("\(target.market) trades", options: options, context: context) {
-            service async throws(AggError) in
-            try await service.trades(limit: limit)
+        let run = try NetworkRun(arguments, context: context)
+        let request = try TradesRequest(arguments, options: run.options, registry: context.registry)
+        let trades = try await run.fetch("\(request.target.market) trades", from: request.target) {
+            service async throws(AggError) in try await service.run(request)
         }
-        Output.write(TradesRendering(trades: trades, target: target), options: options, console: context.console)
-        return .success
+        return run.finish(TradesRendering(trades: trades, target: request.target), failed: false)
     }
 }

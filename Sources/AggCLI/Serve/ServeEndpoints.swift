@@ -84,8 +84,10 @@ struct ServeEndpoints: Sendable {
         String(String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) }).prefix(64))
     }
 
-    /// A context whose venues (the polled ones) answer from `snapshot`, at the snapshot's time.
-    func context(for snapshot: ServeSnapshot) -> CLIContext {
+    /// A run whose venues (the polled ones) answer from `snapshot`, at the snapshot's time, with
+    /// the options `parsed` gives (JSON): the snapshot is the adapters' source, nothing else
+    /// differs from the command line.
+    private func run(_ parsed: ParsedArguments, snapshot: ServeSnapshot) throws(AggError) -> NetworkRun {
         var environment = context.environment
         environment["AGG_OFFLINE"] = nil
         let time = snapshot.time
@@ -94,7 +96,7 @@ struct ServeEndpoints: Sendable {
             console: Console(standardOutput: BufferSink(), standardError: BufferSink(), width: 200),
             makeHTTPClient: { _ in NoNetworkHTTPClient() }, now: { time })
         answering.configuration = context.configuration
-        return answering
+        return try NetworkRun(parsed, context: answering)
     }
 
     private func parse(_ arguments: [HTTPServerRequest.Argument], _ map: QueryMap, _ spec: CommandSpec)
@@ -103,59 +105,28 @@ struct ServeEndpoints: Sendable {
         try ArgumentParser.parse(try Self.commandLine(arguments, map: map), spec: spec)
     }
 
-    /// `agg quote SYMBOL... [-e ...] [--quote CUR] -f json`.
+    /// `agg quote SYMBOL... [-e ...] [--quote CUR] -f json`: `QuoteRequest` and `QuoteService`,
+    /// without the quote cache; a venue whose last poll failed answers with its last good quote,
+    /// marked stale.
     func quote(_ arguments: [HTTPServerRequest.Argument], snapshot: ServeSnapshot) async throws(AggError) -> String {
         let parsed = try parse(arguments, Self.quoteQuery, QuoteCommand.spec)
         guard !parsed.positionals.isEmpty else { throw .usage("name at least one symbol: /v1/quote?symbol=BTC") }
-        let context = context(for: snapshot)
-        let options = try NetworkOptions(parsed, context: context)
-        let plan = try QuoteService.plan(
-            symbols: parsed.positionals, exchanges: options.exchanges, quoteCurrency: options.quoteCurrency,
-            all: false, registry: context.registry)
-        let service = QuoteService(
-            factory: AdapterFactory(context: context, options: options), registry: context.registry,
-            caches: false, now: context.now)
-        var outcomes = try await service.quotes(plan, maxStale: 0).outcomes
-        // A venue whose last request failed answers with its last good quote, marked stale.
-        for index in outcomes.indices {
-            guard case .failure = outcomes[index].result, let venue = snapshot.venues[outcomes[index].exchange],
-                !venue.isFresh, let fetched = venue.fetched, let quote = venue.byMarket[outcomes[index].market]
-            else { continue }
-            outcomes[index].stale = StaleQuote(
-                quote: quote, fetchedAt: fetched,
-                ageSeconds: max(0, (snapshot.time.millisecondsSince1970 - fetched.millisecondsSince1970) / 1000))
-        }
-        return QuoteRendering(outcomes: outcomes).jsonLine()
+        let run = try run(parsed, snapshot: snapshot)
+        let request = try QuoteRequest(parsed, options: run.options, context: run.context)
+        var service = QuoteService(
+            factory: run.factory, registry: run.context.registry, caches: false, now: run.context.now)
+        service.lastGood = { snapshot.lastGood($0) }
+        return QuoteRendering(outcomes: try await service.run(request).outcomes).jsonLine()
     }
 
-    /// `agg compare SYMBOL... [--in CUR] [-e ...] [--usdt HOW] -f json`.
+    /// `agg compare SYMBOL... [--in CUR] [-e ...] [--usdt HOW] -f json`: `CompareRequest` and
+    /// `CompareService`, without the database (no stored rates, no percentiles).
     func compare(_ arguments: [HTTPServerRequest.Argument], snapshot: ServeSnapshot) async throws(AggError) -> String {
         let parsed = try parse(arguments, Self.compareQuery, CompareCommand.spec)
-        let context = context(for: snapshot)
-        let options = try NetworkOptions(parsed, context: context)
-        var plans: [ComparePlan] = []
-        var coins: [String] = []
-        for symbol in parsed.positionals {
-            guard !symbol.contains("/") else {
-                throw .usage("compare takes a coin such as BTC, not a market ('\(symbol)')")
-            }
-            let coin = try AssetCode.validate(symbol)
-            if !coins.contains(coin) { coins.append(coin) }
-        }
-        guard !coins.isEmpty else { throw .usage("name at least one symbol: /v1/compare?symbol=BTC") }
-        let fx = try FXOptions(parsed, registry: context.registry)
-        for coin in coins {
-            plans.append(
-                try ComparePlan(
-                    coin: coin, currency: context.settings(parsed).value(CompareCommand.currency),
-                    stablecoins: parsed.value(CompareCommand.usdt), fx: fx,
-                    named: options.exchanges.explicit ? options.exchanges.ids : [], registry: context.registry))
-        }
-        let service = CompareService(
-            factory: AdapterFactory(context: context, options: options), store: nil, now: context.now)
-        let reports = await service.compare(plans, refresh: false)
-        if let report = reports.first, reports.count == 1 { return CompareRendering(report: report).jsonLine() }
-        return CompareRenderings(renderings: reports.map(CompareRendering.init(report:))).jsonLine()
+        guard !parsed.positionals.isEmpty else { throw .usage("name at least one symbol: /v1/compare?symbol=BTC") }
+        let run = try run(parsed, snapshot: snapshot)
+        let request = try CompareRequest(parsed, options: run.options, context: run.context)
+        return await CompareService.run(request, factory: run.factory, database: nil, now: run.context.now).jsonLine()
     }
 
     /// The premium endpoint's body and the board itself (for metrics). A struct, not a tuple:
@@ -165,80 +136,41 @@ struct ServeEndpoints: Sendable {
         var board: PremiumBoard?
     }
 
-    /// `agg premium [SYMBOL...] [options] -f json`, and the board itself (for metrics).
+    /// `agg premium [SYMBOL...] [options] -f json`: `PremiumRequest` and `PremiumService`,
+    /// without favorites or percentiles; and the board itself (for metrics).
     func premium(_ arguments: [HTTPServerRequest.Argument], snapshot: ServeSnapshot) async throws(AggError)
         -> PremiumAnswer
     {
         let parsed = try parse(arguments, Self.premiumQuery, PremiumCommand.spec)
-        let context = context(for: snapshot)
-        let board = try PremiumCommand.board(
-            parsed, context: context, options: try NetworkOptions(parsed, context: context), favorites: [])
-        let result = await board.service.run(board.request)
-        return PremiumAnswer(text: board.rendering(result).jsonLine(), board: result.board)
+        let run = try run(parsed, snapshot: snapshot)
+        let request = try PremiumRequest(parsed, options: run.options, context: run.context, favorites: [])
+        let answer = await PremiumService(factory: run.factory, now: run.context.now).run(request, history: nil)
+        return PremiumAnswer(text: answer.rendering.jsonLine(), board: answer.result.board)
     }
 
-    /// `agg rates [BASE] [--to ...] [--source ID|all] -f json`. With one source, the previous
-    /// rates are those of the source's previous table in memory, if any.
+    /// `agg rates [BASE] [--to ...] [--source ID|all] -f json`: `RatesRequest` and `RatesService`,
+    /// the previous table being the source's table in the previous snapshot, if any.
     func rates(_ arguments: [HTTPServerRequest.Argument], snapshot: ServeSnapshot, previous: ServeSnapshot?)
         async throws(AggError) -> String
     {
         let parsed = try parse(arguments, Self.ratesQuery, RatesCommand.spec)
         guard parsed.positionals.count <= 1 else { throw .usage("name one base currency: /v1/rates?base=USD") }
-        let context = context(for: snapshot)
-        let options = try NetworkOptions(parsed, context: context)
-        let base = try AssetCode.validateCurrency(parsed.positionals.first ?? "USD")
-        let factory = AdapterFactory(context: context, options: options)
-        if parsed.flag(RatesCommand.source) == "all" {
-            let targets = parsed.flag(RatesCommand.to) ?? [RatesCommand.comparedCurrency]
-            guard targets.count == 1, let quote = targets.first else {
-                throw .usage("source=all compares one rate: name one currency with to, such as to=KRW")
-            }
-            let result = await RateSourcesService(factory: factory, registry: context.registry, now: context.now)
-                .run(base: base, quote: quote)
-            let attributions = Dictionary(
-                context.registry.descriptors(supporting: .fxRates).compactMap { d in
-                    d.attribution.map { (d.id, $0) }
-                }
-            ) { first, _ in first }
-            return RateSourcesRendering(result: result, attributions: attributions).jsonLine()
-        }
-        let source = try RatesCommand.source(parsed.flag(RatesCommand.source), registry: context.registry)
-        let table = try await factory.adapter(id: source.id).rates(base: base)
-        let earlier: RateTable? =
-            if case .success(let old)? = previous?.fx[source.id],
-                old.asOf.millisecondsSince1970
-                    < table.asOf.millisecondsSince1970
-            { old } else { nil }
-        let comparison = RateComparison(threshold: parsed.value(RatesCommand.threshold))
-        var changes = comparison.compare(table, with: earlier)
-        if let targets = parsed.flag(RatesCommand.to) {
-            let wanted = Set(targets)
-            changes = changes.filter { wanted.contains($0.code) }
-        }
-        changes = FavoritesFirst.order(changes, favorites: []) { $0.code }
-        let report = RatesReport(
-            source: source, table: table, previousAsOf: earlier?.asOf, changes: changes,
-            threshold: comparison.threshold)
-        return RatesRendering(report: report).jsonLine()
+        let run = try run(parsed, snapshot: snapshot)
+        let request = try RatesRequest(parsed, registry: run.context.registry)
+        let service = RatesService(factory: run.factory, registry: run.context.registry, now: run.context.now)
+        let kept = (previous?.fx ?? [:]).compactMapValues { try? $0.get() }
+        return try await service.run(request, archive: KeptRates(tables: kept)).jsonLine()
     }
 
-    /// `agg status SYMBOL... [-e ...] -f json`.
+    /// `agg status SYMBOL... [-e ...] -f json`: `StatusRequest` and `TransferStatusService`.
     func status(_ arguments: [HTTPServerRequest.Argument], snapshot: ServeSnapshot) async throws(AggError) -> String {
         let parsed = try parse(arguments, Self.statusQuery, StatusCommand.spec)
-        var coins: [String] = []
-        for text in parsed.positionals {
-            let coin = try AssetCode.validate(text)
-            if !coins.contains(coin) { coins.append(coin) }
-        }
-        guard !coins.isEmpty else { throw .usage("name at least one symbol: /v1/status?symbol=ETH") }
-        let context = context(for: snapshot)
-        let options = try NetworkOptions(parsed, context: context)
-        let venues = try TransferStatusService.venues(
-            in: context.registry, named: options.exchanges.explicit ? options.exchanges.ids : [])
-        let report = await TransferStatusService(
-            factory: AdapterFactory(context: context, options: options), now: context.now
-        ).run(coins: coins, venues: venues)
-        return TransferStatusRendering(report: report).jsonLine()
+        guard !parsed.positionals.isEmpty else { throw .usage("name at least one symbol: /v1/status?symbol=ETH") }
+        let run = try run(parsed, snapshot: snapshot)
+        let request = try StatusRequest(parsed, options: run.options, registry: run.context.registry)
+        return TransferStatusRendering(
+            report: await TransferStatusService(factory: run.factory, now: run.context.now).run(request)
+        ).jsonLine()
     }
 
     /// `agg exchanges -f json`: every registered venue, polled or not.
@@ -249,5 +181,19 @@ struct ServeEndpoints: Sendable {
             baseURL: { descriptor in context.configuration.baseURL(for: descriptor, environment: context.environment) },
             origin: { descriptor in context.registry.registration(id: descriptor.id)?.origin ?? .builtIn }
         ).jsonLine()
+    }
+}
+
+extension ServeSnapshot {
+    /// The last good quote of `outcome`'s market when its venue's last poll failed: what
+    /// `/v1/quote` shows, marked stale, in the failure's place (the snapshot's stand-in for the
+    /// command line's quote cache).
+    func lastGood(_ outcome: QuoteService.Outcome) -> StaleQuote? {
+        guard let venue = venues[outcome.exchange], !venue.isFresh, let fetched = venue.fetched,
+            let quote = venue.byMarket[outcome.market]
+        else { return nil }
+        return StaleQuote(
+            quote: quote, fetchedAt: fetched,
+            ageSeconds: max(0, (time.millisecondsSince1970 - fetched.millisecondsSince1970) / 1000))
     }
 }

@@ -52,23 +52,6 @@ struct MarketTarget: Sendable {
         }
         return value
     }
-
-    /// Asks this target's venue once through `MarketDataService`: the offline notice, and the
-    /// progress line while `request` runs. `what` completes "asking <venue> for ...".
-    func fetch<Value: Sendable>(
-        _ what: String, options: NetworkOptions, context: CLIContext,
-        _ request: @Sendable (MarketDataService) async throws(AggError) -> Value
-    ) async throws(AggError) -> Value {
-        let factory = AdapterFactory(context: context, options: options)
-        try factory.announceOffline(venues: [descriptor.id])
-        let service = MarketDataService(factory: factory, target: self)
-        return try await ProgressLine.during(
-            "asking \(descriptor.id) for \(what)", console: context.console, signals: context.stopSignals
-        ) {
-            () async throws(AggError) in
-            try await request(service)
-        }
-    }
 }
 
 /// A count whose range depends on the venue (`--limit`, `--depth`): parsed as typed, checked

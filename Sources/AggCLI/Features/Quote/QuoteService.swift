@@ -42,6 +42,10 @@ struct QuoteService: Sendable {
     /// stays that of the recordings).
     var caches: Bool
     var now: @Sendable () -> Timestamp
+    /// The last good quote of a venue's market, when the venue's answers come from somewhere that
+    /// keeps one (`agg serve`'s snapshot): it stands in, marked stale, for a failure. `nil` for
+    /// the command line, whose stand-ins come from the quote cache.
+    var lastGood: (@Sendable (Outcome) -> StaleQuote?)? = nil
 
     /// Validates symbols and venues before any request is made.
     static func plan(
@@ -114,6 +118,11 @@ struct QuoteService: Sendable {
         }
     }
 
+    /// The answer to `request`: what `agg quote` and `/v1/quote` show.
+    func run(_ request: QuoteRequest) async throws(AggError) -> Answer {
+        try await quotes(request.plan, maxStale: request.maxStaleSeconds)
+    }
+
     /// Fetches the plan, then, with a store, stands cached quotes up to `maxStale` seconds old
     /// in for failures; favorites first. The answer caches what answered when asked to
     /// (`Answer.rememberQuotes`).
@@ -121,7 +130,13 @@ struct QuoteService: Sendable {
         let adapters = try adapters(for: plan)
         async let fetching = Self.fetch(adapters, plan: plan)
         let store = openStore()
-        let fetched = await fetching
+        var fetched = await fetching
+        if let lastGood {
+            for index in fetched.indices {
+                guard case .failure = fetched[index].result else { continue }
+                fetched[index].stale = lastGood(fetched[index])
+            }
+        }
         var answered = fetched
         var cache: QuoteCache?
         if let store, caches {

@@ -19,7 +19,8 @@ struct PremiumWatch: Sendable {
         var alertLogFailed = false
     }
 
-    var board: Board
+    var request: PremiumRequest
+    var service: PremiumService
     var context: CLIContext
     var options: NetworkOptions
     /// `--alert` and its delivery, if given.
@@ -36,7 +37,7 @@ struct PremiumWatch: Sendable {
         let alerts = self.alerts
         let end = await loop.run(initial, interrupts: context.interrupts()) { state, refresh throws(AggError) in
             let now = context.now()
-            var request = board.request
+            var request = self.request.service
             let due = state.fx.due(request.fxSources, at: now)
             let dueIDs = Set(due.map(\.id))
             // The sources not due answer from their last table (kept through failures).
@@ -44,7 +45,7 @@ struct PremiumWatch: Sendable {
                 request.fxSources.contains { $0.id == table.source } && !dueIDs.contains(table.source)
             }
             request.fxSources = due
-            let result = await board.service.run(request)
+            let result = await service.run(request)
             if Task.isCancelled { return false }
             for source in due {
                 if let table = result.tables.first(where: { $0.source == source.id }) {
@@ -87,7 +88,7 @@ struct PremiumWatch: Sendable {
         let console = context.console
         let failures = result.errors.map { "agg: \($0.description)" }
         state.lastFailed = !failures.isEmpty || result.board == nil
-        let rendering = board.rendering(result)
+        let rendering = request.rendering(result)
         if redraws {
             var block = [
                 options.style.dim(
@@ -111,6 +112,6 @@ struct PremiumWatch: Sendable {
             console.standardOutput.write("\(TableTime.text(result.asOf)) UTC\n" + text + "\n")
         }
         for failure in failures { console.printError(failure) }
-        for entry in board.skipped(result) { context.debug(entry.description) }
+        for entry in request.skipped(result) { context.debug(entry.description) }
     }
 }

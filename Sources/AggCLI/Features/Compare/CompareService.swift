@@ -12,6 +12,39 @@ struct CompareService: Sendable {
     /// Where `AGG_DEBUG` notes go (a rate snapshot not stored because the database was busy).
     var debug: @Sendable (String) -> Void = { _ in }
 
+    /// Opens the local database (creating it when asked): its stored rates stand in for FX
+    /// requests and take the tables fetched, and its recorded premiums give each venue's
+    /// percentile. `nil` runs without one (`--offline`, `agg serve`).
+    typealias OpenDatabase = @Sendable (_ create: Bool) -> Store?
+
+    /// The answer to `request`: the rates it needs from the database when one opens (created
+    /// only when an FX rate is needed: stored rates are a convenience, and without a usable
+    /// database every source is asked), every coin compared, and each venue's premium set
+    /// among the premiums recorded over the last seven days.
+    static func run(
+        _ request: CompareRequest, factory: AdapterFactory, database: OpenDatabase?,
+        now: @escaping @Sendable () -> Timestamp, debug: @escaping @Sendable (String) -> Void = { _ in }
+    ) async -> CompareAnswer {
+        let store = request.plans.allSatisfy(\.fxSources.isEmpty) ? nil : database?(true)
+        let service = CompareService(factory: factory, store: store, now: now, debug: debug)
+        let reports = await service.compare(request.plans, refresh: request.refresh)
+        var renderings: [CompareRendering] = []
+        for report in reports {
+            var rendering = CompareRendering(report: report)
+            if let database {
+                rendering.percentiles = await PremiumPercentiles.load(
+                    store: store ?? database(false),
+                    current: report.outcomes.compactMap { venue, outcome in
+                        guard case .compared(let row) = outcome, let percent = row.premiumPercent else { return nil }
+                        return PremiumPercentiles.Current(
+                            exchange: venue.venue, symbol: report.plan.coin, percent: percent)
+                    }, now: now())
+            }
+            renderings.append(rendering)
+        }
+        return CompareAnswer(renderings: renderings)
+    }
+
     /// The report for `plan`; with `refresh`, every FX source is asked even when its stored
     /// snapshot is still current.
     func compare(_ plan: ComparePlan, refresh: Bool) async -> CompareReport {
@@ -120,8 +153,8 @@ struct ComparePlan: Sendable {
         // All asked at the same time; the rate used is the freshest (or --fx's). The default FX source
         // of `agg rates` leads the order failures are told in.
         fxSources =
-            fxDescriptors.filter { $0.id == RatesCommand.defaultSource }.map(\.id)
-            + fxDescriptors.filter { $0.id != RatesCommand.defaultSource }.map(\.id)
+            fxDescriptors.filter { $0.id == RatesService.defaultSource }.map(\.id)
+            + fxDescriptors.filter { $0.id != RatesService.defaultSource }.map(\.id)
         attributions = Dictionary(
             fxDescriptors.compactMap { descriptor in descriptor.attribution.map { (descriptor.id, $0) } }
         ) { first, _ in first }
@@ -157,7 +190,7 @@ struct ComparePlan: Sendable {
         for table in tables where table.screened().refused.isEmpty {
             let kept = (try? store.snapshotCount(base: table.base, source: table.source)) ?? 0
             // Never waited for: another process holding the database skips the write.
-            let written = try? store.saveSnapshotUnlessBusy(table, keep: max(RatesCommand.defaultKeep, kept))
+            let written = try? store.saveSnapshotUnlessBusy(table, keep: max(RatesService.defaultKeep, kept))
             if written == .skippedBusy { debug(SnapshotStoreNote.skipped(table, in: store)) }
         }
     }
