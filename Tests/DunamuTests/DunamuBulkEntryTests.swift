@@ -4,10 +4,10 @@ import AggTestKit
 import Dunamu
 import Testing
 
-/// Rules 1 to 3 of issue 20 for Dunamu's table (`/v1/forex/recent?codes=FRX.KRWUSD`, Hana
-/// Bank's KRW price of a dollar): each row breaks the recorded `basePrice` one way; KRW is
-/// refused, with the value as sent and the path when it did not decode, and the table still
-/// answers with its base. The quote's time is bounded by the clock.
+/// Rules 2 and 3 of issue 20 for Dunamu's table (`/v1/forex/recent?codes=FRX.KRWUSD`, Hana
+/// Bank's KRW price of a dollar): the quote's time is bounded by the clock, and another code's
+/// damaged quote costs nothing. The damaged `basePrice` rows are data
+/// (`Fixtures/dunamu/bulk-entries.json`, run by AggVenuesTests' `BulkEntryDamageTests`).
 @Suite("Dunamu: one bad rate costs that currency")
 struct DunamuBulkEntryTests {
     static let file = "dunamu/recent_FRX.KRWUSD.json"
@@ -17,35 +17,6 @@ struct DunamuBulkEntryTests {
 
     static func table(_ body: String) async throws -> RateTable {
         try await bed.adapter(ScriptedHTTPClient(body: body)).rates(base: "USD")
-    }
-
-    @Test("the recorded table answers whole")
-    func whole() async throws {
-        let table = try await Self.table(try JSONDamage.recorded(Self.file))
-        #expect(table.rates == ["USD": 1, "KRW": decimal("1372.5")] && table.refused == [])
-        #expect(table.asOf == Self.recordedAt)
-    }
-
-    /// `basePrice`'s new value, and the refusal's text and reason.
-    static let damage: [(value: JSONValue, text: String, reason: String)] = [
-        ("1372.50", "\"1372.50\"", "unexpected response at $[0].basePrice: expected a number, found a string"),
-        (.null, "null", "unexpected response at $[0].basePrice: expected a number, found null"),
-        (.number("0"), "0", "an exchange rate must be above zero"),
-        (.number("-1372.50"), "-1372.5", "an exchange rate must be above zero"),
-        (.number("1e13"), "10000000000000", "outside 1e-12 to 1e12, the range of plausible exchange rates"),
-        (
-            .number(String(repeating: "1", count: 41)), "11111111111111111111…(41 characters)",
-            "unexpected response at $[0].basePrice: '11111111111111111111…(41 characters)' is out of the range of exact decimals"
-        ),
-    ]
-
-    @Test("a bad price is refused for KRW, with what was sent and why; the table keeps its base", arguments: damage)
-    func damaged(value: JSONValue, text: String, reason: String) async throws {
-        let table = try await Self.table(
-            try JSONDamage.recorded(Self.file, at: [.index(0), .key("basePrice")], with: value))
-        #expect(table.rates == ["USD": 1])
-        #expect(table.refused == [RateRefusal(code: "KRW", text: text, reason: reason)])
-        #expect(table.asOf == Self.recordedAt)
     }
 
     @Test(

@@ -4,10 +4,9 @@ import AggTestKit
 import Frankfurter
 import Testing
 
-/// Rules 1 to 3 of issue 20 for Frankfurter's table (`/v1/latest?base=USD`, the ECB's 30 rates
-/// and the base): each row breaks the KRW rate of the recorded answer one way; KRW is refused,
-/// with the value as sent and the path when it did not decode, and every other currency
-/// answers exactly. The table's date is bounded by the clock.
+/// Rules 2 and 3 of issue 20 for Frankfurter's table (`/v1/latest?base=USD`, the ECB's 30 rates
+/// and the base): the table's date is bounded by the clock. The damaged KRW rows are data
+/// (`Fixtures/frankfurter/bulk-entries.json`, run by AggVenuesTests' `BulkEntryDamageTests`).
 @Suite("Frankfurter: one bad rate costs that currency")
 struct FrankfurterBulkEntryTests {
     static let file = "frankfurter/latest_USD.json"
@@ -17,40 +16,6 @@ struct FrankfurterBulkEntryTests {
 
     static func table(_ body: String) async throws -> RateTable {
         try await bed.adapter(ScriptedHTTPClient(body: body)).rates(base: "USD")
-    }
-
-    @Test("the recorded table answers whole: 30 rates and the base, nothing refused")
-    func whole() async throws {
-        let table = try await Self.table(try JSONDamage.recorded(Self.file))
-        #expect(table.rates.count == 31 && table.refused == [])
-        #expect(table.rates["KRW"] == decimal("1373.59") && table.rates["USD"] == 1)
-        #expect(table.rates["IDR"] == decimal("16081") && table.rates["GBP"] == decimal("0.78732"))
-        #expect(table.asOf == Self.published)
-    }
-
-    /// KRW's new value, and the refusal's text and reason.
-    static let damage: [(value: JSONValue, text: String, reason: String)] = [
-        ("1373.59", "\"1373.59\"", "unexpected response at $.rates.KRW: expected a number, found a string"),
-        (.null, "null", "unexpected response at $.rates.KRW: expected a number, found null"),
-        (.number("0"), "0", "an exchange rate must be above zero"),
-        (.number("-1373.59"), "-1373.59", "an exchange rate must be above zero"),
-        (.number("1e13"), "10000000000000", "outside 1e-12 to 1e12, the range of plausible exchange rates"),
-        (
-            .number(String(repeating: "9", count: 41)), "99999999999999999999…(41 characters)",
-            "unexpected response at $.rates.KRW: '99999999999999999999…(41 characters)' is out of the range of exact decimals"
-        ),
-        (.object(JSONObject()), "{}", "unexpected response at $.rates.KRW: expected a number, found an object"),
-    ]
-
-    @Test("a bad rate is refused for its currency only, with what was sent and why", arguments: damage)
-    func damaged(value: JSONValue, text: String, reason: String) async throws {
-        let whole = try await Self.table(try JSONDamage.recorded(Self.file))
-        let table = try await Self.table(
-            try JSONDamage.recorded(Self.file, at: [.key("rates"), .key("KRW")], with: value))
-        var others = whole.rates
-        others["KRW"] = nil
-        #expect(table.rates == others)
-        #expect(table.refused == [RateRefusal(code: "KRW", text: text, reason: reason)])
     }
 
     @Test(
