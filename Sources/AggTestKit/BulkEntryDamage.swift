@@ -13,7 +13,7 @@ import FoundationEssentials
 ///    "damage": [{"key": "symbol", "entry": "[2]", "reason": "expected a string, found nothing"},
 ///               {"key": "status", "value": false, "entry": "xrp_krw", "market": "XRP/KRW", "reason": "..."}]},
 ///  "rateTable": {"file": "latest.json", "base": "USD", "code": "KRW", "at": ["rates", "KRW"], "count": 31,
-///    "rates": {"KRW": "1373.59"}, "asOf": "2024-08-07T14:00:00.000Z", "nextUpdate": null,
+///    "rates": {"KRW": "1373.59"}, "asOf": "2024-08-07T14:00:00.000Z", "nextUpdate": null, "timePath": "$.date",
 ///    "damage": [{"value": 0, "text": "0", "reason": "an exchange rate must be above zero"}]}}
 /// ```
 ///
@@ -23,7 +23,9 @@ import FoundationEssentials
 /// be read, its path (the entry's path and `.key`, or `path` when the row gives one) and its
 /// reason. The whole list holds `count` listings: exactly `listings` when it is an array, those
 /// at the indices an object names otherwise. A rate-table damage row replaces the rate at `at`:
-/// `code` is refused with `text` and `reason`, every other rate and the table's time stand.
+/// `code` is refused with `text` and `reason`, every other rate and the table's time stand. With
+/// `timePath`, the table's time is bounded by the adapter's clock: with the clock a day before
+/// `asOf` the table answers, a millisecond earlier it fails at `timePath`.
 public struct BulkEntryDamage: Sendable {
     public let venue: String
     let document: JSONValue
@@ -35,19 +37,28 @@ public struct BulkEntryDamage: Sendable {
         return BulkEntryDamage(venue: try JSONCursor(document)["venue"].string(), document: document)
     }
 
-    /// Every case, run against adapters `make` builds on a client answering each body: what
-    /// was compared and what differed, each difference naming its case.
-    public func check(_ make: @Sendable (any HTTPClient) -> any ExchangeAdapter) async throws -> BulkEntryOutcome {
+    /// Every case, run against adapters that `make` builds (a registration's factory) at
+    /// `baseURL`, on a client answering each body: what was compared and what differed, each
+    /// difference naming its case.
+    public func check(baseURL: String, _ make: @escaping @Sendable (AdapterEnvironment) -> any ExchangeAdapter)
+        async throws -> BulkEntryOutcome
+    {
         var outcome = BulkEntryOutcome()
         let json = JSONCursor(document)
+        let adapter: Factory = { client, now in
+            make(AdapterEnvironment(baseURL: baseURL, http: client, now: now ?? { ValueBounds.systemNow() }))
+        }
         if json["marketList"].isPresent {
-            try await checkMarketList(json["marketList"], make, into: &outcome)
+            try await checkMarketList(json["marketList"], adapter, into: &outcome)
         }
         if json["rateTable"].isPresent {
-            try await checkRateTable(json["rateTable"], make, into: &outcome)
+            try await checkRateTable(json["rateTable"], adapter, into: &outcome)
         }
         return outcome
     }
+
+    /// An adapter answering through a client, with the clock given or the system's.
+    typealias Factory = @Sendable (any HTTPClient, (@Sendable () -> Timestamp)?) -> any ExchangeAdapter
 
     private func recorded(_ file: String, at path: [JSONDamage.Step] = [], with value: JSONValue? = nil) throws
         -> String
@@ -58,13 +69,12 @@ public struct BulkEntryDamage: Sendable {
     // MARK: Market lists
 
     private func checkMarketList(
-        _ spec: JSONCursor, _ make: @Sendable (any HTTPClient) -> any ExchangeAdapter,
-        into outcome: inout BulkEntryOutcome
+        _ spec: JSONCursor, _ make: Factory, into outcome: inout BulkEntryOutcome
     ) async throws {
         let file = try spec["file"].string()
         let quotedIn = try spec["quotedIn"].optionalString()
         func list(_ body: String) async -> MarketList {
-            await make(ScriptedHTTPClient(body: body)).marketList(quotedIn: quotedIn)
+            await make(ScriptedHTTPClient(body: body), nil).marketList(quotedIn: quotedIn)
         }
         let entryPath = try Self.steps(spec["entry"])
         let market = try Self.market(spec["market"])
@@ -102,13 +112,12 @@ public struct BulkEntryDamage: Sendable {
     // MARK: Rate tables
 
     private func checkRateTable(
-        _ spec: JSONCursor, _ make: @Sendable (any HTTPClient) -> any ExchangeAdapter,
-        into outcome: inout BulkEntryOutcome
+        _ spec: JSONCursor, _ make: Factory, into outcome: inout BulkEntryOutcome
     ) async throws {
         let file = try spec["file"].string()
         let base = try spec["base"].string()
-        func table(_ body: String) async throws -> RateTable {
-            try await make(ScriptedHTTPClient(body: body)).rates(base: base)
+        func table(_ body: String, now: (@Sendable () -> Timestamp)? = nil) async throws -> RateTable {
+            try await make(ScriptedHTTPClient(body: body), now).rates(base: base)
         }
         let code = try spec["code"].string()
         let ratePath = try Self.steps(spec["at"])
@@ -134,6 +143,20 @@ public struct BulkEntryDamage: Sendable {
             outcome.expect(
                 "\(name): refusal", damaged.refused.map(\.description), ["\(code) rate \(text) refused: \(reason)"])
             outcome.expect("\(name): asOf", damaged.asOf.description, asOf)
+        }
+        // The table's time is bounded by the adapter's clock: a day ahead of it passes, a
+        // millisecond more fails the table at the time's path.
+        if let timePath = try spec["timePath"].optionalString() {
+            let recorded = try recorded(file)
+            let dayBefore = Timestamp(millisecondsSince1970: whole.asOf.millisecondsSince1970 - 86_400_000)
+            let atEdge = try await table(recorded, now: { dayBefore })
+            outcome.expect("clock a day before: asOf", atEdge.asOf, whole.asOf)
+            let past = Timestamp(millisecondsSince1970: dayBefore.millisecondsSince1970 - 1)
+            var error: AggError?
+            do { _ = try await table(recorded, now: { past }) } catch let thrown as AggError { error = thrown }
+            outcome.expect(
+                "clock a day and 1 ms before: error", error,
+                AggError.decoding(venue: venue, path: timePath, detail: "\(asOf) is more than a day in the future"))
         }
     }
 

@@ -32,32 +32,6 @@ struct DunamuBulkEntryTests {
         }
     }
 
-    @Test("the quote time is bounded by the injected clock: a day ahead passes, a millisecond more fails")
-    func injectedClock() throws {
-        let json = JSONCursor(try JSONParser.parse(try JSONDamage.recorded(Self.file)))
-        let dayBefore = Timestamp(millisecondsSince1970: Self.recordedAt.millisecondsSince1970 - 86_400_000)
-        #expect(try DunamuDecoding.rateTable(json, base: "USD", now: dayBefore)?.asOf == Self.recordedAt)
-        let less = Timestamp(millisecondsSince1970: dayBefore.millisecondsSince1970 - 1)
-        #expect(
-            throws: JSONDecodingError(
-                path: "$[0].timestamp", reason: "2024-08-08T08:12:11.527Z is more than a day in the future")
-        ) { try DunamuDecoding.rateTable(json, base: "USD", now: less) }
-    }
-
-    @Test("the adapter bounds the quote's time by its environment's clock")
-    func environmentClock() async throws {
-        let early = Timestamp(millisecondsSince1970: Self.recordedAt.millisecondsSince1970 - 86_400_001)
-        let adapter = DunamuAdapter(
-            environment: AdapterEnvironment(
-                baseURL: Self.bed.baseURL, http: ScriptedHTTPClient(body: try JSONDamage.recorded(Self.file)),
-                now: { early }))
-        await #expect(
-            throws: AggError.decoding(
-                venue: "dunamu", path: "$[0].timestamp",
-                detail: "2024-08-08T08:12:11.527Z is more than a day in the future")
-        ) { try await adapter.rates(base: "USD") }
-    }
-
     @Test("another code's damaged quote in the answer costs nothing")
     func otherQuote() async throws {
         let recorded = try JSONParser.parse(try JSONDamage.recorded(Self.file))

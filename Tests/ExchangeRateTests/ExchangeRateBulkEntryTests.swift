@@ -45,18 +45,6 @@ struct ExchangeRateBulkEntryTests {
         ) { try await Self.table(body) }
     }
 
-    @Test("the update time is bounded by the injected clock: a day ahead passes, a second more fails")
-    func injectedClock() throws {
-        let json = JSONCursor(try JSONParser.parse(try JSONDamage.recorded(Self.file)))
-        let dayBefore = Timestamp(millisecondsSince1970: Self.updated.millisecondsSince1970 - 86_400_000)
-        #expect(try ExchangeRateDecoding.rateTable(json, base: "USD", now: dayBefore).asOf == Self.updated)
-        let secondMore = Timestamp(millisecondsSince1970: dayBefore.millisecondsSince1970 - 1000)
-        #expect(
-            throws: JSONDecodingError(
-                path: "$.time_last_update_unix", reason: "2024-08-21T00:02:31.000Z is more than a day in the future")
-        ) { try ExchangeRateDecoding.rateTable(json, base: "USD", now: secondMore) }
-    }
-
     @Test(
         "the next update lies after the update and at most a week later",
         arguments: [
@@ -73,19 +61,5 @@ struct ExchangeRateBulkEntryTests {
         let week = try JSONDamage.recorded(
             Self.file, at: [.key("time_next_update_unix")], with: .number(String(1_724_198_551 + 604_800)))
         #expect(try await Self.table(week).nextUpdate == Timestamp(secondsSince1970: 1_724_198_551 + 604_800))
-    }
-
-    @Test("the adapter bounds the table's time by its environment's clock")
-    func environmentClock() async throws {
-        let early = Timestamp(millisecondsSince1970: Self.updated.millisecondsSince1970 - 86_400_001)
-        let adapter = ExchangeRateAdapter(
-            environment: AdapterEnvironment(
-                baseURL: Self.bed.baseURL, http: ScriptedHTTPClient(body: try JSONDamage.recorded(Self.file)),
-                now: { early }))
-        await #expect(
-            throws: AggError.decoding(
-                venue: "exchangerate", path: "$.time_last_update_unix",
-                detail: "2024-08-21T00:02:31.000Z is more than a day in the future")
-        ) { try await adapter.rates(base: "USD") }
     }
 }

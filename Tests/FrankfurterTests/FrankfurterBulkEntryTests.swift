@@ -30,30 +30,4 @@ struct FrankfurterBulkEntryTests {
             try await Self.table(body)
         }
     }
-
-    @Test("the date is bounded by the injected clock: a day ahead passes, a second more fails")
-    func injectedClock() throws {
-        let json = JSONCursor(try JSONParser.parse(try JSONDamage.recorded(Self.file)))
-        let dayBefore = Timestamp(millisecondsSince1970: Self.published.millisecondsSince1970 - 86_400_000)
-        #expect(try FrankfurterDecoding.rateTable(json, base: "USD", now: dayBefore).asOf == Self.published)
-        let secondMore = Timestamp(millisecondsSince1970: dayBefore.millisecondsSince1970 - 1000)
-        #expect(
-            throws: JSONDecodingError(
-                path: "$.date", reason: "2024-08-07T14:00:00.000Z is more than a day in the future")
-        ) { try FrankfurterDecoding.rateTable(json, base: "USD", now: secondMore) }
-    }
-
-    @Test("the adapter bounds the table's date by its environment's clock")
-    func environmentClock() async throws {
-        let early = Timestamp(millisecondsSince1970: Self.published.millisecondsSince1970 - 86_400_001)
-        let adapter = FrankfurterAdapter(
-            environment: AdapterEnvironment(
-                baseURL: Self.bed.baseURL, http: ScriptedHTTPClient(body: try JSONDamage.recorded(Self.file)),
-                now: { early }))
-        await #expect(
-            throws: AggError.decoding(
-                venue: "frankfurter", path: "$.date",
-                detail: "2024-08-07T14:00:00.000Z is more than a day in the future")
-        ) { try await adapter.rates(base: "USD") }
-    }
 }
