@@ -13,7 +13,8 @@ import FoundationEssentials
 ///    "damage": [{"key": "symbol", "entry": "[2]", "reason": "expected a string, found nothing"},
 ///               {"key": "status", "value": false, "entry": "xrp_krw", "market": "XRP/KRW", "reason": "..."}]},
 ///  "rateTable": {"file": "latest.json", "base": "USD", "code": "KRW", "at": ["rates", "KRW"], "count": 31,
-///    "rates": {"KRW": "1373.59"}, "asOf": "2024-08-07T14:00:00.000Z", "nextUpdate": null, "timePath": "$.date",
+///    "rates": {"KRW": "1373.59"}, "asOf": "2024-08-07T14:00:00.000Z", "nextUpdate": null, "time": ["date"],
+///    "timeDamage": [{"value": "2100-01-01", "detail": "2100-01-01T15:00:00.000Z is more than a day in the future"}],
 ///    "damage": [{"value": 0, "text": "0", "reason": "an exchange rate must be above zero"}]}}
 /// ```
 ///
@@ -24,8 +25,9 @@ import FoundationEssentials
 /// reason. The whole list holds `count` listings: exactly `listings` when it is an array, those
 /// at the indices an object names otherwise. A rate-table damage row replaces the rate at `at`:
 /// `code` is refused with `text` and `reason`, every other rate and the table's time stand. With
-/// `timePath`, the table's time is bounded by the adapter's clock: with the clock a day before
-/// `asOf` the table answers, a millisecond earlier it fails at `timePath`.
+/// `time` (the path of the table's time in the answer), each `timeDamage` value there fails the
+/// table at that path with `detail`, and the table's time is bounded by the adapter's clock: with
+/// the clock a day before `asOf` the table answers, a millisecond earlier it fails.
 public struct BulkEntryDamage: Sendable {
     public let venue: String
     let document: JSONValue
@@ -144,20 +146,33 @@ public struct BulkEntryDamage: Sendable {
                 "\(name): refusal", damaged.refused.map(\.description), ["\(code) rate \(text) refused: \(reason)"])
             outcome.expect("\(name): asOf", damaged.asOf.description, asOf)
         }
-        // The table's time is bounded by the adapter's clock: a day ahead of it passes, a
-        // millisecond more fails the table at the time's path.
-        if let timePath = try spec["timePath"].optionalString() {
-            let recorded = try recorded(file)
-            let dayBefore = Timestamp(millisecondsSince1970: whole.asOf.millisecondsSince1970 - 86_400_000)
-            let atEdge = try await table(recorded, now: { dayBefore })
-            outcome.expect("clock a day before: asOf", atEdge.asOf, whole.asOf)
-            let past = Timestamp(millisecondsSince1970: dayBefore.millisecondsSince1970 - 1)
-            var error: AggError?
-            do { _ = try await table(recorded, now: { past }) } catch let thrown as AggError { error = thrown }
-            outcome.expect(
-                "clock a day and 1 ms before: error", error,
-                AggError.decoding(venue: venue, path: timePath, detail: "\(asOf) is more than a day in the future"))
+        // The table's time (at `time`) is bounded: each `timeDamage` value fails the table at its
+        // path, and so does the recorded time under the adapter's clock set a day and a
+        // millisecond before it, while a day before passes.
+        guard spec["time"].isPresent else { return }
+        let timeSteps = try Self.steps(spec["time"])
+        let timePath = Self.reportedPath(timeSteps)
+        func error(_ body: String, now: (@Sendable () -> Timestamp)? = nil) async throws -> AggError? {
+            do {
+                _ = try await table(body, now: now)
+                return nil
+            } catch let thrown as AggError {
+                return thrown
+            }
         }
+        for row in try spec["timeDamage"].elements() {
+            let value = row["value"].value ?? .null
+            outcome.expect(
+                "time = \(value.serialized()): error", try await error(try recorded(file, at: timeSteps, with: value)),
+                AggError.decoding(venue: venue, path: timePath, detail: try row["detail"].string()))
+        }
+        let dayBefore = Timestamp(millisecondsSince1970: whole.asOf.millisecondsSince1970 - 86_400_000)
+        outcome.expect(
+            "clock a day before: asOf", try await table(try recorded(file), now: { dayBefore }).asOf, whole.asOf)
+        let past = Timestamp(millisecondsSince1970: dayBefore.millisecondsSince1970 - 1)
+        outcome.expect(
+            "clock a day and 1 ms before: error", try await error(try recorded(file), now: { past }),
+            AggError.decoding(venue: venue, path: timePath, detail: "\(asOf) is more than a day in the future"))
     }
 
     // MARK: Reading the data
