@@ -132,7 +132,7 @@ let package = Package(
                 "AggStore", "AggDataVenues", "CMalloc",
             ]
         ),
-        .testTarget(name: "AggJSONTests", dependencies: ["AggJSON"]),
+        .testTarget(name: "AggJSONTests", dependencies: ["AggJSON", "AggTestKit"]),
         .testTarget(name: "AggCoreTests", dependencies: ["AggCore", "AggJSON", "AggTestKit"]),
         .testTarget(name: "AggTransportTests", dependencies: ["AggTransport", "AggCore", "AggTestKit"]),
         .testTarget(name: "AggStoreTests", dependencies: ["AggStore", "AggCore", "AggTestKit"]),

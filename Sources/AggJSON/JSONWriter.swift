@@ -19,7 +19,7 @@ import FoundationEssentials
 /// json.endObject()
 /// let text = json.text
 /// ```
-public struct JSONWriter: Sendable {
+public struct JSONWriter: Sendable, JSONValueSink {
     /// The text, then room already allocated: the first `length` bytes are the text, the rest
     /// room for what comes next. Values are written in place into that room: going through
     /// `Array.append` piece by piece, or through a temporary buffer, cost a market-wide answer
@@ -152,25 +152,9 @@ public struct JSONWriter: Sendable {
         written.withUnsafeBufferPointer { append($0) }
     }
 
-    /// A whole parsed or built document.
+    /// A whole parsed or built document (the walk `JSONValueSink.write` shares with the oracle).
     public mutating func value(_ value: JSONValue) {
-        switch value {
-        case .null: null()
-        case .bool(let flag): bool(flag)
-        case .number(let text): number(text)
-        case .string(let text): string(text)
-        case .array(let elements):
-            beginArray()
-            for element in elements { self.value(element) }
-            endArray()
-        case .object(let object):
-            beginObject()
-            for member in object.members {
-                key(member.key)
-                self.value(member.value)
-            }
-            endObject()
-        }
+        write(value)
     }
 
     /// Ends the text with a line break, after the document (a line of JSON Lines, or output

@@ -27,6 +27,29 @@ struct EndToEndRecordTests {
         return (process, PipeText(output), PipeText(error))
     }
 
+    /// What one recording left: the process after its exit, its output and errors, its home.
+    struct Recording {
+        var process: Process
+        var output: PipeText
+        var error: PipeText
+        var home: String
+    }
+
+    /// Runs `agg record` against the fixture server in a fresh home until it reports `ticks`
+    /// ticks, sends it `signal` and waits for its exit; `body` reads what it left before the
+    /// home is removed.
+    func record(untilTicks ticks: Int, then signal: Int32, _ body: (Recording) async throws -> Void) async throws {
+        let server = try FixtureServer(venues: Self.venues + Self.fxSources)
+        defer { server.stop() }
+        let home = unusedTemporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let (process, output, error) = try start(server, home: home)
+        #expect(await output.wait(seconds: 10) { self.tickLines($0) >= ticks })
+        kill(process.processIdentifier, signal)
+        await waitForExit(process)
+        try await body(Recording(process: process, output: output, error: error, home: home))
+    }
+
     func waitForExit(_ process: Process) async {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
@@ -50,15 +73,8 @@ struct EndToEndRecordTests {
 
     @Test("SIGTERM finishes the tick in flight and exits 0; every reported tick is stored; history reads it")
     func sigterm() async throws {
-        let server = try FixtureServer(venues: Self.venues + Self.fxSources)
-        defer { server.stop() }
-        let home = unusedTemporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: home) }
-        do {
-            let (process, output, error) = try start(server, home: home)
-            #expect(await output.wait(seconds: 10) { self.tickLines($0) >= 1 })
-            kill(process.processIdentifier, SIGTERM)
-            await waitForExit(process)
+        try await record(untilTicks: 1, then: SIGTERM) { recording in
+            let (process, output, error, home) = (recording.process, recording.output, recording.error, recording.home)
             #expect(process.terminationReason == .exit)
             #expect(process.terminationStatus == 0)
             _ = await error.wait(seconds: 2) { $0.contains("stopped after") }
@@ -88,15 +104,8 @@ struct EndToEndRecordTests {
 
     @Test("kill -9 mid-run: the database passes integrity_check and holds whole ticks only, every reported one")
     func killNine() async throws {
-        let server = try FixtureServer(venues: Self.venues + Self.fxSources)
-        defer { server.stop() }
-        let home = unusedTemporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: home) }
-        do {
-            let (process, output, _) = try start(server, home: home)
-            #expect(await output.wait(seconds: 10) { self.tickLines($0) >= 2 })
-            kill(process.processIdentifier, SIGKILL)
-            await waitForExit(process)
+        try await record(untilTicks: 2, then: SIGKILL) { recording in
+            let (process, output, home) = (recording.process, recording.output, recording.home)
             #expect(process.terminationReason == .uncaughtSignal)
             let reported = reportedPrices(output.value)
             let store = try Store.open(path: home + "/agg.sqlite")

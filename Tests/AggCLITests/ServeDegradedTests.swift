@@ -26,6 +26,26 @@ struct ServeDegradedTests {
         { venue, _ in `switch`.contains(venue) ? .status(503) : nil }
     }
 
+    /// A server that polled every venue once, then polls again `seconds` later with `venues`
+    /// answering 503: the harness, `/metrics` before the failure, and the second snapshot.
+    static func failed(_ venues: Set<String>, after seconds: Double) async throws
+        -> (harness: ServeHarness, metricsBefore: String, snapshot: ServeSnapshot)
+    {
+        let switchboard = Failing()
+        let clock = FakeClock()
+        let harness = try ServeHarness(registry: registry, now: { clock.now }, override: failing(switchboard))
+        await harness.poll()
+        let before = try await harness.get("/metrics").text
+        switchboard.set(venues)
+        clock.advance(seconds)
+        return (harness, before, await harness.poll())
+    }
+
+    /// The line of `metrics` that starts with `prefix`.
+    static func line(_ metrics: String, _ prefix: String) -> String? {
+        metrics.split(separator: "\n").first { $0.hasPrefix(prefix) }.map(String.init)
+    }
+
     @Test("a hung venue costs its deadline only: the poll ends at --timeout, the others are published")
     func hungVenue() async throws {
         let harness = try ServeHarness(
@@ -91,14 +111,7 @@ struct ServeDegradedTests {
 
     @Test("a failed venue's last good quote is served marked stale; /healthz and /metrics say so")
     func lastGoodMarkedStale() async throws {
-        let failing = Failing()
-        let clock = FakeClock()
-        let harness = try ServeHarness(registry: Self.registry, now: { clock.now }, override: Self.failing(failing))
-        await harness.poll()
-        let before = try await harness.get("/metrics").text
-        failing.set(["bithumb"])
-        clock.advance(42)
-        let snapshot = await harness.poll()
+        let (harness, before, snapshot) = try await Self.failed(["bithumb"], after: 42)
         #expect(!snapshot.isUp("bithumb"))
         let quote = try await harness.get("/v1/quote?symbol=BTC&exchange=bithumb")
         #expect(quote.status == 200)
@@ -111,52 +124,34 @@ struct ServeDegradedTests {
                 == #"{"status":"degraded","generation":\#(snapshot.generation),"snapshotTime":"\#(snapshot.time)","ageSeconds":0,"stale":["bithumb"]}"#
                 + "\n")
         let metrics = try await harness.get("/metrics").text
-        let line = { (text: String, prefix: String) in
-            text.split(separator: "\n").first { $0.hasPrefix(prefix) }.map(String.init)
-        }
-        #expect(line(metrics, #"agg_source_up{exchange="bithumb"}"#) == #"agg_source_up{exchange="bithumb"} 0"#)
+        #expect(Self.line(metrics, #"agg_source_up{exchange="bithumb"}"#) == #"agg_source_up{exchange="bithumb"} 0"#)
         let timestamp = #"agg_quote_timestamp_seconds{exchange="bithumb"}"#
-        #expect(line(metrics, timestamp) != nil)
-        #expect(line(metrics, timestamp) == line(before, timestamp))
+        #expect(Self.line(metrics, timestamp) != nil)
+        #expect(Self.line(metrics, timestamp) == Self.line(before, timestamp))
         let price = #"agg_price{exchange="bithumb",symbol="BTC",quote="KRW"}"#
-        #expect(line(metrics, price) == line(before, price))
+        #expect(Self.line(metrics, price) == Self.line(before, price))
     }
 
     @Test("a failed FX source keeps its last rates and time in /metrics, with agg_source_up 0")
     func failedFXSourceKeepsItsTime() async throws {
-        let failing = Failing()
-        let clock = FakeClock()
-        let harness = try ServeHarness(registry: Self.registry, now: { clock.now }, override: Self.failing(failing))
-        await harness.poll()
-        let before = try await harness.get("/metrics").text
-        failing.set(["exchangerate"])
         // The recorded table's next update has passed: the source is due again after 60 s.
-        clock.advance(61)
-        let snapshot = await harness.poll()
+        let (harness, before, snapshot) = try await Self.failed(["exchangerate"], after: 61)
         #expect(!snapshot.isUp("exchangerate"))
         let metrics = try await harness.get("/metrics").text
-        let line = { (text: String, prefix: String) in
-            text.split(separator: "\n").first { $0.hasPrefix(prefix) }.map(String.init)
-        }
         #expect(
-            line(metrics, #"agg_source_up{exchange="exchangerate"}"#) == #"agg_source_up{exchange="exchangerate"} 0"#)
+            Self.line(metrics, #"agg_source_up{exchange="exchangerate"}"#)
+                == #"agg_source_up{exchange="exchangerate"} 0"#)
         let time = #"agg_fx_timestamp_seconds{source="exchangerate"}"#
-        #expect(line(metrics, time) != nil)
-        #expect(line(metrics, time) == line(before, time))
+        #expect(Self.line(metrics, time) != nil)
+        #expect(Self.line(metrics, time) == Self.line(before, time))
         let rate = #"agg_fx_rate{source="exchangerate",base="USD",quote="KRW"}"#
-        #expect(line(metrics, rate) != nil)
-        #expect(line(metrics, rate) == line(before, rate))
+        #expect(Self.line(metrics, rate) != nil)
+        #expect(Self.line(metrics, rate) == Self.line(before, rate))
     }
 
     @Test("/healthz is 503 only when no venue is fresh, with the same body")
     func nothingFresh() async throws {
-        let failing = Failing()
-        let clock = FakeClock()
-        let harness = try ServeHarness(registry: Self.registry, now: { clock.now }, override: Self.failing(failing))
-        await harness.poll()
-        failing.set(["bithumb", "binance"])
-        clock.advance(10)
-        let snapshot = await harness.poll()
+        let (harness, _, snapshot) = try await Self.failed(["bithumb", "binance"], after: 10)
         let health = try await harness.get("/healthz")
         #expect(health.status == 503)
         #expect(

@@ -1,24 +1,11 @@
 import AggJSON
+import AggTestKit
 import Foundation
 import Testing
 
-/// SplitMix64 (Steele, Lea and Flood): a tiny, fast generator whose whole state is one seed, so
-/// that every fuzz case can be reproduced from the seed printed with a failure.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The fuzz cases draw from the test kit's `SeededRandom` (SplitMix64), whose whole state is one
+/// seed, so that every case can be reproduced from the seed printed with a failure.
+extension SeededRandom {
     mutating func chance(_ percent: Int) -> Bool {
         Int.random(in: 0..<100, using: &self) < percent
     }
@@ -70,7 +57,7 @@ struct JSONFuzzTests {
 
     @Test("random bytes either parse or throw a syntax error", arguments: seeds)
     func randomBytes(seed: UInt64) {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         var parsed = 0
         for index in 0..<2_000 {
             var bytes: [UInt8] = []
@@ -108,7 +95,7 @@ struct JSONFuzzTests {
         Array("{}[],:\"\\u0123456789-+.eEtfn \n".utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xED, 0xFF]
 
     /// One random change: the kinds of damage a truncated download or a buggy server does.
-    static func mutate(_ bytes: inout [UInt8], using random: inout SplitMix64) {
+    static func mutate(_ bytes: inout [UInt8], using random: inout SeededRandom) {
         let position = Int.random(in: 0...bytes.count, using: &random)
         switch Int.random(in: 0..<8, using: &random) {
         case 0 where !bytes.isEmpty:
@@ -142,7 +129,7 @@ struct JSONFuzzTests {
 
     @Test("mutated documents either parse or throw a syntax error", arguments: seeds)
     func mutatedDocuments(seed: UInt64) {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         var parsed = 0
         for index in 0..<1_500 {
             var bytes = random.pick(Self.corpus)
@@ -155,7 +142,7 @@ struct JSONFuzzTests {
     }
 
     /// A random number in JSON's grammar.
-    static func randomNumber(using random: inout SplitMix64) -> String {
+    static func randomNumber(using random: inout SeededRandom) -> String {
         var text = random.chance(30) ? "-" : ""
         text += random.chance(20) ? "0" : String(Int.random(in: 1...999_999_999, using: &random))
         if random.chance(50) {
@@ -172,7 +159,7 @@ struct JSONFuzzTests {
     }
 
     /// A random string mixing ASCII, control characters, Korean, accents and astral characters.
-    static func randomString(using random: inout SplitMix64) -> String {
+    static func randomString(using random: inout SeededRandom) -> String {
         var scalars = String.UnicodeScalarView()
         let ranges: [ClosedRange<UInt32>] = [
             0x00...0x1F, 0x20...0x7F, 0x80...0x7FF, 0xAC00...0xD7A3, 0xE000...0xFFFF,
@@ -187,7 +174,7 @@ struct JSONFuzzTests {
         return String(scalars)
     }
 
-    static func randomValue(depth: Int, using random: inout SplitMix64) -> JSONValue {
+    static func randomValue(depth: Int, using random: inout SeededRandom) -> JSONValue {
         let kind = Int.random(in: 0..<(depth > 6 ? 5 : 7), using: &random)
         switch kind {
         case 0: return .null
@@ -210,7 +197,7 @@ struct JSONFuzzTests {
 
     @Test("random values survive writing and reading", arguments: seeds)
     func randomValues(seed: UInt64) throws {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         for index in 0..<300 {
             let value = Self.randomValue(depth: 0, using: &random)
             for pretty in [false, true] {
@@ -253,7 +240,7 @@ struct JSONFuzzTests {
     @Test(
         "random number-like strings parse to values that round-trip, or fail cleanly", arguments: seeds)
     func randomDecimalText(seed: UInt64) {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         let alphabet = Array("00123456789999+-.,eE ")
         var parsed = 0
         for index in 0..<5_000 {
@@ -266,7 +253,7 @@ struct JSONFuzzTests {
 
     @Test("plain decimals agree with Decimal(string:)", arguments: seeds)
     func plainDecimals(seed: UInt64) throws {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         for index in 0..<1_000 {
             let sign = random.pick(["", "-"])
             let integer = String(UInt64.random(in: 0...999_999_999_999_999, using: &random))
@@ -280,7 +267,7 @@ struct JSONFuzzTests {
     }
 
     /// Digits of `count` with a non-zero first digit.
-    static func digitGroup(_ count: Int, leading: Bool, using random: inout SplitMix64) -> String {
+    static func digitGroup(_ count: Int, leading: Bool, using random: inout SeededRandom) -> String {
         String(
             (0..<count).map { position in
                 Character(String(Int.random(in: (leading && position == 0 ? 1 : 0)...9, using: &random)))
@@ -289,7 +276,7 @@ struct JSONFuzzTests {
 
     @Test("thousands separators are refused, however they are grouped", arguments: seeds)
     func thousandsSeparators(seed: UInt64) throws {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         for index in 0..<1_000 {
             let groupCount = Int.random(in: 1...4, using: &random)
             var groups = [Self.digitGroup(Int.random(in: 1...3, using: &random), leading: true, using: &random)]
@@ -315,7 +302,7 @@ struct JSONFuzzTests {
         // The accepted grammar, written independently of the parser: a JSON number, except that
         // leading zeros are allowed ("007", as some venues pad).
         let grammar = /-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?/
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         let alphabet = Array("01234567890123456789-+.eE, \t")
         var matched = 0
         for index in 0..<5_000 {

@@ -4,35 +4,14 @@ import AggTestKit
 import Bithumb
 import Testing
 
-/// Rule 1 of issue 20 for Bithumb's market lists: the classic API lists its markets through the
-/// ALL tickers, and v1 through `/v1/market/all`. One damaged entry of either is skipped and
-/// reported with its market and JSON path, in the market list (`agg search`, `agg exchanges`)
-/// and in the all-tickers answer the premium board reads; every other market answers.
+/// Rule 1 of issue 20 for Bithumb's v1 market list (`/v1/market/all`): one damaged entry is
+/// skipped and reported with its path, in the market list and in the all-tickers answer the
+/// premium board reads; every other market answers. The classic list's damaged entry is data
+/// (`Fixtures/bithumb/bulk-entries.json`, run by AggVenuesTests' `BulkEntryDamageTests`).
 @Suite("Bithumb: one bad entry of the market list costs that entry")
 struct BithumbBulkEntryTests {
     static let bed = AdapterTestBed(BithumbAdapter.self)
     static let xrp = Market(base: "XRP", quote: "KRW")
-
-    @Test("classic: a damaged ALL entry is listed as skipped; the 479 other coins are listed with their prices")
-    func classic() async throws {
-        let file = "bithumb/ticker_ALL_KRW.json"
-        let whole = await Self.bed.adapter(ScriptedHTTPClient(body: try JSONDamage.recorded(file)))
-            .marketList(quotedIn: "KRW")
-        #expect(whole.listings.count == 480 && whole.skipped == [] && whole.failures == [])
-        #expect(
-            whole.listings.first { $0.market == Self.xrp }
-                == MarketListing(exchange: "bithumb", market: Self.xrp, venueSymbol: "XRP_KRW", last: decimal("790.4")))
-        let body = try JSONDamage.recorded(file, at: [.key("data"), .key("XRP"), .key("closing_price")], with: "1,234")
-        let list = await Self.bed.adapter(ScriptedHTTPClient(body: body)).marketList(quotedIn: "KRW")
-        #expect(list.failures == [])
-        #expect(list.listings == whole.listings.filter { $0.market != Self.xrp })
-        #expect(
-            list.skipped == [
-                SkippedEntry(
-                    venue: "bithumb", entry: "XRP", market: Self.xrp, path: "$.data.XRP.closing_price",
-                    reason: "'1,234' is not a decimal number")
-            ])
-    }
 
     @Test("v1: a damaged entry of /v1/market/all is skipped in the list and in the all tickers; the others answer")
     func v1() async throws {

@@ -32,15 +32,13 @@ struct ExchangeRateRouterTests {
 
     @Test("the descriptor declares an FX source that quotes no markets and credits the provider")
     func descriptor() {
-        let descriptor = ExchangeRateAdapter.descriptor
-        #expect(descriptor.id == "exchangerate")
-        #expect(descriptor.capabilities == [.fxRates])
-        #expect(descriptor.quoteCurrencies.isEmpty)
-        #expect(descriptor.homeCurrency == "USD")
-        #expect(descriptor.requestsPerSecond == 1)
-        #expect(descriptor.defaultBaseURL == "https://open.er-api.com")
-        #expect(descriptor.baseURLVariable == "AGG_EXCHANGERATE_URL")
-        #expect(descriptor.attribution == "Rates By Exchange Rate API (https://www.exchangerate-api.com)")
+        #expect(
+            ExchangeRateAdapter.descriptor.facts == [
+                "id": "exchangerate", "capabilities": "fxRates", "quoteCurrencies": "", "homeCurrency": "USD",
+                "requestsPerSecond": "1.0", "defaultBaseURL": "https://open.er-api.com",
+                "baseURLVariable": "AGG_EXCHANGERATE_URL",
+                "attribution": "Rates By Exchange Rate API (https://www.exchangerate-api.com)",
+            ])
     }
 
     @Test("it registers beside the exchanges and is found by its FX capability, not by ticker")

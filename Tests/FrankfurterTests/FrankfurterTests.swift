@@ -36,17 +36,14 @@ struct FrankfurterRouterTests {
 
     @Test("the descriptor declares an FX source of ECB rates that quotes no markets, with its credit")
     func descriptor() {
-        let descriptor = FrankfurterAdapter.descriptor
-        #expect(descriptor.id == "frankfurter")
-        #expect(descriptor.capabilities == [.fxRates])
-        #expect(descriptor.quoteCurrencies.isEmpty)
-        #expect(descriptor.homeCurrency == "EUR")
-        #expect(descriptor.requestsPerSecond == 1)
-        #expect(descriptor.baseURLVariable == "AGG_FRANKFURTER_URL")
         #expect(
-            descriptor.attribution
-                == "Euro foreign exchange reference rates of the European Central Bank, via Frankfurter (https://frankfurter.dev)"
-        )
+            FrankfurterAdapter.descriptor.facts == [
+                "id": "frankfurter", "capabilities": "fxRates", "quoteCurrencies": "", "homeCurrency": "EUR",
+                "requestsPerSecond": "1.0", "defaultBaseURL": "https://api.frankfurter.dev",
+                "baseURLVariable": "AGG_FRANKFURTER_URL",
+                "attribution":
+                    "Euro foreign exchange reference rates of the European Central Bank, via Frankfurter (https://frankfurter.dev)",
+            ])
     }
 }
 

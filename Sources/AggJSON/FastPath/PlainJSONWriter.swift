@@ -5,7 +5,7 @@ import FoundationEssentials
 /// written on a `String` one piece at a time, escaping by Unicode scalar (`TerminalControls`),
 /// with decimals as Foundation's `description`. agg does not write its output with it; the
 /// oracle test (`JSONWriterFastPathOracleTests`) requires both to write the same bytes.
-struct PlainJSONWriter {
+struct PlainJSONWriter: JSONValueSink {
     private(set) var text = ""
     private let pretty: Bool
     private var depth = 0
@@ -65,23 +65,7 @@ struct PlainJSONWriter {
     }
 
     mutating func value(_ value: JSONValue) {
-        switch value {
-        case .null: null()
-        case .bool(let flag): bool(flag)
-        case .number(let text): number(text)
-        case .string(let text): string(text)
-        case .array(let elements):
-            beginArray()
-            for element in elements { self.value(element) }
-            endArray()
-        case .object(let object):
-            beginObject()
-            for member in object.members {
-                key(member.key)
-                self.value(member.value)
-            }
-            endObject()
-        }
+        write(value)
     }
 
     mutating func newline() {

@@ -27,19 +27,7 @@ struct DecimalRoundingFastPathOracleTests {
         var generator = SeededRandom(seed: 0x0DEC_1A1D)
         for round in 0..<20_000 {
             if round % 500 == 0 { await Task.yield() }
-            // An integer part of 1 to 10 digits and a fraction of 0 to 12, either sign.
-            var text = generator.next() % 2 == 0 ? "" : "-"
-            var integer = ""
-            for _ in 0...(generator.next() % 10) { integer += String(generator.next() % 10) }
-            // The plain grammar has no leading zeros ("0123"): the same value without them.
-            while integer.count > 1, integer.first == "0" { integer.removeFirst() }
-            text += integer
-            let fraction = Int(generator.next() % 13)
-            if fraction > 0 { text += "." }
-            for _ in 0..<fraction { text += String(generator.next() % 10) }
-            // Runs of nines are where carries go wrong: make some values end in them.
-            if generator.next() % 4 == 0 { text += (fraction > 0 ? "" : ".") + "9999" }
-            let value = try DecimalText.parse(text)
+            let value = try DecimalText.parse(generator.decimalText())
             let places = Int(generator.next() % 12) - 1
             Self.expectAgreement(value, places: places)
         }
@@ -57,26 +45,9 @@ struct DecimalRoundingFastPathOracleTests {
     /// Every decimal in the recorded venue answers, to 0 to 8 places.
     @Test("agrees with the plain version on every decimal in the fixtures")
     func everyFixtureValue() async throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
-        let files = try #require(FileManager.default.enumerator(atPath: root.path))
-            .compactMap { $0 as? String }.filter { $0.hasSuffix(".json") }
         var checked = 0
-        for file in files {
-            guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(file).path),
-                let document = try? JSONParser.parse(Array(data))
-            else { continue }
-            var texts: [String] = []
-            func collect(_ value: JSONValue) {
-                switch value {
-                case .number(let text), .string(let text): texts.append(text)
-                case .array(let elements): elements.forEach(collect)
-                case .object(let object): for member in object { collect(member.value) }
-                case .null, .bool: break
-                }
-            }
-            collect(document)
-            for text in texts {
+        for (_, document) in try FixtureDocuments.all() {
+            for text in FixtureDocuments.scalarTexts(document) {
                 guard let value = try? DecimalText.parse(text, form: .jsonNumber) else { continue }
                 if checked % 500 == 0 { await Task.yield() }
                 Self.expectAgreement(value, places: checked % 9)

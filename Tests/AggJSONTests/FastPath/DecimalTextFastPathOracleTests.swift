@@ -1,3 +1,4 @@
+import AggTestKit
 import Foundation
 import Testing
 
@@ -70,18 +71,9 @@ struct DecimalTextFastPathOracleTests {
     /// Every number and numeric string in every recorded venue answer.
     @Test("agrees with the plain version on every decimal in the fixtures")
     func everyFixtureValue() async throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
-        let files = try #require(FileManager.default.enumerator(atPath: root.path))
-            .compactMap { $0 as? String }.filter { $0.hasSuffix(".json") }
         var checked = 0
-        for file in files {
-            guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(file).path),
-                let document = try? JSONParser.parse(Array(data))
-            else { continue }
-            var texts: [String] = []
-            collect(document, into: &texts)
-            for text in texts {
+        for (_, document) in try FixtureDocuments.all() {
+            for text in FixtureDocuments.scalarTexts(document) {
                 guard let value = try? DecimalText.parse(text) else { continue }
                 if checked % 500 == 0 { await Task.yield() }
                 Self.expectAgreement(value)
@@ -94,15 +86,6 @@ struct DecimalTextFastPathOracleTests {
         }
         // The fixtures hold about 18,000 values; a walk that found none would prove nothing.
         #expect(checked > 15_000)
-    }
-
-    private func collect(_ value: JSONValue, into texts: inout [String]) {
-        switch value {
-        case .number(let text), .string(let text): texts.append(text)
-        case .array(let elements): for element in elements { collect(element, into: &texts) }
-        case .object(let object): for member in object { collect(member.value, into: &texts) }
-        case .null, .bool: break
-        }
     }
 
     /// The value of a decimal literal; NaN (which `edgeCase` would reject) if it were not one.
@@ -148,22 +131,10 @@ struct DecimalTextFastPathOracleTests {
 
     @Test("agrees with the plain version on 20,000 random values (fixed seed)")
     func randomValues() async {
-        var generator = SplitMix64(seed: 0x5EED_0F_DEC1)
+        var generator = SeededRandom(seed: 0x5EED_0F_DEC1)
         for round in 0..<20_000 {
             if round % 500 == 0 { await Task.yield() }
-            let high = generator.next()
-            let low = generator.next()
-            let digits = Int(generator.next() % 39)
-            // A mantissa of any width from 0 to 38 digits, and any exponent Decimal holds.
-            let scale = UInt128(1) << (digits * 128 / 39)
-            let mantissa = (UInt128(high) << 64 | UInt128(low)) % max(scale, 2)
-            let split: UInt128 = 10_000_000_000_000_000_000
-            let significand =
-                Decimal(UInt64(mantissa / split)) * Decimal(sign: .plus, exponent: 19, significand: 1)
-                + Decimal(UInt64(mantissa % split))
-            let exponent = Int(generator.next() % 256) - 128
-            let sign: FloatingPointSign = generator.next() % 2 == 0 ? .plus : .minus
-            Self.expectAgreement(Decimal(sign: sign, exponent: exponent, significand: significand))
+            Self.expectAgreement(generator.decimal())
         }
     }
 }

@@ -1,3 +1,4 @@
+import AggTestKit
 import Foundation
 import Testing
 
@@ -61,10 +62,6 @@ struct JSONObjectFastPathOracleTests {
     /// (which share the longest prefixes) and the first 300 against each other.
     @Test("agrees with the plain version on the member names of every fixture")
     func fixtureNames() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
-        let files = try #require(FileManager.default.enumerator(atPath: root.path))
-            .compactMap { $0 as? String }.filter { $0.hasSuffix(".json") }
         var names: Set<String> = []
         func collect(_ value: JSONValue) {
             switch value {
@@ -77,12 +74,7 @@ struct JSONObjectFastPathOracleTests {
             default: break
             }
         }
-        for file in files {
-            guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(file).path),
-                let document = try? JSONParser.parse(Array(data))
-            else { continue }
-            collect(document)
-        }
+        for (_, document) in try FixtureDocuments.all() { collect(document) }
         let sorted = names.sorted()
         #expect(sorted.count > 300)
         var disagreements: [String] = []

@@ -1,3 +1,4 @@
+import AggTestKit
 import Foundation
 import Testing
 
@@ -31,8 +32,8 @@ struct JSONWriterFastPathOracleTests {
         ("가격", "가격"),
     ]
 
-    static func fast(_ steps: [Step], pretty: Bool) -> String {
-        var writer = JSONWriter(pretty: pretty)
+    /// `steps` replayed on `writer`: the same calls on the fast writer and on the plain one.
+    static func replay<Writer: WriterUnderTest>(_ steps: [Step], on writer: inout Writer) {
         for step in steps {
             switch step {
             case .beginObject: writer.beginObject()
@@ -42,7 +43,7 @@ struct JSONWriterFastPathOracleTests {
             case .null: writer.null()
             case .newline: writer.newline()
             case .key(let key): writer.key(key)
-            case .literalKey(let index): writer.key(literals[index].0)
+            case .literalKey(let index): writer.literalKey(index)
             case .bool(let flag): writer.bool(flag)
             case .number(let text): writer.number(text)
             case .integer(let value): writer.integer(value)
@@ -52,6 +53,11 @@ struct JSONWriterFastPathOracleTests {
             case .value(let value): writer.value(value)
             }
         }
+    }
+
+    static func fast(_ steps: [Step], pretty: Bool) -> String {
+        var writer = JSONWriter(pretty: pretty)
+        replay(steps, on: &writer)
         // Both ways of reading the result.
         #expect(writer.bytes == Array(writer.text.utf8))
         return writer.text
@@ -59,38 +65,21 @@ struct JSONWriterFastPathOracleTests {
 
     static func plain(_ steps: [Step], pretty: Bool) -> String {
         var writer = PlainJSONWriter(pretty: pretty)
-        for step in steps {
-            switch step {
-            case .beginObject: writer.beginObject()
-            case .endObject: writer.endObject()
-            case .beginArray: writer.beginArray()
-            case .endArray: writer.endArray()
-            case .null: writer.null()
-            case .newline: writer.newline()
-            case .key(let key): writer.key(key)
-            case .literalKey(let index): writer.key(literals[index].1)
-            case .bool(let flag): writer.bool(flag)
-            case .number(let text): writer.number(text)
-            case .integer(let value): writer.integer(value)
-            case .string(let text): writer.string(text)
-            case .decimal(let value): writer.decimalString(value)
-            case .unescaped(let text): writer.unescapedString { $0 += text.utf8 }
-            case .value(let value): writer.value(value)
-            }
-        }
+        replay(steps, on: &writer)
         return writer.text
     }
 
-    static func expectAgreement(_ steps: [Step], sourceLocation: SourceLocation = #_sourceLocation) {
-        for pretty in [false, true] {
-            let plain = plain(steps, pretty: pretty)
-            let fast = fast(steps, pretty: pretty)
-            #expect(Array(fast.utf8) == Array(plain.utf8), "\(plain)", sourceLocation: sourceLocation)
-        }
+    static func expectAgreement(_ steps: [Step], pretty: Bool, sourceLocation: SourceLocation = #_sourceLocation) {
+        let plain = plain(steps, pretty: pretty)
+        let fast = fast(steps, pretty: pretty)
+        #expect(Array(fast.utf8) == Array(plain.utf8), "\(plain)", sourceLocation: sourceLocation)
     }
 
-    @Test("writes exactly the plain text on known calls")
-    func examples() throws {
+    /// Each test runs compact and pretty.
+    static let layouts = [false, true]
+
+    @Test("writes exactly the plain text on known calls", arguments: layouts)
+    func examples(pretty: Bool) throws {
         let steps: [Step] = [
             .beginObject, .literalKey(0), .decimal(try DecimalText.parse("80630000.50")), .literalKey(4),
             .string("say \"비\"\n\u{1B}\u{9B}\u{202E}"), .literalKey(5), .integer(.min), .key("n\u{2028}"),
@@ -98,7 +87,7 @@ struct JSONWriterFastPathOracleTests {
             .literalKey(1), .unescaped("2024-08-08T08:12:15.027Z"), .literalKey(3), .beginObject, .endObject,
             .endObject, .newline,
         ]
-        Self.expectAgreement(steps)
+        Self.expectAgreement(steps, pretty: pretty)
         #expect(
             Self.fast(steps, pretty: false)
                 == #"{"last":"80630000.5","say \"hi\"":"say \"비\"\n\u001b\u009b\u202e","가격":-9223372036854775808,"#
@@ -107,19 +96,12 @@ struct JSONWriterFastPathOracleTests {
     }
 
     /// Every JSON document recorded from a venue, written back whole.
-    @Test("agrees with the plain writer on every fixture document")
-    func everyFixtureDocument() async throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
-        let files = try #require(FileManager.default.enumerator(atPath: root.path))
-            .compactMap { $0 as? String }.filter { $0.hasSuffix(".json") }
+    @Test("agrees with the plain writer on every fixture document", arguments: layouts)
+    func everyFixtureDocument(pretty: Bool) async throws {
         var checked = 0
-        for file in files {
-            guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(file).path),
-                let document = try? JSONParser.parse(Array(data))
-            else { continue }
+        for (_, document) in try FixtureDocuments.all() {
             await Task.yield()
-            Self.expectAgreement([.value(document)])
+            Self.expectAgreement([.value(document)], pretty: pretty)
             checked += 1
         }
         // A walk that found no documents would prove nothing.
@@ -135,11 +117,11 @@ struct JSONWriterFastPathOracleTests {
         "\u{2030}", "비트", "😀", "/", " ",
     ]
 
-    static func randomString(_ generator: inout SplitMix64) -> String {
+    static func randomString(_ generator: inout SeededRandom) -> String {
         (0..<Int(generator.next() % 6)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
     }
 
-    static func randomDecimal(_ generator: inout SplitMix64) -> Decimal {
+    static func randomDecimal(_ generator: inout SeededRandom) -> Decimal {
         let edges = DecimalTextFastPathOracleTests.edges
         if generator.next() % 4 == 0 { return edges[Int(generator.next() % UInt64(edges.count))] }
         let mantissa = Decimal(generator.next() >> (generator.next() % 64))
@@ -149,7 +131,7 @@ struct JSONWriterFastPathOracleTests {
     }
 
     /// The steps of one random value, nested at most `depth` levels.
-    static func randomValue(_ generator: inout SplitMix64, depth: Int, into steps: inout [Step]) {
+    static func randomValue(_ generator: inout SeededRandom, depth: Int, into steps: inout [Step]) {
         switch generator.next() % (depth > 0 ? 10 : 8) {
         case 0: steps.append(.null)
         case 1: steps.append(.bool(generator.next() % 2 == 0))
@@ -176,15 +158,34 @@ struct JSONWriterFastPathOracleTests {
         }
     }
 
-    @Test("agrees with the plain writer on 3,000 random documents (fixed seed)")
-    func randomDocuments() async {
-        var generator = SplitMix64(seed: 0x0F_A57_0A7)
+    @Test("agrees with the plain writer on 3,000 random documents (fixed seed)", arguments: layouts)
+    func randomDocuments(pretty: Bool) async {
+        var generator = SeededRandom(seed: 0x0F_A57_0A7)
         for round in 0..<3_000 {
             if round % 200 == 0 { await Task.yield() }
             var steps: [Step] = []
             Self.randomValue(&generator, depth: 4, into: &steps)
             if generator.next() % 3 == 0 { steps.append(.newline) }
-            Self.expectAgreement(steps)
+            Self.expectAgreement(steps, pretty: pretty)
         }
     }
+}
+
+/// The calls the oracle makes, on the fast writer and on the plain one alike.
+protocol WriterUnderTest: JSONValueSink {
+    mutating func newline()
+    mutating func integer(_ value: Int64)
+    mutating func decimalString(_ value: Decimal)
+    mutating func unescapedString(_ body: (inout [UInt8]) -> Void)
+    mutating func value(_ value: JSONValue)
+    /// The key `JSONWriterFastPathOracleTests.literals[index]`: a literal for the fast writer.
+    mutating func literalKey(_ index: Int)
+}
+
+extension JSONWriter: WriterUnderTest {
+    mutating func literalKey(_ index: Int) { key(JSONWriterFastPathOracleTests.literals[index].0) }
+}
+
+extension PlainJSONWriter: WriterUnderTest {
+    mutating func literalKey(_ index: Int) { key(JSONWriterFastPathOracleTests.literals[index].1) }
 }
