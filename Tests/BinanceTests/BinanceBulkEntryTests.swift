@@ -1,8 +1,9 @@
 import AggCore
 import AggJSON
 import AggTestKit
-import Binance
 import Testing
+
+@testable import Binance
 
 /// Rule 1 of issue 20 for Binance's symbol list (`/api/v3/exchangeInfo`, read by `agg search`,
 /// `agg exchanges` and the premium board): each row breaks BTCUSDT's entry of the recorded

@@ -1,8 +1,9 @@
 import AggCore
 import AggJSON
 import AggTestKit
-import Bithumb
 import Testing
+
+@testable import Bithumb
 
 /// Rule 1 of issue 20 for Bithumb's market lists: the classic API lists its markets through the
 /// ALL tickers, and v1 through `/v1/market/all`. One damaged entry of either is skipped and

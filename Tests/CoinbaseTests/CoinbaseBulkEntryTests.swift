@@ -1,8 +1,9 @@
 import AggCore
 import AggJSON
 import AggTestKit
-import Coinbase
 import Testing
+
+@testable import Coinbase
 
 /// Rule 1 of issue 20 for Coinbase's product list (`/products`, read by `agg search` and
 /// `agg exchanges`): each row breaks ETH-USD's entry of the recorded answer one way; the list

@@ -1,8 +1,9 @@
 import AggCore
 import AggJSON
 import AggTestKit
-import Coinone
 import Testing
+
+@testable import Coinone
 
 /// Rule 1 of issue 20 for Coinone's market list (`/public/v2/markets/KRW`, read by `agg search`
 /// and `agg exchanges`): each row breaks XRP's entry of the recorded answer one way; the list

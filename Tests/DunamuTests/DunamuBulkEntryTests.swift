@@ -1,8 +1,9 @@
 import AggCore
 import AggJSON
 import AggTestKit
-import Dunamu
 import Testing
+
+@testable import Dunamu
 
 /// Rules 1 to 3 of issue 20 for Dunamu's table (`/v1/forex/recent?codes=FRX.KRWUSD`, Hana
 /// Bank's KRW price of a dollar): each row breaks the recorded `basePrice` one way; KRW is

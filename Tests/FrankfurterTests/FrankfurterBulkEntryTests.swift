@@ -1,8 +1,9 @@
 import AggCore
 import AggJSON
 import AggTestKit
-import Frankfurter
 import Testing
+
+@testable import Frankfurter
 
 /// Rules 1 to 3 of issue 20 for Frankfurter's table (`/v1/latest?base=USD`, the ECB's 30 rates
 /// and the base): each row breaks the KRW rate of the recorded answer one way; KRW is refused,

@@ -1,8 +1,9 @@
 import AggCore
 import AggJSON
 import AggTestKit
-import Korbit
 import Testing
+
+@testable import Korbit
 
 /// Rule 1 of issue 20 for Korbit's pair list (`/v2/currencyPairs`, read by `agg search`,
 /// `agg exchanges` and the premium board): each row breaks xrp_krw's entry of the recorded

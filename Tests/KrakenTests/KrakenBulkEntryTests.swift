@@ -1,8 +1,9 @@
 import AggCore
 import AggJSON
 import AggTestKit
-import Kraken
 import Testing
+
+@testable import Kraken
 
 /// Rule 1 of issue 20 for Kraken's pair list (`/0/public/AssetPairs`, read by `agg search` and
 /// `agg exchanges`): each row breaks XXRPZUSD's entry of the recorded answer one way; the list

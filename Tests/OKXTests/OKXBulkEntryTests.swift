@@ -1,8 +1,9 @@
 import AggCore
 import AggJSON
 import AggTestKit
-import OKX
 import Testing
+
+@testable import OKX
 
 /// Rule 1 of issue 20 for OKX's spot instrument list (`/api/v5/public/instruments`, read by
 /// `agg search`, `agg exchanges` and the premium board): each row breaks XRP-USDT's entry of the

@@ -2,7 +2,8 @@ import AggCore
 import AggJSON
 import AggTestKit
 import Testing
-import Upbit
+
+@testable import Upbit
 
 /// Rule 1 of issue 20 for Upbit's market list (`/v1/market/all`, read by `agg search`,
 /// `agg exchanges` and the premium board) and the detailed list that gives transfer status:

@@ -99,26 +99,13 @@ public struct VenueClient: Sendable {
 
     /// Throws `notListed` for `market` when the venue has no markets in its quote currency.
     public func requireServed(_ market: Market) throws(AggError) {
-        if let error = unserved(market) { throw error }
-    }
-
-    /// The `notListed` error for `market` when the venue has no markets in its quote currency;
-    /// `nil` when it has.
-    public func unserved(_ market: Market) -> AggError? {
-        guard !descriptor.quoteCurrencies.contains(market.quote) else { return nil }
-        return .notListed(
-            venue: venue, market: market, code: "",
-            message: "agg asks \(descriptor.displayName) only for markets in "
-                + descriptor.quoteCurrencies.joined(separator: ", "))
+        if let error = descriptor.unserved(market) { throw error }
     }
 
     /// `error` as "`market` is not listed" when it is the venue's own not-found answer
-    /// (`AdapterDescriptor.meansNotListed`), keeping the venue's code and message; any other
-    /// error unchanged.
+    /// (`AdapterDescriptor.notListed(_:market:)`); any other error unchanged.
     public func notListed(_ error: AggError, market: Market) -> AggError {
-        guard descriptor.meansNotListed(error) else { return error }
-        if case .notListed = error { return error }
-        return .notListed(venue: venue, market: market, code: error.code ?? "", message: error.message)
+        descriptor.notListed(error, market: market)
     }
 
     /// The payload of `route`'s answer: the answer parsed, checked against the envelope, and
