@@ -28,12 +28,10 @@ package struct DunamuAdapter: CompiledAdapter {
     static let quoteCurrency = "KRW"
 
     private let client: VenueClient
-    private let now: @Sendable () -> Timestamp
 
     /// An adapter reaching the API at `environment.baseURL` through `environment.http`, its
     /// tables' times bounded by `environment.now`.
     package init(environment: AdapterEnvironment) {
-        now = environment.now
         client = VenueClient(Self.descriptor, environment: environment, envelope: DunamuDecoding.envelope)
     }
 
@@ -44,7 +42,7 @@ package struct DunamuAdapter: CompiledAdapter {
     ///   HTTP and decoding errors naming `dunamu`.
     package func fetchRates(_ request: RateRequest) async throws(AggError) -> RateTable {
         let table = try await client.get(APIRouter.recent(currency: request.base)) { json throws(JSONDecodingError) in
-            try DunamuDecoding.rateTable(json, base: request.base, now: now())
+            try DunamuDecoding.rateTable(json, base: request.base, now: client.now())
         }
         guard let table else {
             throw .venue(

@@ -20,12 +20,10 @@ package struct ExchangeRateAdapter: CompiledAdapter {
     )
 
     private let client: VenueClient
-    private let now: @Sendable () -> Timestamp
 
     /// An adapter reaching the API at `environment.baseURL` through `environment.http`, its
     /// tables' times bounded by `environment.now`.
     package init(environment: AdapterEnvironment) {
-        now = environment.now
         client = VenueClient(Self.descriptor, environment: environment, envelope: ExchangeRateDecoding.envelope)
     }
 
@@ -36,7 +34,7 @@ package struct ExchangeRateAdapter: CompiledAdapter {
     ///   decoding errors naming `exchangerate`.
     package func fetchRates(_ request: RateRequest) async throws(AggError) -> RateTable {
         try await client.get(APIRouter.latest(base: request.base)) { json throws(JSONDecodingError) in
-            try ExchangeRateDecoding.rateTable(json, base: request.base, now: now())
+            try ExchangeRateDecoding.rateTable(json, base: request.base, now: client.now())
         }
     }
 }

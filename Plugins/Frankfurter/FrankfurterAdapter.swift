@@ -25,12 +25,10 @@ package struct FrankfurterAdapter: CompiledAdapter {
     )
 
     private let client: VenueClient
-    private let now: @Sendable () -> Timestamp
 
     /// An adapter reaching the API at `environment.baseURL` through `environment.http`, its
     /// tables' times bounded by `environment.now`.
     package init(environment: AdapterEnvironment) {
-        now = environment.now
         client = VenueClient(Self.descriptor, environment: environment, envelope: FrankfurterDecoding.envelope)
     }
 
@@ -42,7 +40,7 @@ package struct FrankfurterAdapter: CompiledAdapter {
     package func fetchRates(_ request: RateRequest) async throws(AggError) -> RateTable {
         do throws(AggError) {
             return try await client.get(APIRouter.latest(base: request.base)) { json throws(JSONDecodingError) in
-                try FrankfurterDecoding.rateTable(json, base: request.base, now: now())
+                try FrankfurterDecoding.rateTable(json, base: request.base, now: client.now())
             }
         } catch {
             if case .venue(let venue, "404", let message) = error {

@@ -86,6 +86,15 @@ struct SnapshotAdapter: VenueAdapter {
     let descriptor: AdapterDescriptor
     let snapshot: ServeSnapshot
 
+    /// The venue's descriptor, asked market by market: the snapshot holds no batch endpoint,
+    /// and each market keeps its own answer (`quote(for:)`).
+    init(descriptor: AdapterDescriptor, snapshot: ServeSnapshot) {
+        var single = descriptor
+        single.batching = .single
+        self.descriptor = single
+        self.snapshot = snapshot
+    }
+
     private var id: String { descriptor.id }
 
     func quote(for market: Market) async throws(AggError) -> Quote {

@@ -22,12 +22,15 @@ public struct VenueClient: Sendable {
     public let baseURL: String
     public let http: any HTTPClient
     public let envelope: ResponseEnvelope
+    /// The environment's clock, which bounds the venue's times (`ValueBounds`).
+    public let now: @Sendable () -> Timestamp
 
     public init(_ descriptor: AdapterDescriptor, environment: AdapterEnvironment, envelope: ResponseEnvelope) {
         self.descriptor = descriptor
         self.baseURL = environment.baseURL
         self.http = environment.http
         self.envelope = envelope
+        self.now = environment.now
     }
 
     /// The venue id, used in every error.
