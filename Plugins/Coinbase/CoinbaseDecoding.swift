@@ -68,20 +68,12 @@ enum CoinbaseDecoding {
     /// Each product is read on its own: one whose `id` is not a string or not `BASE-QUOTE` with
     /// a coin code as its base (empty, a quote or a control character in it), or whose `status`
     /// is not a string, is skipped and reported with its path, and every other product is listed.
+    /// (`display_name` is the product id again, "BTC-USD", not the asset's name: Coinbase
+    /// publishes no names here, so none are claimed.)
     static func markets(_ json: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
-        try .elements(
-            of: json, venue: CoinbaseAdapter.descriptor.id, nameKey: "id",
-            market: { APIRouter.market(fromVenueSymbol: (try? $0["id"].string()) ?? "") }
-        ) { product throws(JSONDecodingError) in
-            guard try product["status"].optionalString() ?? "online" == "online",
-                product["trading_disabled"].value != .bool(true)
-            else { return nil }
-            let idField = product["id"]
-            guard let market = try idField.market(APIRouter.productCode) else { return nil }
-            // `display_name` is the product id again ("BTC-USD"), not the asset's name: Coinbase
-            // publishes no names here, so none are claimed.
-            return MarketListing(
-                exchange: CoinbaseAdapter.descriptor.id, market: market, venueSymbol: try idField.string())
-        }
+        try .coded(
+            json, venue: CoinbaseAdapter.descriptor.id, codeKey: "id", format: APIRouter.productCode,
+            statusKey: "status", active: "online", market: APIRouter.market(fromVenueSymbol:),
+            isListed: { $0["trading_disabled"].value != .bool(true) })
     }
 }

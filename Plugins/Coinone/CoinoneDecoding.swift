@@ -101,17 +101,9 @@ enum CoinoneDecoding {
     /// `true` as a sell and `false` as a buy; the cost is `price × qty`, exact, as Coinone sends
     /// none.
     static func trades(_ json: JSONCursor) throws(JSONDecodingError) -> [Trade] {
-        var trades: [Trade] = []
-        for row in try json["transactions"].elements() {
-            let price = try row["price"].price()
-            let amount = try row["qty"].size()
-            trades.append(
-                Trade(
-                    time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()),
-                    side: try row["is_seller_maker"].bool() ? .sell : .buy,
-                    price: price, amount: amount, cost: price * amount))
+        try Trade.keyedRows(json["transactions"], priceKey: "price", amountKey: "qty", timeKey: "timestamp") {
+            row throws(JSONDecodingError) in try row["is_seller_maker"].bool() ? .sell : .buy
         }
-        return trades.sorted(byTime: \.time, newestFirst: true, ties: .asSent)
     }
 
     /// The bars of a `/chart` answer, oldest first whatever order the answer has. A bar's time is

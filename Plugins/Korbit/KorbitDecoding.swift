@@ -74,16 +74,9 @@ enum KorbitDecoding {
     /// whose `status` is not a string, is skipped and reported with its path, and every other
     /// pair is listed.
     static func markets(_ data: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
-        try .elements(
-            of: data, venue: KorbitAdapter.descriptor.id, nameKey: "symbol",
-            market: { APIRouter.market(fromSymbol: (try? $0["symbol"].string()) ?? "") }
-        ) { pair throws(JSONDecodingError) in
-            guard try pair["status"].optionalString() ?? "launched" == "launched" else { return nil }
-            let symbolField = pair["symbol"]
-            guard let market = try symbolField.market(APIRouter.symbolCode) else { return nil }
-            return MarketListing(
-                exchange: KorbitAdapter.descriptor.id, market: market, venueSymbol: try symbolField.string())
-        }
+        try .coded(
+            data, venue: KorbitAdapter.descriptor.id, codeKey: "symbol", format: APIRouter.symbolCode,
+            statusKey: "status", active: "launched", market: APIRouter.market(fromSymbol:))
     }
 
     /// The order book in the `data` of a `/v2/orderbook` answer: `bids` highest first and `asks`
@@ -98,17 +91,9 @@ enum KorbitDecoding {
     /// The trades in the `data` of a `/v2/trades` answer, newest first: `isBuyerTaker` `true` is a
     /// buy. The cost is `price × qty`, exact, as Korbit sends none.
     static func trades(_ data: JSONCursor) throws(JSONDecodingError) -> [Trade] {
-        var trades: [Trade] = []
-        for row in try data.elements() {
-            let price = try row["price"].price()
-            let amount = try row["qty"].size()
-            trades.append(
-                Trade(
-                    time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()),
-                    side: try row["isBuyerTaker"].bool() ? .buy : .sell,
-                    price: price, amount: amount, cost: price * amount))
+        try Trade.keyedRows(data, priceKey: "price", amountKey: "qty", timeKey: "timestamp") {
+            row throws(JSONDecodingError) in try row["isBuyerTaker"].bool() ? .buy : .sell
         }
-        return trades.sorted(byTime: \.time, newestFirst: true, ties: .asSent)
     }
 
     /// The bars in the `data` of a `/v2/candles` answer, oldest first whatever order the answer

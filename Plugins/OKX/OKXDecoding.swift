@@ -77,15 +77,9 @@ enum OKXDecoding {
     /// or whose `state` is not a string, is skipped and reported with its path, and every other
     /// instrument is listed.
     static func markets(_ data: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
-        try .elements(
-            of: data, venue: OKXAdapter.descriptor.id, nameKey: "instId",
-            market: { APIRouter.market(fromInstrumentID: (try? $0["instId"].string()) ?? "") }
-        ) { instrument throws(JSONDecodingError) in
-            guard try instrument["state"].optionalString() ?? "live" == "live" else { return nil }
-            let idField = instrument["instId"]
-            guard let market = try idField.market(APIRouter.instrumentCode) else { return nil }
-            return MarketListing(exchange: OKXAdapter.descriptor.id, market: market, venueSymbol: try idField.string())
-        }
+        try .coded(
+            data, venue: OKXAdapter.descriptor.id, codeKey: "instId", format: APIRouter.instrumentCode,
+            statusKey: "state", active: "live", market: APIRouter.market(fromInstrumentID:))
     }
 
     /// The book in a `books` answer: levels `[price, size, "0", orders]`, bids highest first and
