@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Creates a new venue that builds and passes the whole suite, ready to be filled in with the
 # venue's real API:
-#   Plugins/<Name>/            APIRouter, <Name>Decoding, <Name>Adapter (descriptor + quote(for:))
+#   Plugins/<Name>/            APIRouter, <Name>Decoding, <Name>Adapter (descriptor + quote(for:));
+#                              only the adapter is `package` (the venue list needs it), the rest
+#                              internal
 #   Fixtures/<id>/             routes.json, a ticker and a not-found error, contract.json (what
 #                              the adapter contract checker asks the venue for) and
 #                              expectations.json (what each request sends and answers, exactly:
@@ -82,28 +84,28 @@ import AggCore
 /// The scaffold's paths and its `BASE_QUOTE` ids are placeholders: replace them with the venue's
 /// own (see the venue's API documentation and docs/adding-a-venue.md). Codes reaching the router
 /// come from validated `Market` values, so nothing here needs escaping.
-public enum APIRouter: VenueRoute, Equatable {
+enum APIRouter: VenueRoute, Equatable {
     /// `GET /ticker/{BASE}_{QUOTE}`: one market's ticker.
     case ticker(Market)
 
     /// The quote currencies agg asks __NAME__ for, the main one first.
-    public static let quoteCurrencies = ["KRW"]
+    static let quoteCurrencies = ["KRW"]
 
     /// The path and query after the base URL.
-    public var path: String {
+    var path: String {
         switch self {
         case .ticker(let market): "/ticker/\(Self.venueSymbol(market))"
         }
     }
 
     /// __NAME__'s id for `market`: `BASE_QUOTE`.
-    public static func venueSymbol(_ market: Market) -> String {
+    static func venueSymbol(_ market: Market) -> String {
         "\(market.base)_\(market.quote)"
     }
 
     /// The unified market of a __NAME__ id (`BTC_KRW` → `BTC/KRW`), or `nil` when it is not
     /// `BASE_QUOTE` with valid codes and a quote agg asks for.
-    public static func market(fromVenueSymbol symbol: String) -> Market? {
+    static func market(fromVenueSymbol symbol: String) -> Market? {
         let parts = symbol.split(separator: "_", omittingEmptySubsequences: false)
         guard parts.count == 2, quoteCurrencies.contains(String(parts[1])),
             let base = try? AssetCode.validate(String(parts[0])), base == parts[0]
@@ -121,16 +123,16 @@ import AggJSON
 ///
 /// The scaffold reads a placeholder shape (`{"symbol","last","open","high","low","volume",
 /// "timestamp"}` and `{"error":{"code","message"}}`): replace it with the venue's real fields.
-public enum __NAME__Decoding {
+enum __NAME__Decoding {
     /// The code __NAME__ gives a market it does not list.
-    public static let notFoundCode = "not_found"
+    static let notFoundCode = "not_found"
 
     /// __NAME__'s answers: the data itself, or an error `{"error":{"code":...,"message":...}}`.
-    public static let envelope = ResponseEnvelope(error: venueError)
+    static let envelope = ResponseEnvelope(error: venueError)
 
     /// The venue error in an answer, if any, with the code and message kept verbatim. (Rate
     /// limits, 429 and 418, are reported by `VenueClient` whatever the body says.)
-    public static func venueError(in json: JSONCursor, response: HTTPResponse) -> VenueErrorFields? {
+    static func venueError(in json: JSONCursor, response: HTTPResponse) -> VenueErrorFields? {
         let error = json["error"]
         guard error.isPresent else { return nil }
         return VenueErrorFields(
@@ -139,7 +141,7 @@ public enum __NAME__Decoding {
 
     /// The ticker of `market`, every price an exact decimal from the text the venue sent; an
     /// answer about another market is a decoding error.
-    public static func quote(_ ticker: JSONCursor, market: Market) throws(JSONDecodingError) -> Quote {
+    static func quote(_ ticker: JSONCursor, market: Market) throws(JSONDecodingError) -> Quote {
         let symbolField = ticker["symbol"]
         let symbol = try symbolField.string()
         guard APIRouter.market(fromVenueSymbol: symbol) == market else {
@@ -166,10 +168,18 @@ import AggJSON
 /// __NAME__: tickers quoted in KRW. (Describe the venue and what agg reads from it.)
 ///
 /// The venue client owns the base URL, the envelope, the not-listed codes and the decoding
-/// errors; each capability is a route and a pure decoding function.
-public struct __NAME__Adapter: CompiledAdapter {
-    /// Replace the placeholders (country, home currency, rate limit, base URL) with the venue's.
-    public static let descriptor = AdapterDescriptor(
+/// errors; the core (`VenueAdapter`'s entry points) checks, clamps, trims and batches. Each
+/// capability is one fetch primitive on a checked request: a route and a pure decoding function,
+/// such as
+///
+///     package func fetchCandles(_ request: CandleRequest) async throws(AggError) -> [Candle] {
+///         try await client.get(APIRouter.candles(request), for: request.market, decode: __NAME__Decoding.candles)
+///     }
+package struct __NAME__Adapter: CompiledAdapter {
+    /// Replace the placeholders (country, home currency, rate limit, base URL) with the venue's;
+    /// `batching` says how several markets' tickers are asked (`.single`, `.allTickersPerQuote`,
+    /// `.symbolList(max:)`).
+    package static let descriptor = AdapterDescriptor(
         id: "__ID__",
         displayName: "__NAME__",
         country: "ZZ",
@@ -178,16 +188,17 @@ public struct __NAME__Adapter: CompiledAdapter {
         capabilities: [.ticker],
         requestsPerSecond: 1,
         defaultBaseURL: "https://api.__ID__.example",
-        notListedCodes: [__NAME__Decoding.notFoundCode]
+        notListedCodes: [__NAME__Decoding.notFoundCode],
+        batching: .single
     )
 
     private let client: VenueClient
 
-    public init(environment: AdapterEnvironment) {
+    package init(environment: AdapterEnvironment) {
         client = VenueClient(Self.descriptor, environment: environment, envelope: __NAME__Decoding.envelope)
     }
 
-    public func quote(for market: Market) async throws(AggError) -> Quote {
+    package func quote(for market: Market) async throws(AggError) -> Quote {
         try await client.get(APIRouter.ticker(market), for: market) { json throws(JSONDecodingError) in
             try __NAME__Decoding.quote(json, market: market)
         }

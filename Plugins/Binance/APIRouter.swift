@@ -5,7 +5,7 @@ import AggCore
 ///
 /// Codes reaching the router come from `Market` values, which are validated (letters and digits
 /// only) before any adapter sees them, so nothing here needs escaping.
-public enum APIRouter: VenueRoute, Equatable {
+enum APIRouter: VenueRoute, Equatable {
     /// `GET /api/v3/ticker/24hr?symbol=BTCUSDT`: the rolling 24-hour ticker of one symbol.
     case ticker24h(Market)
     /// `GET /api/v3/exchangeInfo`: every symbol with its base and quote asset.
@@ -22,14 +22,14 @@ public enum APIRouter: VenueRoute, Equatable {
     case depth(Market, limit: Int)
 
     /// The quote currencies agg asks Binance for, the main one first.
-    public static let quoteCurrencies = ["USDT", "USDC", "FDUSD", "BTC", "ETH", "BNB", "EUR"]
+    static let quoteCurrencies = ["USDT", "USDC", "FDUSD", "BTC", "ETH", "BNB", "EUR"]
 
     /// The quote currencies by length, longest first, for splitting symbols: `FDUSD` must be
     /// tried before a shorter code that could end the same symbol.
     static let splitOrder = quoteCurrencies.sorted { $0.count > $1.count }
 
     /// The path and query after the base URL.
-    public var path: String {
+    var path: String {
         switch self {
         case .ticker24h(let market): "/api/v3/ticker/24hr?symbol=\(market.base)\(market.quote)"
         case .exchangeInfo: "/api/v3/exchangeInfo"
@@ -42,7 +42,7 @@ public enum APIRouter: VenueRoute, Equatable {
     }
 
     /// The bar lengths Binance offers among agg's (it has no 10-minute bars).
-    public static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter { intervalCode($0) != nil }
+    static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter { intervalCode($0) != nil }
 
     /// Binance's name for `interval` (`1m`, `1d`), or `nil` when it has no such bars.
     static func intervalCode(_ interval: CandleInterval) -> String? {
@@ -66,14 +66,14 @@ public enum APIRouter: VenueRoute, Equatable {
 
     /// Binance's symbol for `market` (`BTCUSDT`), or `nil` when agg does not ask Binance for
     /// markets in its quote.
-    public static func venueSymbol(for market: Market) -> String? {
+    static func venueSymbol(for market: Market) -> String? {
         quoteCurrencies.contains(market.quote) ? market.base + market.quote : nil
     }
 
     /// The unified market of a Binance symbol, split at the longest known quote currency it ends
     /// with (`ETHBTC` → `ETH/BTC`, `BTCFDUSD` → `BTC/FDUSD`), or `nil` when none fits (or the
     /// symbol is one of `aeurSymbols`).
-    public static func market(fromVenueSymbol symbol: String) -> Market? {
+    static func market(fromVenueSymbol symbol: String) -> Market? {
         guard !aeurSymbols.contains(symbol) else { return nil }
         for quote in splitOrder where symbol.hasSuffix(quote) && symbol.count > quote.count {
             let base = String(symbol.dropLast(quote.count))

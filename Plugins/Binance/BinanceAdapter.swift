@@ -5,8 +5,8 @@ import AggJSON
 /// request), the symbol list, candles, recent trades and the order book, quoted mainly in USDT.
 /// From some countries Binance answers every request with HTTP 451; that is reported as a
 /// restricted location, not as a failure of the venue.
-public struct BinanceAdapter: CompiledAdapter {
-    public static let descriptor = AdapterDescriptor(
+package struct BinanceAdapter: CompiledAdapter {
+    package static let descriptor = AdapterDescriptor(
         id: "binance",
         displayName: "Binance",
         country: "MT",
@@ -27,11 +27,11 @@ public struct BinanceAdapter: CompiledAdapter {
     private let client: VenueClient
     private let allTickers = AllTickersMemo()
 
-    public init(environment: AdapterEnvironment) {
+    package init(environment: AdapterEnvironment) {
         client = VenueClient(Self.descriptor, environment: environment, envelope: BinanceDecoding.envelope)
     }
 
-    public func quote(for market: Market) async throws(AggError) -> Quote {
+    package func quote(for market: Market) async throws(AggError) -> Quote {
         try await client.get(APIRouter.ticker24h(market), for: market) { json throws(JSONDecodingError) in
             let quote = try BinanceDecoding.quote(json)
             guard quote.market == market else {
@@ -41,28 +41,19 @@ public struct BinanceAdapter: CompiledAdapter {
         }
     }
 
-    public func markets() async throws(AggError) -> [MarketListing] {
-        try await marketsAnswer().values
-    }
-
     /// The symbol list, entry by entry: a symbol that does not decode is skipped and reported.
-    public func marketsAnswer() async throws(AggError) -> BulkAnswer<MarketListing> {
+    package func fetchMarkets() async throws(AggError) -> BulkAnswer<MarketListing> {
         try await client.get(APIRouter.exchangeInfo, decode: BinanceDecoding.markets)
     }
 
-    /// Every ticker quoted in `currency`, from one all-tickers request (weight 80).
+    /// Every ticker quoted in the request's currency, from one all-tickers request (weight 80),
+    /// entry by entry: a ticker that does not decode is skipped and reported, and costs no other
+    /// symbol.
     ///
     /// The answer holds every quote currency, so it is kept for `AllTickersMemo.reuseSeconds`:
     /// asking this adapter for another currency right after (as `agg search` does) reads it
     /// again instead of spending another 80 of the minute's 6000.
-    public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
-        try await allQuotesAnswer(quotedIn: currency).values
-    }
-
-    /// `allQuotes(quotedIn:)`, entry by entry: a ticker that does not decode is skipped and
-    /// reported, and costs no other symbol.
-    public func allQuotesAnswer(quotedIn currency: String) async throws(AggError) -> BulkAnswer<Quote> {
-        try client.requireServed(Market(base: "ALL", quote: currency))
+    package func fetchAllQuotes(_ request: TickersRequest) async throws(AggError) -> BulkAnswer<Quote> {
         let json: JSONCursor
         if let kept = allTickers.recent() {
             json = kept
@@ -71,40 +62,26 @@ public struct BinanceAdapter: CompiledAdapter {
             allTickers.keep(json)
         }
         return try client.decode { () throws(JSONDecodingError) in
-            var answer = try BinanceDecoding.allQuotes(json, quotedIn: currency)
+            var answer = try BinanceDecoding.allQuotes(json, quotedIn: request.currency)
             answer.values.sort { $0.market < $1.market }
             return answer
         }
     }
 
-    public func candles(for market: Market, interval: CandleInterval, limit: Int)
-        async throws(AggError) -> [Candle]
-    {
-        guard APIRouter.candleIntervals.contains(interval) else {
-            throw .usage(
-                "binance does not offer \(interval.rawValue) candles; its intervals: "
-                    + APIRouter.candleIntervals.map(\.rawValue).joined(separator: ", "))
-        }
-        let count = min(max(limit, 1), Self.descriptor.limits.candles)
-        let candles = try await client.get(
-            APIRouter.klines(market, interval: interval, limit: count), for: market, decode: BinanceDecoding.candles)
-        return Array(candles.suffix(max(0, limit)))
+    package func fetchCandles(_ request: CandleRequest) async throws(AggError) -> [Candle] {
+        try await client.get(
+            APIRouter.klines(request.market, interval: request.interval, limit: request.count), for: request.market,
+            decode: BinanceDecoding.candles)
     }
 
-    public func trades(for market: Market, limit: Int) async throws(AggError) -> [Trade] {
-        let count = min(max(limit, 1), Self.descriptor.limits.trades)
-        let trades = try await client.get(
-            APIRouter.trades(market, limit: count), for: market, decode: BinanceDecoding.trades)
-        return Array(trades.prefix(max(0, limit)))
+    package func fetchTrades(_ request: TradeRequest) async throws(AggError) -> [Trade] {
+        try await client.get(
+            APIRouter.trades(request.market, limit: request.count), for: request.market, decode: BinanceDecoding.trades)
     }
 
-    public func orderBook(for market: Market, depth: Int) async throws(AggError) -> OrderBook {
-        let count = min(max(depth, 1), Self.descriptor.limits.bookDepth)
-        var book = try await client.get(APIRouter.depth(market, limit: count), for: market) {
-            json throws(JSONDecodingError) in try BinanceDecoding.orderBook(json, market: market)
+    package func fetchOrderBook(_ request: BookRequest) async throws(AggError) -> OrderBook {
+        try await client.get(APIRouter.depth(request.market, limit: request.depth), for: request.market) {
+            json throws(JSONDecodingError) in try BinanceDecoding.orderBook(json, market: request.market)
         }
-        book.bids = Array(book.bids.prefix(max(0, depth)))
-        book.asks = Array(book.asks.prefix(max(0, depth)))
-        return book
     }
 }

@@ -3,25 +3,25 @@ import AggJSON
 import FoundationEssentials
 
 /// Decoding of Binance's spot answers into the normalized model.
-public enum BinanceDecoding {
+enum BinanceDecoding {
     /// The code Binance gives a symbol it does not know.
-    public static let invalidSymbolCode = "-1121"
+    static let invalidSymbolCode = "-1121"
 
     /// Binance's answers: the data itself, or an error `{"code":-1121,"msg":"Invalid symbol."}`.
-    public static let envelope = ResponseEnvelope(error: { json, _ in venueError(in: json) })
+    static let envelope = ResponseEnvelope(error: { json, _ in venueError(in: json) })
 
     /// The venue error in a Binance answer, if any: `{"code":-1121,"msg":"Invalid symbol."}`.
     ///
     /// The code and message are kept verbatim. (Its 429 and 418 answers carry an envelope too;
     /// `VenueClient` reports them as rate limits.)
-    public static func venueError(in json: JSONCursor) -> VenueErrorFields? {
+    static func venueError(in json: JSONCursor) -> VenueErrorFields? {
         guard json["code"].isPresent, json["msg"].isPresent, !json["symbol"].isPresent else { return nil }
         return VenueErrorFields(code: (try? json["code"].text()) ?? "", message: (try? json["msg"].text()) ?? "")
     }
 
     /// A `/api/v3/ticker/24hr` answer for one symbol. Every decimal is a string;
     /// `priceChangePercent` is already a percent; `closeTime` is the ticker's time.
-    public static func quote(_ ticker: JSONCursor) throws(JSONDecodingError) -> Quote {
+    static func quote(_ ticker: JSONCursor) throws(JSONDecodingError) -> Quote {
         let symbolField = ticker["symbol"]
         let symbol = try symbolField.string()
         guard let market = APIRouter.market(fromVenueSymbol: symbol) else {
@@ -52,7 +52,7 @@ public enum BinanceDecoding {
     /// symbol is not its base and quote written together, is skipped and reported with its
     /// path, and every other symbol is listed. A symbol that is not trading, or in a quote agg
     /// does not ask Binance for, is left out without a report.
-    public static func markets(_ json: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
+    static func markets(_ json: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
         try .elements(
             of: json["symbols"], venue: BinanceAdapter.descriptor.id, nameKey: "symbol",
             market: { entry in

@@ -9,7 +9,7 @@ extension BinanceDecoding {
     /// integers (ms) and decimals as strings. Binance sends them oldest first; they are put in
     /// that order whatever the answer's. A bar's time is its open time; its volume is in the
     /// base asset.
-    public static func candles(_ json: JSONCursor) throws(JSONDecodingError) -> [Candle] {
+    static func candles(_ json: JSONCursor) throws(JSONDecodingError) -> [Candle] {
         var candles: [Candle] = []
         for row in try json.elements() {
             candles.append(
@@ -26,7 +26,7 @@ extension BinanceDecoding {
     /// `isBuyerMaker` true means the resting order was the buy: the taker sold, a `sell`;
     /// false is a `buy`. The cost is Binance's own `quoteQty` (price × quantity), or the exact
     /// product when it is missing.
-    public static func trades(_ json: JSONCursor) throws(JSONDecodingError) -> [Trade] {
+    static func trades(_ json: JSONCursor) throws(JSONDecodingError) -> [Trade] {
         var trades: [Trade] = []
         for row in try json.elements() {
             let price = try row["price"].price()
@@ -43,7 +43,7 @@ extension BinanceDecoding {
 
     /// The book of a `/api/v3/depth` answer: `bids` (highest first) and `asks` (lowest first) as
     /// `[price, quantity]` string pairs. Binance sends no time with it.
-    public static func orderBook(_ json: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
+    static func orderBook(_ json: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
         try OrderBook(
             exchange: BinanceAdapter.descriptor.id, market: market, timestamp: nil, bids: json["bids"],
             asks: json["asks"], layout: .pair)
@@ -57,7 +57,7 @@ extension BinanceDecoding {
     /// with every price at zero). Each other ticker is decoded on its own: one that does not
     /// decode (an odd symbol ending in `currency`, a value out of grammar or bounds) is skipped
     /// and reported, and the others answer.
-    public static func allQuotes(_ json: JSONCursor, quotedIn currency: String) throws(JSONDecodingError)
+    static func allQuotes(_ json: JSONCursor, quotedIn currency: String) throws(JSONDecodingError)
         -> BulkAnswer<Quote>
     {
         try .elements(

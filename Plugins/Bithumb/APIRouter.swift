@@ -4,7 +4,7 @@ import AggCore
 ///
 /// Codes reaching the router come from `Market` values, which are validated (letters and digits
 /// only) before any adapter sees them, so nothing here needs escaping.
-public enum APIRouter: VenueRoute, Equatable {
+enum APIRouter: VenueRoute, Equatable {
     /// `GET /public/ticker/{COIN}_{PAY}`: one ticker.
     case ticker(Market)
     /// `GET /public/ticker/ALL_{PAY}`: every ticker quoted in `payment`.
@@ -20,10 +20,10 @@ public enum APIRouter: VenueRoute, Equatable {
     case assetsStatus
 
     /// The payment (quote) currencies Bithumb's public API serves.
-    public static let paymentCurrencies = ["KRW", "BTC"]
+    static let paymentCurrencies = ["KRW", "BTC"]
 
     /// The path and query after the base URL.
-    public var path: String {
+    var path: String {
         switch self {
         case .ticker(let market): "/public/ticker/\(Self.pair(market))"
         case .allTickers(let payment): "/public/ticker/ALL_\(payment)"
@@ -37,7 +37,7 @@ public enum APIRouter: VenueRoute, Equatable {
     }
 
     /// Bithumb's market id: `BTC_KRW`.
-    public static func pair(_ market: Market) -> String {
+    static func pair(_ market: Market) -> String {
         "\(market.base)_\(market.quote)"
     }
 }

@@ -15,11 +15,11 @@ import Synchronization
 /// 404 that is not JSON: `VenueClient.isMissingEndpoint`) makes the adapter ask the other API,
 /// and ask it first for that endpoint from then on. Per endpoint, not for the whole venue:
 /// Bithumb's classic `ALL_BTC` has answered 404 while `ALL_KRW` worked.
-public enum BithumbAPI: String, Sendable, CaseIterable {
+enum BithumbAPI: String, Sendable, CaseIterable {
     case classic, v1
 
     /// The config file's `venueSettings.bithumb.api`.
-    public static let setting = AdapterSetting(
+    static let setting = AdapterSetting(
         name: "api", values: allCases.map(\.rawValue), defaultValue: BithumbAPI.classic.rawValue,
         summary: "which public API to ask first: classic (/public/*) or v1 (Upbit-shaped /v1/*); "
             + "either falls back to the other when an endpoint is missing")

@@ -3,36 +3,36 @@ import AggJSON
 import FoundationEssentials
 
 /// Decoding of Bithumb's public answers into the normalized model.
-public enum BithumbDecoding {
+package enum BithumbDecoding {
     /// The code Bithumb puts in `status` when all is well.
-    public static let successStatus = "0000"
+    static let successStatus = "0000"
 
     /// The code Bithumb gives a coin it does not list ("잘못된 코인명입니다.").
-    public static let notListedCode = "5500"
+    static let notListedCode = "5500"
 
     /// Bithumb's envelope: `{"status":"0000","data":...}`, or an error
     /// `{"status":"5500","message":"..."}` with HTTP 200 or 4xx.
-    public static let envelope = ResponseEnvelope(error: { json, _ in venueError(in: json) }, payload: payload)
+    static let envelope = ResponseEnvelope(error: { json, _ in venueError(in: json) }, payload: payload)
 
     /// The venue error in a Bithumb envelope (`{"status":"5500","message":"..."}`), if any.
     ///
     /// Any `status` other than `"0000"` is an error whatever the HTTP status; the message is kept
     /// verbatim (often Korean). Code 5600 carries notices such as "too many requests", which only
     /// the message tells apart, so it stays a venue error rather than being guessed at.
-    public static func venueError(in json: JSONCursor) -> VenueErrorFields? {
+    static func venueError(in json: JSONCursor) -> VenueErrorFields? {
         guard let status = try? json["status"].text() else { return nil }
         guard status != successStatus else { return nil }
         return VenueErrorFields(code: status, message: (try? json["message"].text()) ?? "")
     }
 
     /// The `data` of a successful answer, which always carries its `status`.
-    public static func payload(_ json: JSONCursor) throws(JSONDecodingError) -> JSONCursor {
+    static func payload(_ json: JSONCursor) throws(JSONDecodingError) -> JSONCursor {
         guard json["status"].isPresent else { throw json["status"].failure("expected the status envelope") }
         return json["data"]
     }
 
     /// The shapes `data` takes in a ticker answer.
-    public enum TickerShape: Sendable {
+    package enum TickerShape: Sendable {
         /// `/ticker/{COIN}_{PAY}`: `data` is the ticker itself, with its own `date`.
         case single(Market)
         /// `/ticker/ALL_{PAY}`: `data` maps coin codes to tickers, plus a sibling `date`.
@@ -47,7 +47,7 @@ public enum BithumbDecoding {
     /// whose values do not decode is skipped and reported, and the others answer. Some recorded
     /// answers carry no `date`: their quotes are good, with no timestamp; a `date` outside
     /// `ValueBounds` fails the answer, whose time it is.
-    public static func quotes(data: JSONCursor, shape: TickerShape) throws(JSONDecodingError)
+    package static func quotes(data: JSONCursor, shape: TickerShape) throws(JSONDecodingError)
         -> BulkAnswer<Quote>
     {
         let timestamp = try data["date"].optionalVenueTime()
@@ -98,7 +98,7 @@ public enum BithumbDecoding {
 
     /// Candlestick rows `[time_ms, open, close, high, low, volume]`: close comes before high and
     /// low, and is put back in OHLCV order here.
-    public static func candles(data: JSONCursor) throws(JSONDecodingError) -> [Candle] {
+    static func candles(data: JSONCursor) throws(JSONDecodingError) -> [Candle] {
         var candles: [Candle] = []
         for row in try data.elements() {
             candles.append(
@@ -119,7 +119,7 @@ public enum BithumbDecoding {
     static let kstOffsetSeconds: Int64 = 9 * 3600
 
     /// Trades, newest first. `type` `bid` is a buy and `ask` a sell.
-    public static func trades(data: JSONCursor) throws(JSONDecodingError) -> [Trade] {
+    static func trades(data: JSONCursor) throws(JSONDecodingError) -> [Trade] {
         var trades: [Trade] = []
         for row in try data.elements() {
             let dateField = row["transaction_date"]
@@ -153,7 +153,7 @@ public enum BithumbDecoding {
     }
 
     /// An order book: `bids` highest first and `asks` lowest first (Bithumb sends them so).
-    public static func orderBook(data: JSONCursor, market: Market) throws(JSONDecodingError)
+    static func orderBook(data: JSONCursor, market: Market) throws(JSONDecodingError)
         -> OrderBook
     {
         try OrderBook(

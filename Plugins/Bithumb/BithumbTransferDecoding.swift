@@ -5,10 +5,10 @@ import AggJSON
 /// `{"currency":"USDT","net_type":"TRX","deposit_status":1,"withdrawal_status":0}`, one per coin
 /// and network. The statuses are 1 (open) or 0 (closed), as JSON numbers; strings and booleans
 /// have been seen in other clients' records and are read the same way. No fee and no time.
-public enum BithumbTransferDecoding {
+enum BithumbTransferDecoding {
     /// Each entry is decoded on its own: one that does not decode makes its coin `unknown`,
     /// with the reason as its note, and costs no other coin (`BulkAnswer.transferRows()`).
-    public static func statuses(data: JSONCursor) throws(JSONDecodingError) -> [TransferStatus] {
+    static func statuses(data: JSONCursor) throws(JSONDecodingError) -> [TransferStatus] {
         try BulkAnswer<[TransferStatus]>.elements(of: data, venue: BithumbAdapter.descriptor.id, nameKey: "currency") {
             entry throws(JSONDecodingError) in
             let coin = try entry["currency"].string().uppercased()

@@ -37,13 +37,7 @@ struct BithumbV1: Sendable {
     /// One market's ticker; a market missing from the answer is not listed.
     func quote(_ market: Market) async throws(AggError) -> EndpointAnswer<Quote> {
         let answer = try await client.getUnlessMissing(V1Router.ticker([market]), for: market) {
-            json throws(JSONDecodingError) -> Quote? in
-            let answer = try Self.decoder.quotes(json)
-            if let quote = answer.values.first(where: { $0.market == market }) { return quote }
-            if let skipped = answer.skipped.first(where: { $0.market == market || $0.market == nil }) {
-                throw JSONDecodingError(path: skipped.path, reason: skipped.reason)
-            }
-            return nil
+            json throws(JSONDecodingError) in try Self.decoder.quotes(json).quote(of: market)
         }
         switch answer {
         case .missing(let error): return .missing(error)
@@ -75,24 +69,20 @@ struct BithumbV1: Sendable {
         return .answered(quotes)
     }
 
-    /// Up to 200 bars, oldest first.
-    func candles(_ market: Market, interval: CandleInterval, limit: Int) async throws(AggError)
-        -> EndpointAnswer<[Candle]>
-    {
-        guard UpbitShapePath.candleIntervals.contains(interval) else {
-            throw .usage(
-                "bithumb's v1 API does not offer \(interval.rawValue) candles; its intervals: "
-                    + UpbitShapePath.candleIntervals.map(\.rawValue).joined(separator: ", "))
-        }
-        let count = min(max(limit, 1), UpbitShapePath.maximumCandles)
+    /// Up to 200 bars, oldest first; v1 has no 6 h or 12 h bars.
+    func candles(_ request: CandleRequest) async throws(AggError) -> EndpointAnswer<[Candle]> {
+        let request = try request.within(
+            UpbitShapePath.candleIntervals, maximum: UpbitShapePath.maximumCandles, api: "bithumb's v1 API")
         return try await client.getUnlessMissing(
-            V1Router.candles(market, interval: interval, count: count), for: market
-        ) { json throws(JSONDecodingError) in try UpbitShapeDecoder.candles(json) }
+            V1Router.candles(request.market, interval: request.interval, count: request.count), for: request.market
+        ) {
+            json throws(JSONDecodingError) in try UpbitShapeDecoder.candles(json)
+        }
     }
 
     /// Recent trades, newest first.
-    func trades(_ market: Market, count: Int) async throws(AggError) -> EndpointAnswer<[Trade]> {
-        try await client.getUnlessMissing(V1Router.trades(market, count: count), for: market) {
+    func trades(_ request: TradeRequest) async throws(AggError) -> EndpointAnswer<[Trade]> {
+        try await client.getUnlessMissing(V1Router.trades(request.market, count: request.count), for: request.market) {
             json throws(JSONDecodingError) in try UpbitShapeDecoder.trades(json)
         }
     }

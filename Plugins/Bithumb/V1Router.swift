@@ -3,7 +3,7 @@ import AggUpbitShape
 
 /// Every Bithumb v1 (Upbit-shaped) public endpoint agg uses; the paths are the shared
 /// Upbit-shaped ones (`UpbitShapePath`).
-public enum V1Router: VenueRoute, Equatable {
+enum V1Router: VenueRoute, Equatable {
     /// `GET /v1/ticker?markets=KRW-BTC,...`: the tickers of up to `maximumTickerMarkets` markets.
     case ticker([Market])
     /// `GET /v1/market/all`: every market, with Korean and English names.
@@ -16,12 +16,12 @@ public enum V1Router: VenueRoute, Equatable {
     case orderBook(Market)
 
     /// The most markets one ticker request names.
-    public static let maximumTickerMarkets = 100
+    static let maximumTickerMarkets = 100
 
     /// Bithumb's v1 market codes, in the payment currencies agg asks Bithumb for.
-    public static let markets = UpbitShapeMarkets(quoteCurrencies: APIRouter.paymentCurrencies)
+    static let markets = UpbitShapeMarkets(quoteCurrencies: APIRouter.paymentCurrencies)
 
-    public var path: String {
+    var path: String {
         switch self {
         case .ticker(let markets): UpbitShapePath.ticker(markets)
         case .marketAll: UpbitShapePath.marketAll

@@ -5,7 +5,7 @@ import AggCore
 ///
 /// Codes reaching the router come from `Market` values, which are validated (letters and digits
 /// only) before any adapter sees them, so nothing here needs escaping.
-public enum APIRouter: VenueRoute, Equatable {
+enum APIRouter: VenueRoute, Equatable {
     /// `GET /products/BTC-USD/ticker`: the last trade, best bid and ask, 24-hour volume.
     case ticker(Market)
     /// `GET /products/BTC-USD/stats`: open (24 hours ago), high, low, last and volume.
@@ -21,10 +21,10 @@ public enum APIRouter: VenueRoute, Equatable {
     case book(Market)
 
     /// The quote currencies agg asks Coinbase for, the main one first.
-    public static let quoteCurrencies = ["USD", "USDT", "USDC", "EUR", "BTC"]
+    static let quoteCurrencies = ["USD", "USDT", "USDC", "EUR", "BTC"]
 
     /// The path and query after the base URL.
-    public var path: String {
+    var path: String {
         switch self {
         case .ticker(let market): "/products/\(Self.productID(market))/ticker"
         case .stats(let market): "/products/\(Self.productID(market))/stats"
@@ -38,7 +38,7 @@ public enum APIRouter: VenueRoute, Equatable {
 
     /// The bar lengths Coinbase offers among agg's (its granularities are 1, 5 and 15 minutes,
     /// 1, 6 and 24 hours).
-    public static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter { granularity($0) != nil }
+    static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter { granularity($0) != nil }
 
     /// Coinbase's granularity of `interval` in seconds, or `nil` when it has no such bars.
     static func granularity(_ interval: CandleInterval) -> Int? {
@@ -59,16 +59,16 @@ public enum APIRouter: VenueRoute, Equatable {
 
     /// Coinbase's product id for `market` (`BTC-USD`), or `nil` when agg does not ask Coinbase
     /// for markets in its quote.
-    public static func venueSymbol(for market: Market) -> String? {
+    static func venueSymbol(for market: Market) -> String? {
         quoteCurrencies.contains(market.quote) ? productID(market) : nil
     }
 
     /// How Coinbase writes a product in its list: `BTC-USD`.
-    public static let productCode = MarketCode(separator: "-", quotes: quoteCurrencies)
+    static let productCode = MarketCode(separator: "-", quotes: quoteCurrencies)
 
     /// The unified market of a Coinbase product id (`BTC-USD` → `BTC/USD`), or `nil` when it is
     /// not `BASE-QUOTE` with valid codes and a quote agg asks for.
-    public static func market(fromVenueSymbol symbol: String) -> Market? {
+    static func market(fromVenueSymbol symbol: String) -> Market? {
         let parts = symbol.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, quoteCurrencies.contains(String(parts[1])),
             let base = try? AssetCode.validate(String(parts[0])), base == parts[0]

@@ -4,10 +4,10 @@ import AggJSON
 /// Coinbase Exchange (United States), public market data: a product's ticker and 24-hour
 /// stats, fetched concurrently and merged into one quote, mainly in USD; the product list,
 /// candles, recent trades and the order book.
-public struct CoinbaseAdapter: CompiledAdapter {
+package struct CoinbaseAdapter: CompiledAdapter {
     /// Coinbase returns at most 300 bars and 1000 trades a request; its level-2 book is the whole
     /// book, of which agg keeps up to 1000 levels a side.
-    public static let descriptor = AdapterDescriptor(
+    package static let descriptor = AdapterDescriptor(
         id: "coinbase",
         displayName: "Coinbase Exchange",
         country: "US",
@@ -24,7 +24,7 @@ public struct CoinbaseAdapter: CompiledAdapter {
     private let client: VenueClient
     private let notes: AdapterNotes
 
-    public init(environment: AdapterEnvironment) {
+    package init(environment: AdapterEnvironment) {
         client = VenueClient(Self.descriptor, environment: environment, envelope: CoinbaseDecoding.envelope)
         notes = environment.notes
     }
@@ -34,7 +34,7 @@ public struct CoinbaseAdapter: CompiledAdapter {
     /// The ticker is the quote; the stats only add the 24-hour open, high, low and volume (and
     /// so the change). When the ticker answered and the stats did not, the quote answers with
     /// those fields empty, and the stats failure is said once as a note (`AGG_DEBUG`).
-    public func quote(for market: Market) async throws(AggError) -> Quote {
+    package func quote(for market: Market) async throws(AggError) -> Quote {
         try client.requireServed(market)
         async let tickerAnswer = Result.catching { () throws(AggError) in try await json(.ticker(market), for: market) }
         async let statsAnswer = Result.catching { () throws(AggError) in try await json(.stats(market), for: market) }
@@ -53,45 +53,29 @@ public struct CoinbaseAdapter: CompiledAdapter {
         }
     }
 
-    public func markets() async throws(AggError) -> [MarketListing] {
-        try await marketsAnswer().values
-    }
-
     /// The product list, entry by entry: a product that does not decode is skipped and reported.
-    public func marketsAnswer() async throws(AggError) -> BulkAnswer<MarketListing> {
+    package func fetchMarkets() async throws(AggError) -> BulkAnswer<MarketListing> {
         try await client.get(APIRouter.products, decode: CoinbaseDecoding.markets)
     }
 
-    /// The latest bars: Coinbase sends its latest 300 whatever is asked; the newest `limit`
-    /// are kept.
-    public func candles(for market: Market, interval: CandleInterval, limit: Int)
-        async throws(AggError) -> [Candle]
-    {
-        guard APIRouter.candleIntervals.contains(interval) else {
-            throw .usage(
-                "coinbase does not offer \(interval.rawValue) candles; its intervals: "
-                    + APIRouter.candleIntervals.map(\.rawValue).joined(separator: ", "))
-        }
-        let candles = try await client.get(
-            APIRouter.candles(market, interval: interval), for: market, decode: CoinbaseDecoding.candles)
-        return Array(candles.suffix(max(0, limit)))
+    /// Coinbase sends its latest 300 bars whatever is asked.
+    package func fetchCandles(_ request: CandleRequest) async throws(AggError) -> [Candle] {
+        try await client.get(
+            APIRouter.candles(request.market, interval: request.interval), for: request.market,
+            decode: CoinbaseDecoding.candles)
     }
 
-    public func trades(for market: Market, limit: Int) async throws(AggError) -> [Trade] {
-        let count = min(max(limit, 1), Self.descriptor.limits.trades)
-        let trades = try await client.get(
-            APIRouter.trades(market, limit: count), for: market, decode: CoinbaseDecoding.trades)
-        return Array(trades.prefix(max(0, limit)))
+    package func fetchTrades(_ request: TradeRequest) async throws(AggError) -> [Trade] {
+        try await client.get(
+            APIRouter.trades(request.market, limit: request.count), for: request.market, decode: CoinbaseDecoding.trades
+        )
     }
 
-    /// Coinbase's level-2 book is the whole book; it is cut to `depth` here.
-    public func orderBook(for market: Market, depth: Int) async throws(AggError) -> OrderBook {
-        var book = try await client.get(APIRouter.book(market), for: market) { json throws(JSONDecodingError) in
-            try CoinbaseDecoding.orderBook(json, market: market)
+    /// Coinbase's level-2 book is the whole book.
+    package func fetchOrderBook(_ request: BookRequest) async throws(AggError) -> OrderBook {
+        try await client.get(APIRouter.book(request.market), for: request.market) { json throws(JSONDecodingError) in
+            try CoinbaseDecoding.orderBook(json, market: request.market)
         }
-        book.bids = Array(book.bids.prefix(max(0, depth)))
-        book.asks = Array(book.asks.prefix(max(0, depth)))
-        return book
     }
 
     /// Stats that did not come: an answer without any of their fields.

@@ -3,24 +3,24 @@ import AggJSON
 import FoundationEssentials
 
 /// Decoding of Coinbase Exchange answers into the normalized model.
-public enum CoinbaseDecoding {
+enum CoinbaseDecoding {
     /// The message Coinbase sends, with HTTP 404, for a product it does not have.
-    public static let notFoundMessage = "NotFound"
+    static let notFoundMessage = "NotFound"
 
     /// The decimals a derived change percent is rounded to.
-    public static let percentScale = 4
+    static let percentScale = 4
 
     /// The HTTP status Coinbase answers a product it does not have with, standing in as its code.
-    public static let notFoundCode = "404"
+    static let notFoundCode = "404"
 
     /// Coinbase's answers: the data itself, or an error `{"message":"NotFound"}`.
-    public static let envelope = ResponseEnvelope(error: venueError)
+    static let envelope = ResponseEnvelope(error: venueError)
 
     /// The venue error in a Coinbase answer, if any: `{"message":"NotFound"}`.
     ///
     /// Coinbase sends no code of its own, so the HTTP status stands in as the code; the message
     /// is kept verbatim. Successful answers never carry a top-level `message`.
-    public static func venueError(in json: JSONCursor, response: HTTPResponse) -> VenueErrorFields? {
+    static func venueError(in json: JSONCursor, response: HTTPResponse) -> VenueErrorFields? {
         guard case .string(let message)? = json["message"].value else { return nil }
         return VenueErrorFields(code: String(response.status), message: message)
     }
@@ -30,7 +30,7 @@ public enum CoinbaseDecoding {
     /// Coinbase sends no change: it is derived from the 24-hour `open` of stats and the last
     /// trade of the ticker, exactly; the percent is rounded to `percentScale` decimals. The time
     /// is the ticker's `time`.
-    public static func quote(market: Market, ticker: JSONCursor, stats: JSONCursor) throws(JSONDecodingError)
+    static func quote(market: Market, ticker: JSONCursor, stats: JSONCursor) throws(JSONDecodingError)
         -> Quote
     {
         let last = try ticker.price("price")
@@ -68,20 +68,12 @@ public enum CoinbaseDecoding {
     /// Each product is read on its own: one whose `id` is not a string or not `BASE-QUOTE` with
     /// a coin code as its base (empty, a quote or a control character in it), or whose `status`
     /// is not a string, is skipped and reported with its path, and every other product is listed.
-    public static func markets(_ json: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
-        try .elements(
-            of: json, venue: CoinbaseAdapter.descriptor.id, nameKey: "id",
-            market: { APIRouter.market(fromVenueSymbol: (try? $0["id"].string()) ?? "") }
-        ) { product throws(JSONDecodingError) in
-            guard try product["status"].optionalString() ?? "online" == "online",
-                product["trading_disabled"].value != .bool(true)
-            else { return nil }
-            let idField = product["id"]
-            guard let market = try idField.market(APIRouter.productCode) else { return nil }
-            // `display_name` is the product id again ("BTC-USD"), not the asset's name: Coinbase
-            // publishes no names here, so none are claimed.
-            return MarketListing(
-                exchange: CoinbaseAdapter.descriptor.id, market: market, venueSymbol: try idField.string())
-        }
+    /// (`display_name` is the product id again, "BTC-USD", not the asset's name: Coinbase
+    /// publishes no names here, so none are claimed.)
+    static func markets(_ json: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
+        try .coded(
+            json, venue: CoinbaseAdapter.descriptor.id, codeKey: "id", format: APIRouter.productCode,
+            statusKey: "status", active: "online", market: APIRouter.market(fromVenueSymbol:),
+            isListed: { $0["trading_disabled"].value != .bool(true) })
     }
 }

@@ -7,7 +7,7 @@ extension CoinbaseDecoding {
     /// The bars of a `/products/{id}/candles` answer: rows `[time, low, high, open, close,
     /// volume]` of JSON numbers, newest first, `time` the bar's start in epoch seconds. They are
     /// put oldest first, in OHLCV order; the volume is in the base currency.
-    public static func candles(_ json: JSONCursor) throws(JSONDecodingError) -> [Candle] {
+    static func candles(_ json: JSONCursor) throws(JSONDecodingError) -> [Candle] {
         var candles: [Candle] = []
         for row in try json.elements() {
             let seconds = try row[0].int64()
@@ -29,7 +29,7 @@ extension CoinbaseDecoding {
     /// means a resting bid was hit, so the taker sold (a down-tick), and agg, which names the
     /// side that took liquidity, calls it a `sell`; `sell` becomes `buy`. The cost is
     /// `price × size`, exact, as Coinbase sends none.
-    public static func trades(_ json: JSONCursor) throws(JSONDecodingError) -> [Trade] {
+    static func trades(_ json: JSONCursor) throws(JSONDecodingError) -> [Trade] {
         var trades: [Trade] = []
         for row in try json.elements() {
             let sideField = row["side"]
@@ -50,7 +50,7 @@ extension CoinbaseDecoding {
     /// The book of a `/products/{id}/book?level=2` answer: levels `[price, size, num_orders]`
     /// (the size is the total at that price; the order count is not kept), bids highest first,
     /// asks lowest first, with the answer's `time` when it has one.
-    public static func orderBook(_ json: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
+    static func orderBook(_ json: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
         let timeField = json["time"]
         return try OrderBook(
             exchange: CoinbaseAdapter.descriptor.id, market: market,

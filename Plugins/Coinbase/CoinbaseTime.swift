@@ -3,10 +3,10 @@ import AggCore
 /// Coinbase's ISO-8601 times (`2025-11-29T22:59:59.912345678Z`, up to nine fraction digits) as
 /// exact millisecond timestamps: digits past the millisecond are dropped, never rounded through
 /// a floating-point `Date`.
-public enum CoinbaseTime {
+enum CoinbaseTime {
     /// The instant `text` names, or `nil` when it is not
     /// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` with a real date and time.
-    public static func parse(_ text: String) -> Timestamp? {
+    static func parse(_ text: String) -> Timestamp? {
         let bytes = Array(text.utf8)
         var index = 0
         func number(_ width: Int) -> Int? {

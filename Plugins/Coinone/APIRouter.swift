@@ -7,7 +7,7 @@ import AggCore
 /// Codes reaching the router come from `Market` values, which are validated (letters and digits
 /// only) before any adapter sees them, so nothing here needs escaping. Requests name codes in
 /// upper case; answers name them in lower case (`"target_currency": "btc"`).
-public enum APIRouter: VenueRoute, Equatable {
+enum APIRouter: VenueRoute, Equatable {
     /// `GET /public/v2/ticker_new/{QUOTE}/{TARGET}`: one ticker, in a `tickers` array.
     case ticker(Market)
     /// `GET /public/v2/ticker_new/{QUOTE}`: every ticker quoted in `quote`.
@@ -26,19 +26,19 @@ public enum APIRouter: VenueRoute, Equatable {
     case currencies
 
     /// The quote currencies of Coinone's markets.
-    public static let quoteCurrencies = ["KRW"]
+    static let quoteCurrencies = ["KRW"]
 
     /// The order book sizes Coinone accepts; any other is refused with error 107.
-    public static let bookSizes = [5, 10, 15, 16]
+    static let bookSizes = [5, 10, 15, 16]
 
     /// The trade counts Coinone accepts.
-    public static let tradeSizes = [10, 50, 100, 150, 200]
+    static let tradeSizes = [10, 50, 100, 150, 200]
 
     /// The most bars one chart request returns.
-    public static let maximumChartSize = 500
+    static let maximumChartSize = 500
 
     /// The path and query after the base URL.
-    public var path: String {
+    var path: String {
         switch self {
         case .ticker(let market): "/public/v2/ticker_new/\(Self.pair(market))"
         case .allTickers(let quote): "/public/v2/ticker_new/\(quote)"
@@ -57,7 +57,7 @@ public enum APIRouter: VenueRoute, Equatable {
     }
 
     /// The bar lengths Coinone offers among agg's (it has 15m, 2h, 4h and 1w too, and no 12h).
-    public static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter { intervalCode($0) != nil }
+    static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter { intervalCode($0) != nil }
 
     /// Coinone's name for `interval`, or `nil` when it has no such bars.
     static func intervalCode(_ interval: CandleInterval) -> String? {
@@ -81,7 +81,7 @@ public enum APIRouter: VenueRoute, Equatable {
 
     /// The unified market of a quote and a target code as Coinone writes them (`krw`, `btc`), or
     /// `nil` when either is not a valid code or the quote is not one Coinone serves.
-    public static func market(quote: String, target: String) -> Market? {
+    static func market(quote: String, target: String) -> Market? {
         guard let base = try? AssetCode.validate(target), let quote = try? AssetCode.validate(quote),
             quoteCurrencies.contains(quote)
         else { return nil }

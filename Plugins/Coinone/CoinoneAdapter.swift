@@ -8,8 +8,8 @@ import AggJSON
 /// a market, against a limit of 300 requests a minute per address, past which Coinone blocks the
 /// address (error 4). Errors come with HTTP 200 in the envelope; error 108 means the coin is not
 /// listed.
-public struct CoinoneAdapter: CompiledAdapter {
-    public static let descriptor = AdapterDescriptor(
+package struct CoinoneAdapter: CompiledAdapter {
+    package static let descriptor = AdapterDescriptor(
         id: "coinone",
         displayName: "Coinone",
         country: "KR",
@@ -24,61 +24,35 @@ public struct CoinoneAdapter: CompiledAdapter {
             bookDepth: APIRouter.bookSizes.last ?? 16, candleIntervals: APIRouter.candleIntervals),
         changeBasis: .rolling24h,
         notListedCodes: [CoinoneDecoding.unknownCurrencyCode],
-        rateLimitCodes: [CoinoneDecoding.blockedCode]
+        rateLimitCodes: [CoinoneDecoding.blockedCode],
+        batching: .allTickersPerQuote
     )
 
     private let client: VenueClient
 
-    public init(environment: AdapterEnvironment) {
+    package init(environment: AdapterEnvironment) {
         client = VenueClient(Self.descriptor, environment: environment, envelope: CoinoneDecoding.envelope)
     }
 
     /// One `/public/v2/currencies` request for every coin.
-    public func transferStatus(coins: [String]) async throws(AggError) -> [TransferStatus] {
-        let wanted = Set(coins)
-        return try await client.get(APIRouter.currencies) { json throws(JSONDecodingError) in
-            try CoinoneTransferDecoding.statuses(json).filter { wanted.isEmpty || wanted.contains($0.coin) }
-        }
+    package func fetchTransferStatus() async throws(AggError) -> [TransferStatus] {
+        try await client.get(APIRouter.currencies, decode: CoinoneTransferDecoding.statuses)
     }
 
-    public func quote(for market: Market) async throws(AggError) -> Quote {
+    package func quote(for market: Market) async throws(AggError) -> Quote {
         try await client.get(APIRouter.ticker(market), for: market) { json throws(JSONDecodingError) in
-            let answer = try CoinoneDecoding.quotes(json)
-            guard let quote = answer.values.first(where: { $0.market == market }) else {
-                if let skipped = answer.skipped.first(where: { $0.market == market || $0.market == nil }) {
-                    throw JSONDecodingError(path: skipped.path, reason: skipped.reason)
-                }
-                throw json["tickers"].failure("no ticker for \(market) in the answer")
-            }
-            return quote
+            try CoinoneDecoding.quotes(json).only(market, in: json["tickers"])
         }
     }
 
-    /// One market uses the single-ticker endpoint; several share one all-tickers request.
-    public func quotes(for markets: [Market]) async -> [Market: QuoteResult] {
-        await QuoteBatch.answer(
-            markets, client: client,
-            single: { market async throws(AggError) in try await self.quote(for: market) },
-            batch: { quote, _ async throws(AggError) in try await self.allQuotesAnswer(quotedIn: quote) })
-    }
-
-    public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
-        try await allQuotesAnswer(quotedIn: currency).values
-    }
-
-    /// `allQuotes(quotedIn:)`, entry by entry: a ticker that does not decode costs only itself.
-    public func allQuotesAnswer(quotedIn currency: String) async throws(AggError) -> BulkAnswer<Quote> {
-        try client.requireServed(Market(base: "ALL", quote: currency))
-        return try await client.get(APIRouter.allTickers(quote: currency), decode: CoinoneDecoding.quotes)
-    }
-
-    public func markets() async throws(AggError) -> [MarketListing] {
-        try await marketsAnswer().values
+    /// The request's tickers, entry by entry: a ticker that does not decode costs only itself.
+    package func fetchAllQuotes(_ request: TickersRequest) async throws(AggError) -> BulkAnswer<Quote> {
+        try await client.get(APIRouter.allTickers(quote: request.currency), decode: CoinoneDecoding.quotes)
     }
 
     /// The market list of each quote currency, entry by entry: a market that does not decode
     /// is skipped and reported.
-    public func marketsAnswer() async throws(AggError) -> BulkAnswer<MarketListing> {
+    package func fetchMarkets() async throws(AggError) -> BulkAnswer<MarketListing> {
         var answer = BulkAnswer<MarketListing>(values: [])
         for quote in APIRouter.quoteCurrencies {
             let part = try await client.get(APIRouter.markets(quote: quote), decode: CoinoneDecoding.markets)
@@ -88,40 +62,25 @@ public struct CoinoneAdapter: CompiledAdapter {
         return answer
     }
 
-    public func candles(for market: Market, interval: CandleInterval, limit: Int)
-        async throws(AggError) -> [Candle]
-    {
-        guard APIRouter.candleIntervals.contains(interval) else {
-            throw .usage(
-                "coinone does not offer \(interval.rawValue) candles; its intervals: "
-                    + APIRouter.candleIntervals.map(\.rawValue).joined(separator: ", "))
-        }
-        let size = min(max(limit, 1), APIRouter.maximumChartSize)
-        let candles = try await client.get(APIRouter.chart(market, interval: interval, size: size), for: market) {
-            json throws(JSONDecodingError) in try CoinoneDecoding.candles(json)
-        }
-        return Array(candles.suffix(max(0, limit)))
+    package func fetchCandles(_ request: CandleRequest) async throws(AggError) -> [Candle] {
+        try await client.get(
+            APIRouter.chart(request.market, interval: request.interval, size: request.count), for: request.market,
+            decode: CoinoneDecoding.candles)
     }
 
-    /// Coinone accepts only a few counts (10, 50, 100, 150, 200): the smallest that holds
-    /// `limit` is asked for, and the answer cut to `limit`.
-    public func trades(for market: Market, limit: Int) async throws(AggError) -> [Trade] {
-        let size = APIRouter.size(toHold: limit, from: APIRouter.tradeSizes)
-        let trades = try await client.get(APIRouter.trades(market, size: size), for: market) {
-            json throws(JSONDecodingError) in try CoinoneDecoding.trades(json)
-        }
-        return Array(trades.prefix(max(0, limit)))
+    /// Coinone accepts only a few counts (10, 50, 100, 150, 200): the smallest that holds the
+    /// request is asked for.
+    package func fetchTrades(_ request: TradeRequest) async throws(AggError) -> [Trade] {
+        try await client.get(
+            APIRouter.trades(request.market, size: request.size(from: APIRouter.tradeSizes)), for: request.market,
+            decode: CoinoneDecoding.trades)
     }
 
-    /// Coinone accepts only a few depths (5, 10, 15, 16): the smallest that holds `depth` is
-    /// asked for, and the book cut to `depth`.
-    public func orderBook(for market: Market, depth: Int) async throws(AggError) -> OrderBook {
-        let size = APIRouter.size(toHold: depth, from: APIRouter.bookSizes)
-        var book = try await client.get(APIRouter.orderBook(market, size: size), for: market) {
-            json throws(JSONDecodingError) in try CoinoneDecoding.orderBook(json, market: market)
-        }
-        book.bids = Array(book.bids.prefix(max(0, depth)))
-        book.asks = Array(book.asks.prefix(max(0, depth)))
-        return book
+    /// Coinone accepts only a few depths (5, 10, 15, 16): the smallest that holds the request is
+    /// asked for.
+    package func fetchOrderBook(_ request: BookRequest) async throws(AggError) -> OrderBook {
+        try await client.get(
+            APIRouter.orderBook(request.market, size: request.size(from: APIRouter.bookSizes)), for: request.market
+        ) { json throws(JSONDecodingError) in try CoinoneDecoding.orderBook(json, market: request.market) }
     }
 }

@@ -4,15 +4,15 @@ import FoundationEssentials
 
 /// Decoding of Coinone's public v2 answers into the normalized model: pure functions over parsed
 /// JSON.
-public enum CoinoneDecoding {
+enum CoinoneDecoding {
     /// The code Coinone gives a currency it does not list ("Unknown CryptoCurrency").
-    public static let unknownCurrencyCode = "108"
+    static let unknownCurrencyCode = "108"
 
     /// The code of a request refused for exceeding 300 requests a minute ("Blocked user access").
-    public static let blockedCode = "4"
+    static let blockedCode = "4"
 
     /// Coinone's answers: the data at the top level beside `"result":"success"`, or an error.
-    public static let envelope = ResponseEnvelope(error: { json, _ in venueError(in: json) })
+    static let envelope = ResponseEnvelope(error: { json, _ in venueError(in: json) })
 
     /// The venue error in a Coinone envelope, if any, code and message kept verbatim.
     ///
@@ -20,7 +20,7 @@ public enum CoinoneDecoding {
     /// CryptoCurrency"}`; the rate-limit block is written in camel case (`errorCode`,
     /// `errorMsg`), so both spellings are read. (Code 4 is a rate limit and 108 "not listed":
     /// the descriptor says so.)
-    public static func venueError(in json: JSONCursor) -> VenueErrorFields? {
+    static func venueError(in json: JSONCursor) -> VenueErrorFields? {
         guard case .string(let result)? = json["result"].value, result != "success" else { return nil }
         let code = (try? json["error_code"].text()) ?? (try? json["errorCode"].text()) ?? ""
         let message = (try? json["error_msg"].text()) ?? (try? json["errorMsg"].text()) ?? ""
@@ -31,7 +31,7 @@ public enum CoinoneDecoding {
     ///
     /// Each ticker is decoded on its own: one with an odd market or a value out of grammar or
     /// bounds is skipped and reported, and the others answer.
-    public static func quotes(_ json: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<Quote> {
+    static func quotes(_ json: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<Quote> {
         try .elements(
             of: json["tickers"], venue: CoinoneAdapter.descriptor.id, nameKey: "target_currency",
             market: { try? market($0) }
@@ -77,7 +77,7 @@ public enum CoinoneDecoding {
     /// Each market is read on its own: one whose currencies are not strings or not coin codes
     /// (empty, a quote or a control character in one), or whose `trade_status` is not a whole
     /// number, is skipped and reported with its path, and every other market is listed.
-    public static func markets(_ json: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
+    static func markets(_ json: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
         try .elements(
             of: json["markets"], venue: CoinoneAdapter.descriptor.id, nameKey: "target_currency",
             market: { try? market($0) }
@@ -90,7 +90,7 @@ public enum CoinoneDecoding {
     }
 
     /// An order book: `bids` highest first and `asks` lowest first, each level `{price, qty}`.
-    public static func orderBook(_ json: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
+    static func orderBook(_ json: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
         try OrderBook(
             exchange: CoinoneAdapter.descriptor.id, market: market,
             timestamp: try json["timestamp"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) },
@@ -100,23 +100,15 @@ public enum CoinoneDecoding {
     /// The trades of a `/trades` answer, newest first. Coinone documents `is_seller_maker`
     /// `true` as a sell and `false` as a buy; the cost is `price × qty`, exact, as Coinone sends
     /// none.
-    public static func trades(_ json: JSONCursor) throws(JSONDecodingError) -> [Trade] {
-        var trades: [Trade] = []
-        for row in try json["transactions"].elements() {
-            let price = try row["price"].price()
-            let amount = try row["qty"].size()
-            trades.append(
-                Trade(
-                    time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()),
-                    side: try row["is_seller_maker"].bool() ? .sell : .buy,
-                    price: price, amount: amount, cost: price * amount))
+    static func trades(_ json: JSONCursor) throws(JSONDecodingError) -> [Trade] {
+        try Trade.keyedRows(json["transactions"], priceKey: "price", amountKey: "qty", timeKey: "timestamp") {
+            row throws(JSONDecodingError) in try row["is_seller_maker"].bool() ? .sell : .buy
         }
-        return trades.sorted(byTime: \.time, newestFirst: true, ties: .asSent)
     }
 
     /// The bars of a `/chart` answer, oldest first whatever order the answer has. A bar's time is
     /// its start; its volume is `target_volume`, in the base currency.
-    public static func candles(_ json: JSONCursor) throws(JSONDecodingError) -> [Candle] {
+    static func candles(_ json: JSONCursor) throws(JSONDecodingError) -> [Candle] {
         var candles: [Candle] = []
         for row in try json["chart"].elements() {
             candles.append(

@@ -19,11 +19,11 @@ import AggJSON
 ///   strings in recorded answers; agg reads neither.
 /// - Codes are upper case here (`BTC`), unlike the lower-case tickers; they are upper-cased anyway.
 /// - The answer's `server_time` (epoch ms) is the rows' time.
-public enum CoinoneTransferDecoding {
+enum CoinoneTransferDecoding {
     /// The one status word that means open.
-    public static let openWord = "normal"
+    static let openWord = "normal"
 
-    public static func statuses(_ json: JSONCursor) throws(JSONDecodingError) -> [TransferStatus] {
+    static func statuses(_ json: JSONCursor) throws(JSONDecodingError) -> [TransferStatus] {
         let asOf = try json["server_time"].optionalInt64().map(Timestamp.init(millisecondsSince1970:))
         // Each entry on its own: a damaged one makes its coin unknown and costs no other coin.
         return try BulkAnswer<[TransferStatus]>.elements(

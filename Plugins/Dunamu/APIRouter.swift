@@ -4,22 +4,22 @@ import AggCore
 ///
 /// Currencies reaching the router are validated codes from `currencies`, so nothing here needs
 /// escaping.
-public enum APIRouter: VenueRoute, Equatable {
+enum APIRouter: VenueRoute, Equatable {
     /// `GET /v1/forex/recent?codes=FRX.KRW{CUR}`: Hana Bank's latest KRW price of one unit (or
     /// 100 units, for JPY) of `currency`.
     case recent(currency: String)
 
     /// The currencies agg asks Dunamu for: the ones Hana Bank quotes against KRW that agg knows
     /// the units of.
-    public static let currencies = ["USD", "JPY", "EUR", "CNY", "GBP", "CHF", "CAD", "AUD", "HKD", "SGD"]
+    static let currencies = ["USD", "JPY", "EUR", "CNY", "GBP", "CHF", "CAD", "AUD", "HKD", "SGD"]
 
     /// Dunamu's code for the KRW price of `currency`: `FRX.KRWUSD`.
-    public static func code(_ currency: String) -> String {
+    static func code(_ currency: String) -> String {
         "FRX.KRW\(currency)"
     }
 
     /// The path and query after the base URL.
-    public var path: String {
+    var path: String {
         switch self {
         case .recent(let currency): "/v1/forex/recent?codes=\(Self.code(currency))"
         }

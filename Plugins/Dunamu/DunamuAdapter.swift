@@ -9,9 +9,9 @@ import AggJSON
 /// only (`rates(base: "USD")` holds USD→KRW). Rates from KRW would be inverses, which are not
 /// exact decimals: agg does not make them up, and refuses KRW and any base outside
 /// `APIRouter.currencies` before asking.
-public struct DunamuAdapter: CompiledAdapter {
+package struct DunamuAdapter: CompiledAdapter {
     /// An FX venue quoting no markets, asked at most twice a second.
-    public static let descriptor = AdapterDescriptor(
+    package static let descriptor = AdapterDescriptor(
         id: "dunamu",
         displayName: "Dunamu (Hana Bank rates)",
         country: "KR",
@@ -20,44 +20,34 @@ public struct DunamuAdapter: CompiledAdapter {
         capabilities: [.fxRates],
         requestsPerSecond: 2,
         defaultBaseURL: "https://quotation-api-cdn.dunamu.com",
-        attribution: "Hana Bank exchange rates via Dunamu (unofficial; https://quotation-api-cdn.dunamu.com)"
+        attribution: "Hana Bank exchange rates via Dunamu (unofficial; https://quotation-api-cdn.dunamu.com)",
+        rateBases: APIRouter.currencies
     )
 
     /// The one currency Dunamu prices others in.
-    public static let quoteCurrency = "KRW"
+    static let quoteCurrency = "KRW"
 
     private let client: VenueClient
-    private let now: @Sendable () -> Timestamp
 
     /// An adapter reaching the API at `environment.baseURL` through `environment.http`, its
     /// tables' times bounded by `environment.now`.
-    public init(environment: AdapterEnvironment) {
-        now = environment.now
+    package init(environment: AdapterEnvironment) {
         client = VenueClient(Self.descriptor, environment: environment, envelope: DunamuDecoding.envelope)
     }
 
-    /// The latest KRW rate of `base` (one of `APIRouter.currencies`), as a table holding KRW
-    /// and `base` itself.
+    /// The latest KRW rate of the request's base (one of `APIRouter.currencies`, which the core
+    /// checks before asking), as a table holding KRW and the base itself.
     ///
-    /// - Throws: `AggError.invalidCurrency` for a code that is not three letters;
-    ///   `AggError.usage` for KRW or another base Dunamu is not asked for, before any request;
-    ///   `AggError.venue` with code `empty` when the answer holds no quote; transport, HTTP
-    ///   and decoding errors naming `dunamu`.
-    public func rates(base: String) async throws(AggError) -> RateTable {
-        let code = try AssetCode.validateCurrency(base)
-        guard APIRouter.currencies.contains(code) else {
-            throw .usage(
-                "dunamu gives rates to KRW from "
-                    + APIRouter.currencies.joined(separator: ", ")
-                    + " only, not from \(code); use another FX source for other bases")
-        }
-        let table = try await client.get(APIRouter.recent(currency: code)) { json throws(JSONDecodingError) in
-            try DunamuDecoding.rateTable(json, base: code, now: now())
+    /// - Throws: `AggError.venue` with code `empty` when the answer holds no quote; transport,
+    ///   HTTP and decoding errors naming `dunamu`.
+    package func fetchRates(_ request: RateRequest) async throws(AggError) -> RateTable {
+        let table = try await client.get(APIRouter.recent(currency: request.base)) { json throws(JSONDecodingError) in
+            try DunamuDecoding.rateTable(json, base: request.base, now: client.now())
         }
         guard let table else {
             throw .venue(
                 venue: Self.descriptor.id, code: DunamuDecoding.emptyCode,
-                message: "no quote for \(APIRouter.code(code)) in the answer"
+                message: "no quote for \(APIRouter.code(request.base)) in the answer"
                     + " (Dunamu answers an unknown code with an empty list)")
         }
         return table

@@ -3,13 +3,13 @@ import AggJSON
 import FoundationEssentials
 
 /// Decoding of Dunamu's `/v1/forex/recent` answers into `RateTable`s.
-public enum DunamuDecoding {
+enum DunamuDecoding {
     /// Dunamu's answers: a bare JSON array with no error envelope of its own (an unknown code is
     /// an empty array, which `rateTable` reports); only the HTTP status tells of other failures.
-    public static let envelope = ResponseEnvelope.none
+    static let envelope = ResponseEnvelope.none
 
     /// The code of the error for an answer that holds no quote for the code asked for.
-    public static let emptyCode = "empty"
+    static let emptyCode = "empty"
 
     /// The rate table from `base` in an answer to `/v1/forex/recent?codes=FRX.KRW{BASE}` (an
     /// array of quotes, one per code asked for), or `nil` when no quote in it has the code
@@ -24,7 +24,7 @@ public enum DunamuDecoding {
     /// path (`RateEntries`). `timestamp` is a venue time (`ValueBounds`: 2009-01-03 to a day
     /// after `now`), else the table fails at its path. There is no `nextUpdate`: the bank
     /// revises its rates many times a day.
-    public static func rateTable(_ json: JSONCursor, base: String, now: Timestamp = ValueBounds.systemNow())
+    static func rateTable(_ json: JSONCursor, base: String, now: Timestamp = ValueBounds.systemNow())
         throws(JSONDecodingError) -> RateTable?
     {
         let code = APIRouter.code(base)

@@ -4,12 +4,12 @@ import AggCore
 ///
 /// Codes reaching the router are validated currency codes (three letters A-Z, from
 /// `AssetCode.validateCurrency`), so nothing here needs escaping.
-public enum APIRouter: VenueRoute, Equatable {
+enum APIRouter: VenueRoute, Equatable {
     /// `GET /v6/latest/{BASE}`: the day's rates from one base currency.
     case latest(base: String)
 
     /// The path after the base URL.
-    public var path: String {
+    var path: String {
         switch self {
         case .latest(let base): "/v6/latest/\(base)"
         }

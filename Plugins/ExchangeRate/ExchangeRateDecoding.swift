@@ -3,13 +3,13 @@ import AggJSON
 import FoundationEssentials
 
 /// Decoding of ExchangeRate-API open-access answers into `RateTable`s.
-public enum ExchangeRateDecoding {
+enum ExchangeRateDecoding {
     /// The `result` of a successful answer.
-    public static let successResult = "success"
+    static let successResult = "success"
 
     /// The API's envelope: `{"result":"success",...}`, or an error
     /// `{"result":"error","error-type":"unsupported-code"}`, with HTTP 200 as well.
-    public static let envelope = ResponseEnvelope(error: { json, _ in venueError(in: json) }, payload: payload)
+    static let envelope = ResponseEnvelope(error: { json, _ in venueError(in: json) }, payload: payload)
 
     /// The venue error in an answer's envelope (`{"result":"error","error-type":"unsupported-code"}`),
     /// if any.
@@ -17,20 +17,20 @@ public enum ExchangeRateDecoding {
     /// Any `result` other than `"success"` is an error, whatever the HTTP status (the API sends
     /// its errors with 200 as well). The error type becomes the error's code. The API sends no
     /// message, so the message is the meaning the provider's documentation gives the type.
-    public static func venueError(in json: JSONCursor) -> VenueErrorFields? {
+    static func venueError(in json: JSONCursor) -> VenueErrorFields? {
         guard let result = try? json["result"].text(), result != successResult else { return nil }
         let type = (try? json["error-type"].text()) ?? ""
         return VenueErrorFields(code: type.isEmpty ? result : type, message: meaning(ofErrorType: type))
     }
 
     /// A successful answer, which always says so in `result`.
-    public static func payload(_ json: JSONCursor) throws(JSONDecodingError) -> JSONCursor {
+    static func payload(_ json: JSONCursor) throws(JSONDecodingError) -> JSONCursor {
         guard try json["result"].string() == successResult else { throw json["result"].failure("expected \"success\"") }
         return json
     }
 
     /// What the provider's documentation says an error type means.
-    public static func meaning(ofErrorType type: String) -> String {
+    static func meaning(ofErrorType type: String) -> String {
         switch type {
         case "unsupported-code": "the currency code is not supported"
         case "malformed-request": "the request does not have the form the API expects"
@@ -56,7 +56,7 @@ public enum ExchangeRateDecoding {
     /// - Parameters:
     ///   - base: the base currency asked for; an answer for another base is rejected.
     ///   - now: the clock's reading that bounds the table's time.
-    public static func rateTable(_ json: JSONCursor, base: String, now: Timestamp = ValueBounds.systemNow())
+    static func rateTable(_ json: JSONCursor, base: String, now: Timestamp = ValueBounds.systemNow())
         throws(JSONDecodingError) -> RateTable
     {
         let baseField = json["base_code"]
@@ -87,7 +87,7 @@ public enum ExchangeRateDecoding {
 
     /// How long after an update the next one may be announced, in milliseconds: a week (the API
     /// announces the next day's, about 24 hours on).
-    public static let nextUpdateReach: Int64 = 7 * 86_400_000
+    static let nextUpdateReach: Int64 = 7 * 86_400_000
 
     /// `seconds` of `field` as an instant, or a decoding failure when they are out of range.
     private static func time(_ field: JSONCursor, seconds: Int64) throws(JSONDecodingError) -> Timestamp {

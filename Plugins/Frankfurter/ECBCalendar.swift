@@ -9,24 +9,24 @@ import AggCore
 /// derived from the ECB's schedule, not sent by the provider; the ECB's holidays (TARGET
 /// closing days) are not modelled, so on a holiday `nextUpdate` comes a day early and agg asks
 /// once more than needed, never less.
-public enum ECBCalendar {
+enum ECBCalendar {
     /// The hour of publication, Frankfurt time.
-    public static let publicationHour = 16
+    static let publicationHour = 16
 
     /// A calendar date.
-    public struct Day: Sendable, Equatable {
-        public var year: Int
-        public var month: Int
-        public var day: Int
+    struct Day: Sendable, Equatable {
+        var year: Int
+        var month: Int
+        var day: Int
 
-        public init(year: Int, month: Int, day: Int) {
+        init(year: Int, month: Int, day: Int) {
             self.year = year
             self.month = month
             self.day = day
         }
 
         /// The date of `text`, which must be exactly `YYYY-MM-DD` and a real date.
-        public init?(_ text: String) {
+        init?(_ text: String) {
             let bytes = Array(text.utf8)
             guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else {
                 return nil
@@ -66,7 +66,7 @@ public enum ECBCalendar {
     /// Frankfurt's offset from UTC at 16:00 on `day`: +2 h from the last Sunday of March to
     /// the day before the last Sunday of October (the EU's summer time; the switches happen at
     /// 01:00 UTC, so 16:00 on either Sunday is already on the new time), +1 h otherwise.
-    public static func offsetSeconds(on day: Day) -> Int64 {
+    static func offsetSeconds(on day: Day) -> Int64 {
         let start = lastSunday(year: day.year, month: 3)
         let end = lastSunday(year: day.year, month: 10)
         let ordinal = day.ordinal
@@ -74,14 +74,14 @@ public enum ECBCalendar {
     }
 
     /// 16:00 Frankfurt time on `day`, as an instant.
-    public static func publication(on day: Day) -> Timestamp {
+    static func publication(on day: Day) -> Timestamp {
         let civil = CivilTime(year: day.year, month: day.month, day: day.day, hour: publicationHour)
         return Timestamp(civil: civil, offsetSeconds: offsetSeconds(on: day))
             ?? Timestamp(millisecondsSince1970: day.ordinal * 86_400_000)
     }
 
     /// The publication time on the first weekday after `day`.
-    public static func nextPublication(after day: Day) -> Timestamp {
+    static func nextPublication(after day: Day) -> Timestamp {
         var next = day.adding(days: 1)
         while next.weekday == 0 || next.weekday == 6 { next = next.adding(days: 1) }
         return publication(on: next)

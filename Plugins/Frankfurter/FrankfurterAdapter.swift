@@ -8,10 +8,10 @@ import AggJSON
 /// There are no weekend or holiday rates: the latest answer carries the date of the last
 /// working day. Hosts that Frankfurter has retired redirect to the current one; the transport
 /// follows redirects.
-public struct FrankfurterAdapter: CompiledAdapter {
+package struct FrankfurterAdapter: CompiledAdapter {
     /// An FX venue quoting no markets, asked at most once a second (the data changes once a
     /// day; Frankfurter publishes no limit).
-    public static let descriptor = AdapterDescriptor(
+    package static let descriptor = AdapterDescriptor(
         id: "frankfurter",
         displayName: "Frankfurter (ECB reference rates)",
         country: "DE",
@@ -25,33 +25,28 @@ public struct FrankfurterAdapter: CompiledAdapter {
     )
 
     private let client: VenueClient
-    private let now: @Sendable () -> Timestamp
 
     /// An adapter reaching the API at `environment.baseURL` through `environment.http`, its
     /// tables' times bounded by `environment.now`.
-    public init(environment: AdapterEnvironment) {
-        now = environment.now
+    package init(environment: AdapterEnvironment) {
         client = VenueClient(Self.descriptor, environment: environment, envelope: FrankfurterDecoding.envelope)
     }
 
-    /// The last working day's rates from `base`, which is validated (three letters A-Z,
-    /// upper-cased) before any request is made.
+    /// The last working day's rates from the request's base.
     ///
-    /// - Throws: `AggError.invalidCurrency` for a code that is not three letters;
-    ///   `AggError.venue` with code 404 for a base Frankfurter does not have (its message says
-    ///   so); `AggError.rateLimited` for HTTP 429; transport, HTTP and decoding errors naming
+    /// - Throws: `AggError.venue` with code 404 for a base Frankfurter does not have (its message
+    ///   says so); `AggError.rateLimited` for HTTP 429; transport, HTTP and decoding errors naming
     ///   `frankfurter`.
-    public func rates(base: String) async throws(AggError) -> RateTable {
-        let code = try AssetCode.validateCurrency(base)
+    package func fetchRates(_ request: RateRequest) async throws(AggError) -> RateTable {
         do throws(AggError) {
-            return try await client.get(APIRouter.latest(base: code)) { json throws(JSONDecodingError) in
-                try FrankfurterDecoding.rateTable(json, base: code, now: now())
+            return try await client.get(APIRouter.latest(base: request.base)) { json throws(JSONDecodingError) in
+                try FrankfurterDecoding.rateTable(json, base: request.base, now: client.now())
             }
         } catch {
             if case .venue(let venue, "404", let message) = error {
                 throw .venue(
                     venue: venue, code: "404",
-                    message: "\(message): Frankfurter has no ECB reference rates from \(code)")
+                    message: "\(message): Frankfurter has no ECB reference rates from \(request.base)")
             }
             throw error
         }

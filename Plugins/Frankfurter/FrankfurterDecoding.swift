@@ -3,14 +3,14 @@ import AggJSON
 import FoundationEssentials
 
 /// Decoding of Frankfurter's `/v1/latest` answers into `RateTable`s.
-public enum FrankfurterDecoding {
+enum FrankfurterDecoding {
     /// Frankfurter's answers: bare JSON; an error is `{"message":"not found"}` (HTTP 404 for a
     /// base it does not know).
-    public static let envelope = ResponseEnvelope(error: venueError)
+    static let envelope = ResponseEnvelope(error: venueError)
 
     /// The venue error in an answer, if any. Frankfurter sends no code, so the HTTP status stands
     /// in; the message is kept verbatim. Successful answers never carry a top-level `message`.
-    public static func venueError(in json: JSONCursor, response: HTTPResponse) -> VenueErrorFields? {
+    static func venueError(in json: JSONCursor, response: HTTPResponse) -> VenueErrorFields? {
         guard case .string(let message)? = json["message"].value else { return nil }
         return VenueErrorFields(code: String(response.status), message: message)
     }
@@ -30,7 +30,7 @@ public enum FrankfurterDecoding {
     /// - Parameters:
     ///   - base: the base currency asked for; an answer for another base is refused.
     ///   - now: the clock's reading that bounds the table's time.
-    public static func rateTable(_ json: JSONCursor, base: String, now: Timestamp = ValueBounds.systemNow())
+    static func rateTable(_ json: JSONCursor, base: String, now: Timestamp = ValueBounds.systemNow())
         throws(JSONDecodingError) -> RateTable
     {
         let baseField = json["base"]

@@ -6,7 +6,7 @@ import AggCore
 /// Codes reaching the router come from `Market` values, which are validated (letters and digits
 /// only) before any adapter sees them, so nothing here needs escaping; lower-casing them keeps
 /// them ASCII.
-public enum APIRouter: VenueRoute, Equatable {
+enum APIRouter: VenueRoute, Equatable {
     /// `GET /v2/tickers?symbol=btc_krw,eth_krw`: the tickers of the symbols given; an unknown
     /// symbol is left out of the answer rather than failing it.
     case tickers([Market])
@@ -26,17 +26,17 @@ public enum APIRouter: VenueRoute, Equatable {
     case currencies
 
     /// The quote currencies of Korbit's markets.
-    public static let quoteCurrencies = ["KRW"]
+    static let quoteCurrencies = ["KRW"]
 
     /// The most trades one request returns.
-    public static let maximumTrades = 500
+    static let maximumTrades = 500
     /// The most bars one request returns.
-    public static let maximumCandles = 200
+    static let maximumCandles = 200
     /// The book levels a side Korbit always sends.
-    public static let bookDepth = 30
+    static let bookDepth = 30
 
     /// The path and query after the base URL.
-    public var path: String {
+    var path: String {
         switch self {
         case .tickers(let markets): "/v2/tickers?symbol=" + markets.map(Self.symbol).joined(separator: ",")
         case .allTickers: "/v2/tickers"
@@ -51,7 +51,7 @@ public enum APIRouter: VenueRoute, Equatable {
 
     /// The bar lengths Korbit offers among agg's (it has 15m, 4h and 1W too; no 3m, 10m, 6h or
     /// 12h).
-    public static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter { intervalCode($0) != nil }
+    static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter { intervalCode($0) != nil }
 
     /// Korbit's name for `interval` (minutes, or `1D`), or `nil` when it has no such bars.
     static func intervalCode(_ interval: CandleInterval) -> String? {
@@ -66,16 +66,16 @@ public enum APIRouter: VenueRoute, Equatable {
     }
 
     /// Korbit's symbol for `market`: `btc_krw`.
-    public static func symbol(_ market: Market) -> String {
+    static func symbol(_ market: Market) -> String {
         "\(market.base.lowercased())_\(market.quote.lowercased())"
     }
 
     /// How Korbit writes a pair in its lists: `btc_krw`.
-    public static let symbolCode = MarketCode(separator: "_", quotes: quoteCurrencies, lowercase: true)
+    static let symbolCode = MarketCode(separator: "_", quotes: quoteCurrencies, lowercase: true)
 
     /// The unified market of a Korbit symbol (`btc_krw` → `BTC/KRW`), or `nil` when it is not
     /// `base_quote` with valid codes and a quote Korbit serves.
-    public static func market(fromSymbol symbol: String) -> Market? {
+    static func market(fromSymbol symbol: String) -> Market? {
         let parts = symbol.split(separator: "_", omittingEmptySubsequences: false)
         guard parts.count == 2, let base = try? AssetCode.validate(String(parts[0])),
             let quote = try? AssetCode.validate(String(parts[1])), quoteCurrencies.contains(quote)

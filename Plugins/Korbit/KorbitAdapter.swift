@@ -11,8 +11,8 @@ import AggJSON
 ///
 /// Korbit measures its change against its previous close (`prevClose`) and does not say when
 /// that close is taken, so its quotes carry no change basis (`changeBasis` is `nil`).
-public struct KorbitAdapter: CompiledAdapter {
-    public static let descriptor = AdapterDescriptor(
+package struct KorbitAdapter: CompiledAdapter {
+    package static let descriptor = AdapterDescriptor(
         id: "korbit",
         displayName: "Korbit",
         country: "KR",
@@ -25,103 +25,67 @@ public struct KorbitAdapter: CompiledAdapter {
             candles: APIRouter.maximumCandles, trades: APIRouter.maximumTrades, bookDepth: APIRouter.bookDepth,
             candleIntervals: APIRouter.candleIntervals),
         notListedCodes: [KorbitDecoding.invalidPairCode],
-        quotaHeader: .rateLimit
+        quotaHeader: .rateLimit,
+        batching: .symbolList(max: nil)
     )
 
     private let client: VenueClient
 
-    public init(environment: AdapterEnvironment) {
+    package init(environment: AdapterEnvironment) {
         client = VenueClient(Self.descriptor, environment: environment, envelope: KorbitDecoding.envelope)
     }
 
     /// One `/v2/currencies` request for every coin and network.
-    public func transferStatus(coins: [String]) async throws(AggError) -> [TransferStatus] {
-        let wanted = Set(coins)
-        return try await client.get(APIRouter.currencies) { data throws(JSONDecodingError) in
-            try KorbitTransferDecoding.statuses(data).filter { wanted.isEmpty || wanted.contains($0.coin) }
-        }
+    package func fetchTransferStatus() async throws(AggError) -> [TransferStatus] {
+        try await client.get(APIRouter.currencies, decode: KorbitTransferDecoding.statuses)
     }
 
-    public func quote(for market: Market) async throws(AggError) -> Quote {
-        let quotes = try await client.get(APIRouter.tickers([market]), for: market) {
-            data throws(JSONDecodingError) -> [Quote] in
-            let answer = try KorbitDecoding.quotes(data)
-            if !answer.values.contains(where: { $0.market == market }),
-                let skipped = answer.skipped.first(where: { $0.market == market || $0.market == nil })
-            {
-                throw JSONDecodingError(path: skipped.path, reason: skipped.reason)
-            }
-            return answer.values
+    /// `/v2/tickers` leaves a symbol it does not know out: a missing ticker is not listed.
+    package func quote(for market: Market) async throws(AggError) -> Quote {
+        let quote = try await client.get(APIRouter.tickers([market]), for: market) { data throws(JSONDecodingError) in
+            try KorbitDecoding.quotes(data).quote(of: market)
         }
-        guard let quote = quotes.first(where: { $0.market == market }) else {
-            throw .notListed(venue: Self.descriptor.id, market: market, code: "", message: "")
-        }
+        guard let quote else { throw .notListed(venue: Self.descriptor.id, market: market, code: "", message: "") }
         return quote
     }
 
-    /// Several markets go in one `/v2/tickers?symbol=...` request, as many as fit in a URL of
-    /// `URLBatches.maximumURLLength` bytes.
-    public func quotes(for markets: [Market]) async -> [Market: QuoteResult] {
-        let baseURL = client.baseURL
-        return await QuoteBatch.answer(
-            markets, client: client, batchURL: { APIRouter.tickers($0).url(baseURL: baseURL) },
-            single: { market async throws(AggError) in try await self.quote(for: market) },
-            batch: { _, markets async throws(AggError) in
-                try await client.get(APIRouter.tickers(markets), decode: KorbitDecoding.quotes)
-            })
+    /// Several markets go in one `/v2/tickers?symbol=...` request.
+    package func fetchQuotes(_ markets: [Market]) async throws(AggError) -> BulkAnswer<Quote> {
+        try await client.get(APIRouter.tickers(markets), decode: KorbitDecoding.quotes)
     }
 
-    /// Every pair's ticker, stopped pairs included (their best prices are 0).
-    public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
-        try await allQuotesAnswer(quotedIn: currency).values
+    package func quotesURL(for markets: [Market]) -> String {
+        APIRouter.tickers(markets).url(baseURL: client.baseURL)
     }
 
-    /// `allQuotes(quotedIn:)`, entry by entry: a ticker that does not decode costs only itself.
-    public func allQuotesAnswer(quotedIn currency: String) async throws(AggError) -> BulkAnswer<Quote> {
-        try client.requireServed(Market(base: "ALL", quote: currency))
-        let quotes = try await client.get(APIRouter.allTickers, decode: KorbitDecoding.quotes)
-        return quotes.filter { $0.market.quote == currency }
-    }
-
-    public func markets() async throws(AggError) -> [MarketListing] {
-        try await marketsAnswer().values
+    /// Every pair's ticker in the request's currency, stopped pairs included (their best prices
+    /// are 0), entry by entry: a ticker that does not decode costs only itself.
+    package func fetchAllQuotes(_ request: TickersRequest) async throws(AggError) -> BulkAnswer<Quote> {
+        try await client.get(APIRouter.allTickers, decode: KorbitDecoding.quotes).filter {
+            $0.market.quote == request.currency
+        }
     }
 
     /// The pair list, entry by entry: a pair that does not decode is skipped and reported.
-    public func marketsAnswer() async throws(AggError) -> BulkAnswer<MarketListing> {
+    package func fetchMarkets() async throws(AggError) -> BulkAnswer<MarketListing> {
         try await client.get(APIRouter.currencyPairs, decode: KorbitDecoding.markets)
     }
 
-    public func candles(for market: Market, interval: CandleInterval, limit: Int)
-        async throws(AggError) -> [Candle]
-    {
-        guard APIRouter.candleIntervals.contains(interval) else {
-            throw .usage(
-                "korbit does not offer \(interval.rawValue) candles; its intervals: "
-                    + APIRouter.candleIntervals.map(\.rawValue).joined(separator: ", "))
-        }
-        let count = min(max(limit, 1), APIRouter.maximumCandles)
-        let candles = try await client.get(APIRouter.candles(market, interval: interval, limit: count), for: market) {
-            data throws(JSONDecodingError) in try KorbitDecoding.candles(data)
-        }
-        return Array(candles.suffix(max(0, limit)))
+    package func fetchCandles(_ request: CandleRequest) async throws(AggError) -> [Candle] {
+        try await client.get(
+            APIRouter.candles(request.market, interval: request.interval, limit: request.count), for: request.market,
+            decode: KorbitDecoding.candles)
     }
 
-    public func trades(for market: Market, limit: Int) async throws(AggError) -> [Trade] {
-        let count = min(max(limit, 1), APIRouter.maximumTrades)
-        let trades = try await client.get(APIRouter.trades(market, limit: count), for: market) {
-            data throws(JSONDecodingError) in try KorbitDecoding.trades(data)
-        }
-        return Array(trades.prefix(max(0, limit)))
+    package func fetchTrades(_ request: TradeRequest) async throws(AggError) -> [Trade] {
+        try await client.get(
+            APIRouter.trades(request.market, limit: request.count), for: request.market, decode: KorbitDecoding.trades)
     }
 
-    /// Korbit always sends 30 levels a side; the book is cut to `depth` here.
-    public func orderBook(for market: Market, depth: Int) async throws(AggError) -> OrderBook {
-        var book = try await client.get(APIRouter.orderBook(market), for: market) { data throws(JSONDecodingError) in
-            try KorbitDecoding.orderBook(data, market: market)
+    /// Korbit always sends 30 levels a side.
+    package func fetchOrderBook(_ request: BookRequest) async throws(AggError) -> OrderBook {
+        try await client.get(APIRouter.orderBook(request.market), for: request.market) {
+            data throws(JSONDecodingError) in try KorbitDecoding.orderBook(data, market: request.market)
         }
-        book.bids = Array(book.bids.prefix(max(0, depth)))
-        book.asks = Array(book.asks.prefix(max(0, depth)))
-        return book
     }
 }

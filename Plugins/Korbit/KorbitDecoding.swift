@@ -4,19 +4,19 @@ import FoundationEssentials
 
 /// Decoding of Korbit's Open API v2 answers into the normalized model: pure functions over
 /// parsed JSON.
-public enum KorbitDecoding {
+enum KorbitDecoding {
     /// The code Korbit gives a symbol it does not know, with HTTP 400.
-    public static let invalidPairCode = "INVALID_CURRENCY_PAIR"
+    static let invalidPairCode = "INVALID_CURRENCY_PAIR"
 
     /// Korbit's envelope: `{"success":true,"data":...}`, or `{"success":false,"error":{...}}`.
-    public static let envelope = ResponseEnvelope(error: venueError, payload: payload)
+    static let envelope = ResponseEnvelope(error: venueError, payload: payload)
 
     /// The venue error in a Korbit envelope, if any: `{"success":false,"error":{"code":400,
     /// "message":"INVALID_CURRENCY_PAIR"}}`.
     ///
     /// The symbolic `message` is Korbit's own code and becomes the code; a `description`, when
     /// sent, is kept verbatim as the message, else the HTTP status stands in for it.
-    public static func venueError(in json: JSONCursor, response: HTTPResponse) -> VenueErrorFields? {
+    static func venueError(in json: JSONCursor, response: HTTPResponse) -> VenueErrorFields? {
         guard case .bool(false)? = json["success"].value else { return nil }
         let error = json["error"]
         return VenueErrorFields(
@@ -25,7 +25,7 @@ public enum KorbitDecoding {
     }
 
     /// The `data` of a successful envelope, or a failure when the envelope is missing.
-    public static func payload(_ json: JSONCursor) throws(JSONDecodingError) -> JSONCursor {
+    static func payload(_ json: JSONCursor) throws(JSONDecodingError) -> JSONCursor {
         guard case .bool(true)? = json["success"].value else {
             throw json["success"].failure("expected the envelope {\"success\":true,\"data\":...}")
         }
@@ -39,7 +39,7 @@ public enum KorbitDecoding {
     ///
     /// Each ticker is decoded on its own: one with an odd symbol or a value out of grammar or
     /// bounds is skipped and reported, and the others answer.
-    public static func quotes(_ data: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<Quote> {
+    static func quotes(_ data: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<Quote> {
         try .elements(
             of: data, venue: KorbitAdapter.descriptor.id, nameKey: "symbol",
             market: { APIRouter.market(fromSymbol: (try? $0["symbol"].string()) ?? "") }
@@ -73,22 +73,15 @@ public enum KorbitDecoding {
     /// lower case with a coin code as its base (empty, a quote or a control character in it), or
     /// whose `status` is not a string, is skipped and reported with its path, and every other
     /// pair is listed.
-    public static func markets(_ data: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
-        try .elements(
-            of: data, venue: KorbitAdapter.descriptor.id, nameKey: "symbol",
-            market: { APIRouter.market(fromSymbol: (try? $0["symbol"].string()) ?? "") }
-        ) { pair throws(JSONDecodingError) in
-            guard try pair["status"].optionalString() ?? "launched" == "launched" else { return nil }
-            let symbolField = pair["symbol"]
-            guard let market = try symbolField.market(APIRouter.symbolCode) else { return nil }
-            return MarketListing(
-                exchange: KorbitAdapter.descriptor.id, market: market, venueSymbol: try symbolField.string())
-        }
+    static func markets(_ data: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
+        try .coded(
+            data, venue: KorbitAdapter.descriptor.id, codeKey: "symbol", format: APIRouter.symbolCode,
+            statusKey: "status", active: "launched", market: APIRouter.market(fromSymbol:))
     }
 
     /// The order book in the `data` of a `/v2/orderbook` answer: `bids` highest first and `asks`
     /// lowest first, each level `{price, qty}`.
-    public static func orderBook(_ book: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
+    static func orderBook(_ book: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
         try OrderBook(
             exchange: KorbitAdapter.descriptor.id, market: market,
             timestamp: try book["timestamp"].optionalInt64().map { Timestamp(millisecondsSince1970: $0) },
@@ -97,23 +90,15 @@ public enum KorbitDecoding {
 
     /// The trades in the `data` of a `/v2/trades` answer, newest first: `isBuyerTaker` `true` is a
     /// buy. The cost is `price × qty`, exact, as Korbit sends none.
-    public static func trades(_ data: JSONCursor) throws(JSONDecodingError) -> [Trade] {
-        var trades: [Trade] = []
-        for row in try data.elements() {
-            let price = try row["price"].price()
-            let amount = try row["qty"].size()
-            trades.append(
-                Trade(
-                    time: Timestamp(millisecondsSince1970: try row["timestamp"].int64()),
-                    side: try row["isBuyerTaker"].bool() ? .buy : .sell,
-                    price: price, amount: amount, cost: price * amount))
+    static func trades(_ data: JSONCursor) throws(JSONDecodingError) -> [Trade] {
+        try Trade.keyedRows(data, priceKey: "price", amountKey: "qty", timeKey: "timestamp") {
+            row throws(JSONDecodingError) in try row["isBuyerTaker"].bool() ? .buy : .sell
         }
-        return trades.sorted(byTime: \.time, newestFirst: true, ties: .asSent)
     }
 
     /// The bars in the `data` of a `/v2/candles` answer, oldest first whatever order the answer
     /// has. A bar's time is its start; its volume is in the base currency.
-    public static func candles(_ data: JSONCursor) throws(JSONDecodingError) -> [Candle] {
+    static func candles(_ data: JSONCursor) throws(JSONDecodingError) -> [Candle] {
         var candles: [Candle] = []
         for row in try data.elements() {
             candles.append(

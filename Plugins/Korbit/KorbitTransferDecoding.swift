@@ -20,8 +20,8 @@ import AggJSON
 /// - Codes are lower case (`btc`) and upper-cased here; network names are upper case (`ETH`).
 /// - Numbers are strings (`withdrawalTxFee`, `confirmationCount`) except `withdrawalPrecision`.
 /// - No time in the answer.
-public enum KorbitTransferDecoding {
-    public static func statuses(_ data: JSONCursor) throws(JSONDecodingError) -> [TransferStatus] {
+enum KorbitTransferDecoding {
+    static func statuses(_ data: JSONCursor) throws(JSONDecodingError) -> [TransferStatus] {
         // Each currency on its own: a damaged one makes its coin unknown and costs no other coin.
         return try BulkAnswer<[TransferStatus]>.elements(of: data, venue: KorbitAdapter.descriptor.id, nameKey: "name")
         {

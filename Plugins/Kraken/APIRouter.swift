@@ -5,7 +5,7 @@ import AggCore
 /// Requests name a pair by Kraken's alternative name (`XBTUSD`, see `KrakenPairs`). Codes
 /// reaching the router come from `Market` values, which are validated (letters and digits only)
 /// before any adapter sees them, so nothing here needs escaping.
-public enum APIRouter: VenueRoute, Equatable {
+enum APIRouter: VenueRoute, Equatable {
     /// `GET /0/public/Ticker?pair=XBTUSD`: one pair's ticker, keyed by Kraken's own pair name.
     case ticker(Market)
     /// `GET /0/public/Ticker`: every pair's ticker, in every quote currency.
@@ -21,14 +21,14 @@ public enum APIRouter: VenueRoute, Equatable {
     case ohlc(Market, interval: CandleInterval)
 
     /// The most book levels a side one request returns.
-    public static let maximumDepth = 500
+    static let maximumDepth = 500
     /// The most trades one request returns.
-    public static let maximumTrades = 1000
+    static let maximumTrades = 1000
     /// The bars one OHLC request returns (Kraken has no count; it sends the last 720).
-    public static let maximumCandles = 720
+    static let maximumCandles = 720
 
     /// The path and query after the base URL.
-    public var path: String {
+    var path: String {
         switch self {
         case .ticker(let market): "/0/public/Ticker?pair=\(KrakenPairs.name(market))"
         case .allTickers: "/0/public/Ticker"
@@ -42,7 +42,7 @@ public enum APIRouter: VenueRoute, Equatable {
 
     /// The bar lengths Kraken offers among agg's (it has 15m, 4h, 1w and 15d too; no 3m, 10m,
     /// 6h or 12h).
-    public static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter {
+    static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter {
         intervalMinutes($0) != nil
     }
 

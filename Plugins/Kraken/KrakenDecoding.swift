@@ -4,16 +4,16 @@ import FoundationEssentials
 
 /// Decoding of Kraken's public REST answers into the normalized model: pure functions over
 /// parsed JSON.
-public enum KrakenDecoding {
+enum KrakenDecoding {
     /// Kraken's error for a pair it does not list.
-    public static let unknownPairError = "EQuery:Unknown asset pair"
+    static let unknownPairError = "EQuery:Unknown asset pair"
 
     /// Kraken's errors for a spent request budget.
-    public static let rateLimitErrors: Set<String> = ["EAPI:Rate limit exceeded", "EGeneral:Too many requests"]
+    static let rateLimitErrors: Set<String> = ["EAPI:Rate limit exceeded", "EGeneral:Too many requests"]
 
     /// Kraken's envelope: `{"error":[],"result":{...}}`, or `{"error":["EQuery:Unknown asset
     /// pair"]}` with HTTP 200.
-    public static let envelope = ResponseEnvelope(error: { json, _ in venueError(in: json) }, payload: payload)
+    static let envelope = ResponseEnvelope(error: { json, _ in venueError(in: json) }, payload: payload)
 
     /// The venue error in a Kraken envelope, if any.
     ///
@@ -21,7 +21,7 @@ public enum KrakenDecoding {
     /// what Kraken documents and what the descriptor's not-listed and rate-limit codes name); the
     /// message is the part after the category, with any further errors after it. Entries
     /// starting with `W` are warnings and do not fail the answer.
-    public static func venueError(in json: JSONCursor) -> VenueErrorFields? {
+    static func venueError(in json: JSONCursor) -> VenueErrorFields? {
         guard case .array(let entries)? = json["error"].value else { return nil }
         let errors = entries.compactMap { entry -> String? in
             guard case .string(let text) = entry, !text.hasPrefix("W") else { return nil }
@@ -34,7 +34,7 @@ public enum KrakenDecoding {
     }
 
     /// The `result` of a successful answer, which must be an object.
-    public static func payload(_ json: JSONCursor) throws(JSONDecodingError) -> JSONCursor {
+    static func payload(_ json: JSONCursor) throws(JSONDecodingError) -> JSONCursor {
         let result = json["result"]
         guard case .object? = result.value else { throw result.failure("expected the result object") }
         return result
@@ -57,14 +57,14 @@ public enum KrakenDecoding {
     }
 
     /// The ticker of `market` in the `result` of a one-pair `Ticker` answer.
-    public static func quote(_ result: JSONCursor, market: Market) throws(JSONDecodingError) -> Quote {
+    static func quote(_ result: JSONCursor, market: Market) throws(JSONDecodingError) -> Quote {
         try quote(ticker: try entry(result, market: market), market: market)
     }
 
     /// Every ticker quoted in `currency` in the `result` of an all-pairs `Ticker` answer; pairs
     /// in other quote currencies are left out. Each ticker is decoded on its own: one whose
     /// values are out of grammar or bounds is skipped and reported, and the others answer.
-    public static func quotes(_ result: JSONCursor, quotedIn currency: String) throws(JSONDecodingError)
+    static func quotes(_ result: JSONCursor, quotedIn currency: String) throws(JSONDecodingError)
         -> BulkAnswer<Quote>
     {
         .decoding(
@@ -110,7 +110,7 @@ public enum KrakenDecoding {
     /// or whose `wsname` is not `BASE/QUOTE` with a coin code as its base (empty, a quote or a
     /// control character in it), is skipped and reported with its path (named by its key), and
     /// every other pair is listed.
-    public static func markets(_ result: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
+    static func markets(_ result: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
         .decoding(
             try result.members(), venue: KrakenAdapter.descriptor.id, name: { $0.key },
             market: { member in
@@ -134,7 +134,7 @@ public enum KrakenDecoding {
 
     /// The book of `market` in a `Depth` answer: levels `[price, volume, time]`, bids highest
     /// first and asks lowest first.
-    public static func orderBook(_ result: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
+    static func orderBook(_ result: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
         let book = try entry(result, market: market)
         return try OrderBook(
             exchange: KrakenAdapter.descriptor.id, market: market, timestamp: nil, bids: book["bids"],
@@ -144,7 +144,7 @@ public enum KrakenDecoding {
     /// The trades of `market` in a `Trades` answer, newest first. Rows are
     /// `[price, volume, time, side, type, misc, id]`: the time is in seconds with up to four
     /// decimals, read exactly to the millisecond; side `b` is a buy and `s` a sell.
-    public static func trades(_ result: JSONCursor, market: Market) throws(JSONDecodingError) -> [Trade] {
+    static func trades(_ result: JSONCursor, market: Market) throws(JSONDecodingError) -> [Trade] {
         var trades: [Trade] = []
         for row in try entry(result, market: market).elements() {
             let sideField = row[3]
@@ -164,7 +164,7 @@ public enum KrakenDecoding {
 
     /// The bars of `market` in an `OHLC` answer, oldest first. Rows are
     /// `[time, open, high, low, close, vwap, volume, count]`, the time the bar's start in seconds.
-    public static func candles(_ result: JSONCursor, market: Market) throws(JSONDecodingError) -> [Candle] {
+    static func candles(_ result: JSONCursor, market: Market) throws(JSONDecodingError) -> [Candle] {
         var candles: [Candle] = []
         for row in try entry(result, market: market).elements() {
             candles.append(

@@ -6,9 +6,9 @@ import AggCore
 /// (`XBTUSD`) but answers under its own pair name, which for the assets it listed first carries
 /// four-letter legacy names, `X` for crypto and `Z` for fiat (`XXBTZUSD`, `XETHXXBT`), and for
 /// the others is the plain concatenation (`SOLUSD`, `XBTUSDT`, `USDTZUSD`).
-public enum KrakenPairs {
+enum KrakenPairs {
     /// The quote currencies agg asks Kraken for, the main one first.
-    public static let quoteCurrencies = ["USD", "EUR", "USDT"]
+    static let quoteCurrencies = ["USD", "EUR", "USDT"]
 
     /// Kraken's three-letter names that differ from the usual codes.
     static let krakenNames = ["BTC": "XBT", "DOGE": "XDG"]
@@ -23,13 +23,13 @@ public enum KrakenPairs {
     static let legacyFiat: Set<String> = ["USD", "EUR", "GBP", "CAD", "JPY", "AUD", "CHF"]
 
     /// Kraken's name for an asset code: `BTC` → `XBT`.
-    public static func krakenName(_ code: String) -> String {
+    static func krakenName(_ code: String) -> String {
         krakenNames[code] ?? code
     }
 
     /// The usual code of a Kraken asset name, legacy prefix removed: `XXBT` → `BTC`,
     /// `ZUSD` → `USD`, `SOL` → `SOL`.
-    public static func unifiedCode(_ name: String) -> String {
+    static func unifiedCode(_ name: String) -> String {
         var name = name
         if name.count == 4, let first = name.first {
             let rest = String(name.dropFirst())
@@ -41,7 +41,7 @@ public enum KrakenPairs {
     }
 
     /// The alternative name agg asks for: `BTC/USD` → `XBTUSD`.
-    public static func name(_ market: Market) -> String {
+    static func name(_ market: Market) -> String {
         krakenName(market.base) + krakenName(market.quote)
     }
 
@@ -51,7 +51,7 @@ public enum KrakenPairs {
     /// The quote is matched first in its legacy spelling (`ZUSD`) with at least four characters
     /// before it (a legacy name or a four-letter code: `XXBTZUSD`, `USDTZUSD`), then in its plain
     /// one (`USD`): so `XTZUSD` is Tezos in dollars, not `XT` in `ZUSD`.
-    public static func market(fromPairName pairName: String, quote: String) -> Market? {
+    static func market(fromPairName pairName: String, quote: String) -> Market? {
         let plain = krakenName(quote)
         var baseName: String?
         if legacyFiat.contains(quote) || legacyCrypto.contains(plain) {
@@ -70,11 +70,11 @@ public enum KrakenPairs {
     }
 
     /// How Kraken writes a pair's `wsname` in its list (`XBT/USD`), for the quotes agg asks for.
-    public static let webSocketCode = MarketCode(separator: "/", quotes: quoteCurrencies) { unifiedCode($0) }
+    static let webSocketCode = MarketCode(separator: "/", quotes: quoteCurrencies) { unifiedCode($0) }
 
     /// The market of a `wsname` (`XBT/USD` → `BTC/USD`), or `nil` when it is not `BASE/QUOTE`
     /// with valid codes.
-    public static func market(fromWebSocketName wsname: String) -> Market? {
+    static func market(fromWebSocketName wsname: String) -> Market? {
         let parts = wsname.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
         let base = unifiedCode(String(parts[0]))

@@ -5,7 +5,7 @@ import AggCore
 ///
 /// Codes reaching the router come from `Market` values, which are validated (letters and digits
 /// only) before any adapter sees them, so nothing here needs escaping.
-public enum APIRouter: VenueRoute, Equatable {
+enum APIRouter: VenueRoute, Equatable {
     /// `GET /api/v5/market/ticker?instId=BTC-USDT`: one instrument's ticker, in a `data` array.
     case ticker(Market)
     /// `GET /api/v5/market/tickers?instType=SPOT`: every spot instrument's ticker.
@@ -21,17 +21,17 @@ public enum APIRouter: VenueRoute, Equatable {
     case candles(Market, interval: CandleInterval, limit: Int)
 
     /// The quote currencies agg asks OKX for, the main one first.
-    public static let quoteCurrencies = ["USDT", "USDC", "BTC"]
+    static let quoteCurrencies = ["USDT", "USDC", "BTC"]
 
     /// The most book levels a side one request returns.
-    public static let maximumBookSize = 400
+    static let maximumBookSize = 400
     /// The most trades one request returns.
-    public static let maximumTrades = 500
+    static let maximumTrades = 500
     /// The most bars one request returns.
-    public static let maximumCandles = 300
+    static let maximumCandles = 300
 
     /// The path and query after the base URL.
-    public var path: String {
+    var path: String {
         switch self {
         case .ticker(let market): "/api/v5/market/ticker?instId=\(Self.instrumentID(market))"
         case .spotTickers: "/api/v5/market/tickers?instType=SPOT"
@@ -44,7 +44,7 @@ public enum APIRouter: VenueRoute, Equatable {
     }
 
     /// The bar lengths OKX offers among agg's (no 10-minute bars).
-    public static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter { bar($0) != nil }
+    static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter { bar($0) != nil }
 
     /// OKX's name for `interval`, or `nil` when it has no such bars. Bars of 6 hours and longer
     /// are asked for aligned to UTC (`6Hutc`); OKX's default aligns them to Hong Kong time.
@@ -63,16 +63,16 @@ public enum APIRouter: VenueRoute, Equatable {
     }
 
     /// OKX's instrument id for `market`: `BTC-USDT`.
-    public static func instrumentID(_ market: Market) -> String {
+    static func instrumentID(_ market: Market) -> String {
         "\(market.base)-\(market.quote)"
     }
 
     /// How OKX writes a spot instrument in its lists: `BTC-USDT`.
-    public static let instrumentCode = MarketCode(separator: "-", quotes: quoteCurrencies)
+    static let instrumentCode = MarketCode(separator: "-", quotes: quoteCurrencies)
 
     /// The unified market of an instrument id (`BTC-USDT` → `BTC/USDT`), or `nil` when it is not
     /// `BASE-QUOTE` with valid upper-case codes and a quote agg asks OKX for.
-    public static func market(fromInstrumentID id: String) -> Market? {
+    static func market(fromInstrumentID id: String) -> Market? {
         let parts = id.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, AssetCode.isNormalized(String(parts[0])), quoteCurrencies.contains(String(parts[1]))
         else { return nil }

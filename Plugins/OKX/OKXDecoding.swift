@@ -3,27 +3,27 @@ import AggJSON
 import FoundationEssentials
 
 /// Decoding of OKX's API v5 answers into the normalized model: pure functions over parsed JSON.
-public enum OKXDecoding {
+enum OKXDecoding {
     /// The code OKX gives an instrument it does not have ("Instrument ID does not exist").
-    public static let unknownInstrumentCode = "51001"
+    static let unknownInstrumentCode = "51001"
 
     /// The code of a request over the rate limit ("Too Many Requests"), usually with HTTP 429
     /// (and then a rate limit whatever the code), sometimes with HTTP 200.
-    public static let rateLimitCode = "50011"
+    static let rateLimitCode = "50011"
 
     /// OKX's envelope: `{"code":"0","msg":"","data":[...]}`, or a code other than `"0"`.
-    public static let envelope = ResponseEnvelope(error: { json, _ in venueError(in: json) }, payload: payload)
+    static let envelope = ResponseEnvelope(error: { json, _ in venueError(in: json) }, payload: payload)
 
     /// The venue error in an OKX envelope, if any: any `code` other than `"0"`, with HTTP 200
     /// (`{"code":"51001","data":[],"msg":"Instrument ID does not exist"}`); the code and message
     /// are kept verbatim.
-    public static func venueError(in json: JSONCursor) -> VenueErrorFields? {
+    static func venueError(in json: JSONCursor) -> VenueErrorFields? {
         guard let code = try? json["code"].text(), code != "0" else { return nil }
         return VenueErrorFields(code: code, message: (try? json["msg"].text()) ?? "")
     }
 
     /// The `data` array of a successful envelope.
-    public static func payload(_ json: JSONCursor) throws(JSONDecodingError) -> JSONCursor {
+    static func payload(_ json: JSONCursor) throws(JSONDecodingError) -> JSONCursor {
         guard (try? json["code"].text()) == "0" else {
             throw json["code"].failure("expected the envelope {\"code\":\"0\",\"data\":[...]}")
         }
@@ -36,7 +36,7 @@ public enum OKXDecoding {
     /// quote such as EUR) are left out. Each ticker is decoded on its own: one that does not
     /// decode (a value out of grammar or bounds, a `ts` in 2100) is skipped and reported, and the
     /// others answer.
-    public static func quotes(_ data: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<Quote> {
+    static func quotes(_ data: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<Quote> {
         try .elements(
             of: data, venue: OKXAdapter.descriptor.id, nameKey: "instId",
             market: { APIRouter.market(fromInstrumentID: (try? $0["instId"].string()) ?? "") }
@@ -76,21 +76,15 @@ public enum OKXDecoding {
     /// `BASE-QUOTE` with a coin code as its base (empty, a quote or a control character in it),
     /// or whose `state` is not a string, is skipped and reported with its path, and every other
     /// instrument is listed.
-    public static func markets(_ data: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
-        try .elements(
-            of: data, venue: OKXAdapter.descriptor.id, nameKey: "instId",
-            market: { APIRouter.market(fromInstrumentID: (try? $0["instId"].string()) ?? "") }
-        ) { instrument throws(JSONDecodingError) in
-            guard try instrument["state"].optionalString() ?? "live" == "live" else { return nil }
-            let idField = instrument["instId"]
-            guard let market = try idField.market(APIRouter.instrumentCode) else { return nil }
-            return MarketListing(exchange: OKXAdapter.descriptor.id, market: market, venueSymbol: try idField.string())
-        }
+    static func markets(_ data: JSONCursor) throws(JSONDecodingError) -> BulkAnswer<MarketListing> {
+        try .coded(
+            data, venue: OKXAdapter.descriptor.id, codeKey: "instId", format: APIRouter.instrumentCode,
+            statusKey: "state", active: "live", market: APIRouter.market(fromInstrumentID:))
     }
 
     /// The book in a `books` answer: levels `[price, size, "0", orders]`, bids highest first and
     /// asks lowest first.
-    public static func orderBook(_ data: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
+    static func orderBook(_ data: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
         guard let book = try data.elements().first else { throw data.failure("expected one book, found none") }
         return try OrderBook(
             exchange: OKXAdapter.descriptor.id, market: market,
@@ -100,7 +94,7 @@ public enum OKXDecoding {
 
     /// The trades of a `trades` answer, newest first: `side` is the taker's. The cost is
     /// `px × sz`, exact, as OKX sends none.
-    public static func trades(_ data: JSONCursor) throws(JSONDecodingError) -> [Trade] {
+    static func trades(_ data: JSONCursor) throws(JSONDecodingError) -> [Trade] {
         var trades: [Trade] = []
         for row in try data.elements() {
             let sideField = row["side"]
@@ -123,7 +117,7 @@ public enum OKXDecoding {
     /// The bars of a `candles` answer, oldest first (OKX sends the newest first). Rows are
     /// `[ts, o, h, l, c, vol, volCcy, volCcyQuote, confirm]`: `ts` is the bar's start and `vol` is
     /// in the base currency; the newest bar may still be open (`confirm` "0").
-    public static func candles(_ data: JSONCursor) throws(JSONDecodingError) -> [Candle] {
+    static func candles(_ data: JSONCursor) throws(JSONDecodingError) -> [Candle] {
         var candles: [Candle] = []
         for row in try data.elements() {
             candles.append(

@@ -6,7 +6,7 @@ import AggUpbitShape
 ///
 /// Codes reaching the router come from `Market` values, which are validated (letters and digits
 /// only) before any adapter sees them, so nothing here needs escaping.
-public enum APIRouter: VenueRoute, Equatable {
+enum APIRouter: VenueRoute, Equatable {
     /// `GET /v1/ticker?markets=KRW-BTC,KRW-ETH`: tickers of one or more markets. One unknown
     /// code fails the whole request.
     case ticker([Market])
@@ -28,14 +28,14 @@ public enum APIRouter: VenueRoute, Equatable {
     case orderBook(Market, count: Int)
 
     /// The quote currencies of Upbit's markets.
-    public static let quoteCurrencies = ["KRW", "BTC", "USDT"]
+    static let quoteCurrencies = ["KRW", "BTC", "USDT"]
 
     /// Upbit's market codes, in the quote currencies it serves.
-    public static let markets = UpbitShapeMarkets(quoteCurrencies: quoteCurrencies)
+    static let markets = UpbitShapeMarkets(quoteCurrencies: quoteCurrencies)
 
     /// The path and query after the base URL: the shared Upbit-shaped paths, and Upbit's own
     /// all-tickers endpoint.
-    public var path: String {
+    var path: String {
         switch self {
         case .ticker(let markets): UpbitShapePath.ticker(markets)
         case .allTickers(let quote): "/v1/ticker/all?quote_currencies=\(quote)"
@@ -49,16 +49,16 @@ public enum APIRouter: VenueRoute, Equatable {
     }
 
     /// The bar lengths Upbit offers (it has no 6 h or 12 h bars).
-    public static let candleIntervals = UpbitShapePath.candleIntervals
+    static let candleIntervals = UpbitShapePath.candleIntervals
 
     /// Upbit's code for `market` (`KRW-BTC`), or `nil` when Upbit has no markets in its quote.
-    public static func venueSymbol(for market: Market) -> String? {
+    static func venueSymbol(for market: Market) -> String? {
         markets.venueSymbol(for: market)
     }
 
     /// The unified market of an Upbit code (`KRW-BTC` → `BTC/KRW`), or `nil` when the code is
     /// not `QUOTE-BASE` with a quote Upbit serves and valid codes.
-    public static func market(fromVenueSymbol symbol: String) -> Market? {
+    static func market(fromVenueSymbol symbol: String) -> Market? {
         markets.market(fromCode: symbol)
     }
 }

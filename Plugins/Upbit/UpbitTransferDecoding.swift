@@ -8,16 +8,16 @@ import AggJSON
 /// `market_event.warning` (the coin is designated for caution), `market_event.caution` (named
 /// flags such as `GLOBAL_PRICE_DIFFERENCES` and `DEPOSIT_AMOUNT_SOARING`), and the older
 /// `market_warning: "CAUTION"`. One row per coin, however many markets it has.
-public enum UpbitTransferDecoding {
+enum UpbitTransferDecoding {
     /// The note every row carries.
-    public static let noPublicStatus = "Upbit publishes no wallet status without an API key"
+    static let noPublicStatus = "Upbit publishes no wallet status without an API key"
 
     /// One row per coin of a `/v1/market/all?isDetails=true` answer, in the answer's order.
     ///
     /// Each entry is read on its own: one whose code or flags are not what the API documents is
     /// skipped, and its coin (when its code names one and no other entry gave the coin a row)
     /// gets a row whose note says why, with the path; the other coins keep theirs.
-    public static func statuses(_ json: JSONCursor) throws(JSONDecodingError) -> [TransferStatus] {
+    static func statuses(_ json: JSONCursor) throws(JSONDecodingError) -> [TransferStatus] {
         let answer = try BulkAnswer<(coin: String, flags: [String])>.elements(
             of: json, venue: UpbitAdapter.descriptor.id, nameKey: "market",
             market: { APIRouter.market(fromVenueSymbol: (try? $0["market"].string()) ?? "") }

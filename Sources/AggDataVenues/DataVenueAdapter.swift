@@ -7,7 +7,7 @@ import FoundationEssentials
 /// its rate as a compiled one does.
 ///
 /// Values are read as exact decimal text (`JSONCursor.decimal`), never through a float.
-public struct DataVenueAdapter: ExchangeAdapter {
+public struct DataVenueAdapter: VenueAdapter {
     public let definition: DataVenueDefinition
     private let client: VenueClient
 
@@ -36,18 +36,14 @@ public struct DataVenueAdapter: ExchangeAdapter {
         }
     }
 
-    public func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
-        try await allQuotesAnswer(quotedIn: currency).values
-    }
-
-    /// Every ticker quoted in `currency`, entry by entry: an entry whose values do not decode
-    /// (out of grammar or bounds, a time in milliseconds declared as seconds) is skipped and
-    /// reported, and the others answer.
-    public func allQuotesAnswer(quotedIn currency: String) async throws(AggError) -> BulkAnswer<Quote> {
+    /// Every ticker quoted in the request's currency, entry by entry: an entry whose values do
+    /// not decode (out of grammar or bounds, a time in milliseconds declared as seconds) is
+    /// skipped and reported, and the others answer.
+    public func fetchAllQuotes(_ request: TickersRequest) async throws(AggError) -> BulkAnswer<Quote> {
         guard let endpoint = definition.allTickers else {
             throw .unsupported(venue: descriptor.id, capability: .allTickers)
         }
-        guard descriptor.quoteCurrencies.contains(currency) else { return BulkAnswer(values: []) }
+        let currency = request.currency
         let route = DataRoute(
             path: endpoint.path.replacingPlaceholder(
                 "{quote}", with: PathText.encoded(definition.symbol.cased(currency))))
@@ -67,15 +63,11 @@ public struct DataVenueAdapter: ExchangeAdapter {
         }
     }
 
-    public func markets() async throws(AggError) -> [MarketListing] {
-        try await marketsAnswer().values
-    }
-
     /// The market list, entry by entry: an entry whose symbol or names are not strings, or whose
     /// base (when the file names the base's path) is not a coin code, is skipped and reported
     /// with its path, and every other market is listed. A market in a currency agg does not ask
     /// this venue for, or whose symbol the file's template cannot read, is left out unreported.
-    public func marketsAnswer() async throws(AggError) -> BulkAnswer<MarketListing> {
+    public func fetchMarkets() async throws(AggError) -> BulkAnswer<MarketListing> {
         guard let endpoint = definition.markets else {
             throw .unsupported(venue: descriptor.id, capability: .markets)
         }

@@ -82,7 +82,7 @@ enum PremiumBoardSection {
 
         // Decoding in process: each venue's adapter on its recorded all-tickers answer, served from
         // memory (the first, untimed pass reads the recordings).
-        var adapters: [(id: String, currency: String, adapter: any ExchangeAdapter, bytes: Int)] = []
+        var adapters: [(id: String, currency: String, adapter: any VenueAdapter, bytes: Int)] = []
         for descriptor in boardVenues {
             let base = "https://\(descriptor.id).recorded"
             let client = MemoizedHTTPClient(

@@ -31,7 +31,7 @@ private struct AlertBoard: Sendable {
     }
 }
 
-private struct BoardVenue: ExchangeAdapter {
+private struct BoardVenue: VenueAdapter {
     let descriptor: AdapterDescriptor
     let calls: CallCounter
     let transferCalls: CallCounter?
@@ -48,17 +48,17 @@ private struct BoardVenue: ExchangeAdapter {
         throw .notListed(venue: descriptor.id, market: market, code: "", message: "")
     }
 
-    func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
+    func fetchAllQuotes(_ request: TickersRequest) async throws(AggError) -> BulkAnswer<Quote> {
         let call = calls.next()
         let last: Decimal = descriptor.id == "gla" ? 50000 : call == 1 ? 51_000_000 : 52_000_000
-        return [
+        return BulkAnswer(values: [
             Quote(
                 exchange: descriptor.id, market: Market(base: "BTC", quote: descriptor.homeCurrency), last: last,
                 changePercent: Decimal(call))
-        ]
+        ])
     }
 
-    func transferStatus(coins: [String]) async throws(AggError) -> [TransferStatus] {
+    func fetchTransferStatus() async throws(AggError) -> [TransferStatus] {
         let call = transferCalls?.next() ?? 1
         return [
             TransferStatus(
@@ -68,7 +68,7 @@ private struct BoardVenue: ExchangeAdapter {
     }
 }
 
-private struct BoardFX: ExchangeAdapter {
+private struct BoardFX: VenueAdapter {
     static let descriptor = AdapterDescriptor(
         id: "fxa", displayName: "fxa", country: "ZZ", homeCurrency: "USD", quoteCurrencies: [],
         capabilities: [.fxRates], requestsPerSecond: 1, defaultBaseURL: "https://fxa.invalid")
@@ -79,9 +79,9 @@ private struct BoardFX: ExchangeAdapter {
         throw .unsupported(venue: "fxa", capability: .ticker)
     }
 
-    func rates(base: String) async throws(AggError) -> RateTable {
+    func fetchRates(_ request: RateRequest) async throws(AggError) -> RateTable {
         RateTable(
-            source: "fxa", base: base, rates: ["USD": 1, "KRW": 1000],
+            source: "fxa", base: request.base, rates: ["USD": 1, "KRW": 1000],
             asOf: Timestamp(millisecondsSince1970: alertNow.millisecondsSince1970 - 3_600_000), nextUpdate: nil)
     }
 }

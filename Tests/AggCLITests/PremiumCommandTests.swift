@@ -49,14 +49,14 @@ private let boardNow = Timestamp(millisecondsSince1970: 1_723_104_735_000)
 
 /// A venue answering from its fixed table. Registrations carry their own descriptor, so every
 /// test venue is an instance of this one type.
-private struct TableVenue: ExchangeAdapter {
+private struct TableVenue: VenueAdapter {
     let venue: BoardVenue
 
     var descriptor: AdapterDescriptor { venue.descriptor }
 
     /// `kra` publishes transfer status: ABC's withdrawals are closed on its only network, BTC's
     /// are open on one of two.
-    func transferStatus(coins: [String]) async throws(AggError) -> [TransferStatus] {
+    func fetchTransferStatus() async throws(AggError) -> [TransferStatus] {
         [
             TransferStatus(exchange: descriptor.id, coin: "ABC", network: "ABC", deposit: .open, withdraw: .closed),
             TransferStatus(exchange: descriptor.id, coin: "BTC", network: "BTC", deposit: .open, withdraw: .open),
@@ -66,12 +66,17 @@ private struct TableVenue: ExchangeAdapter {
 
     func quote(for market: Market) async throws(AggError) -> Quote {
         guard market.quote == descriptor.homeCurrency,
-            let quote = try await allQuotes(quotedIn: market.quote).first(where: { $0.market == market })
+            let quote = tickers.first(where: { $0.market == market })
         else { throw .notListed(venue: descriptor.id, market: market, code: "", message: "") }
         return quote
     }
 
-    func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
+    func fetchAllQuotes(_ request: TickersRequest) async throws(AggError) -> BulkAnswer<Quote> {
+        BulkAnswer(values: tickers)
+    }
+
+    /// The table's tickers, in the venue's home currency.
+    private var tickers: [Quote] {
         venue.tickers.map { base, values in
             Quote(
                 exchange: descriptor.id, market: Market(base: base, quote: descriptor.homeCurrency),
@@ -82,7 +87,7 @@ private struct TableVenue: ExchangeAdapter {
 }
 
 /// An FX venue giving USD→KRW `rate` as of `ageMilliseconds` before the board.
-private struct FixedFX: ExchangeAdapter {
+private struct FixedFX: VenueAdapter {
     let descriptor: AdapterDescriptor
     let rate: String
     let ageMilliseconds: Int64
@@ -98,10 +103,10 @@ private struct FixedFX: ExchangeAdapter {
         self.ageMilliseconds = ageMilliseconds
     }
 
-    func rates(base: String) async throws(AggError) -> RateTable {
+    func fetchRates(_ request: RateRequest) async throws(AggError) -> RateTable {
         _ = calls?.next()
         return RateTable(
-            source: descriptor.id, base: base, rates: ["USD": 1, "KRW": Decimal(string: rate) ?? 0],
+            source: descriptor.id, base: request.base, rates: ["USD": 1, "KRW": Decimal(string: rate) ?? 0],
             asOf: Timestamp(millisecondsSince1970: boardNow.millisecondsSince1970 - ageMilliseconds),
             nextUpdate: nil)
     }

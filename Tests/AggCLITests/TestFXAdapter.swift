@@ -21,8 +21,8 @@ struct TestFXAdapter: CompiledAdapter {
         client = VenueClient(Self.descriptor, environment: environment, envelope: .none)
     }
 
-    func rates(base: String) async throws(AggError) -> RateTable {
-        try await client.get(Route(path: "/latest/" + base)) { json throws(JSONDecodingError) in
+    func fetchRates(_ request: RateRequest) async throws(AggError) -> RateTable {
+        try await client.get(Route(path: "/latest/" + request.base)) { json throws(JSONDecodingError) in
             var rates: [String: Decimal] = [:]
             for member in try json["rates"].members() { rates[member.key] = try member.value.decimal() }
             return RateTable(

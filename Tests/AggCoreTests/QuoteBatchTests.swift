@@ -13,14 +13,7 @@ private let nope = Market(base: "NOPE", quote: "KRW")
 private let btcUSDT = Market(base: "BTC", quote: "USDT")
 private let ethUSDT = Market(base: "ETH", quote: "USDT")
 
-/// A client that must never be asked: `QuoteBatch` sends nothing itself.
-private struct NoNetwork: HTTPClient {
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        throw TransportError.connection(url: request.url, detail: "no network in this test")
-    }
-}
-
-/// What `QuoteBatch.answer` asked for, in the order the calls arrived.
+/// What `VenueAdapter.quotes(for:)` asked for, in the order the calls arrived.
 private final class Calls: Sendable {
     private let entries = Mutex<[String]>([])
 
@@ -45,32 +38,17 @@ struct QuoteBatchTests {
     }
 
     /// Answers every market asked for, recording which way each was asked.
-    private func answer(_ markets: [Market], calls: Calls, failing: String? = nil) async -> [Market: QuoteResult] {
-        let descriptor = AdapterDescriptor(
-            id: "test", displayName: "Test", country: "ZZ", homeCurrency: "KRW", quoteCurrencies: ["KRW", "USDT"],
-            capabilities: [.ticker], requestsPerSecond: 1, defaultBaseURL: "https://test.invalid")
-        let client = VenueClient(
-            descriptor, environment: AdapterEnvironment(baseURL: "https://test.invalid", http: NoNetwork()),
-            envelope: .none)
-        return await QuoteBatch.answer(
-            markets, client: client,
-            single: { market async throws(AggError) in
-                calls.record("single \(market)")
-                if market.quote == failing { throw .http(venue: "test", status: 503, url: "single") }
-                return quote(market, 1)
-            },
-            batch: { currency, markets async throws(AggError) in
-                calls.record("batch \(currency) \(markets.map(\.description).joined(separator: ","))")
-                if currency == failing { throw .http(venue: "test", status: 503, url: "batch") }
-                return BulkAnswer(values: markets.filter { $0 != nope }.map { quote($0, 2) })
-            })
+    private func answer(
+        _ markets: [Market], calls: Calls, failing: String? = nil, batching: QuoteBatching = .allTickersPerQuote
+    ) async -> [Market: QuoteResult] {
+        await BatchVenue(calls: calls, failing: failing, batching: batching).quotes(for: markets)
     }
 
     @Test("one market of a quote currency asks the single ticker; several share one batch, per currency")
     func routing() async throws {
         let calls = Calls()
         let results = await answer([btc, eth, nope, btc, btcUSDT, Market(base: "BTC", quote: "EUR")], calls: calls)
-        #expect(calls.all == ["batch KRW BTC/KRW,ETH/KRW,NOPE/KRW", "single BTC/USDT"])
+        #expect(calls.all == ["batch KRW", "single BTC/USDT"])
         #expect(results.count == 5)
         #expect(try results[btc]?.get().last == 2)
         #expect(try results[btcUSDT]?.get().last == 1)
@@ -88,7 +66,7 @@ struct QuoteBatchTests {
     func failure() async throws {
         let calls = Calls()
         let results = await answer([btc, eth, btcUSDT, ethUSDT], calls: calls, failing: "KRW")
-        #expect(calls.all == ["batch KRW BTC/KRW,ETH/KRW", "batch USDT BTC/USDT,ETH/USDT"])
+        #expect(calls.all == ["batch KRW", "batch USDT"])
         #expect(results[btc].map { if case .failure(.http) = $0 { true } else { false } } == true)
         #expect(results[eth].map { if case .failure(.http) = $0 { true } else { false } } == true)
         #expect(try results[ethUSDT]?.get().last == 2)
@@ -99,6 +77,100 @@ struct QuoteBatchTests {
         let calls = Calls()
         #expect(await answer([], calls: calls).isEmpty)
         #expect(calls.all.isEmpty)
+    }
+}
+
+/// A venue whose tickers come from the calls it records: `quote(for:)` answers 1, a batch 2;
+/// NOPE is in no batch answer, and a `symbolList` request naming NOPE fails as Upbit's does.
+private struct BatchVenue: VenueAdapter {
+    let calls: Calls
+    let failing: String?
+    let descriptor: AdapterDescriptor
+
+    init(calls: Calls, failing: String?, batching: QuoteBatching) {
+        self.calls = calls
+        self.failing = failing
+        descriptor = AdapterDescriptor(
+            id: "test", displayName: "Test", country: "ZZ", homeCurrency: "KRW", quoteCurrencies: ["KRW", "USDT"],
+            capabilities: [.ticker, .allTickers, .markets], requestsPerSecond: 1,
+            defaultBaseURL: "https://test.invalid", notListedCodes: ["404"], batching: batching)
+    }
+
+    func quote(for market: Market) async throws(AggError) -> Quote {
+        calls.record("single \(market)")
+        if market.quote == failing { throw .http(venue: "test", status: 503, url: "single") }
+        return quote(market, 1)
+    }
+
+    func fetchAllQuotes(_ request: TickersRequest) async throws(AggError) -> BulkAnswer<Quote> {
+        calls.record("batch \(request.currency)")
+        if request.currency == failing { throw .http(venue: "test", status: 503, url: "batch") }
+        return BulkAnswer(
+            values: [btc, eth, btcUSDT, ethUSDT].filter { $0.quote == request.currency }.map { quote($0, 2) })
+    }
+
+    func fetchQuotes(_ markets: [Market]) async throws(AggError) -> BulkAnswer<Quote> {
+        calls.record("named \(markets.map(\.description).joined(separator: ","))")
+        if markets.contains(nope) { throw .venue(venue: "test", code: "404", message: "Code not found") }
+        return BulkAnswer(values: markets.map { quote($0, 2) })
+    }
+
+    func quotesURL(for markets: [Market]) -> String {
+        "https://test.invalid/ticker?markets=" + markets.map(\.description).joined(separator: ",")
+    }
+
+    func fetchMarkets() async throws(AggError) -> BulkAnswer<MarketListing> {
+        calls.record("markets")
+        return BulkAnswer(
+            values: [btc, eth, btcUSDT].map { MarketListing(exchange: "test", market: $0, venueSymbol: "\($0)") })
+    }
+
+    private func quote(_ market: Market, _ last: Decimal) -> Quote {
+        Quote(exchange: "test", market: market, last: last)
+    }
+}
+
+@Suite("Quote batching, as the descriptor says")
+struct QuoteBatchingTests {
+    @Test("symbolList names every market in one request, whatever its quote currency")
+    func symbolList() async throws {
+        let calls = Calls()
+        let results = await BatchVenue(calls: calls, failing: nil, batching: .symbolList(max: nil))
+            .quotes(for: [btc, btcUSDT, eth, btc])
+        #expect(calls.all == ["named BTC/KRW,BTC/USDT,ETH/KRW"])
+        #expect(try results[btcUSDT]?.get().last == 2)
+        #expect(results.count == 3)
+    }
+
+    @Test("symbolList cuts batches at the descriptor's maximum count")
+    func symbolListMaximum() async {
+        let calls = Calls()
+        _ = await BatchVenue(calls: calls, failing: nil, batching: .symbolList(max: 2)).quotes(for: [btc, eth, btcUSDT])
+        #expect(calls.all == ["named BTC/KRW,ETH/KRW", "named BTC/USDT"])
+    }
+
+    @Test("a symbolList request failed for one unknown market: the list names it, the rest are asked again")
+    func symbolListRetry() async throws {
+        let calls = Calls()
+        let results = await BatchVenue(calls: calls, failing: nil, batching: .symbolList(max: nil))
+            .quotes(for: [btc, nope, eth])
+        #expect(calls.all == ["markets", "named BTC/KRW,ETH/KRW", "named BTC/KRW,NOPE/KRW,ETH/KRW"])
+        #expect(try results[eth]?.get().last == 2)
+        guard case .failure(let unlisted)? = results[nope] else {
+            Issue.record("expected NOPE/KRW to fail")
+            return
+        }
+        #expect(unlisted == .notListed(venue: "test", market: nope, code: "404", message: "Code not found"))
+    }
+
+    @Test("one market alone asks the single ticker, whatever the batching")
+    func one() async throws {
+        for batching in [QuoteBatching.single, .allTickersPerQuote, .symbolList(max: nil)] {
+            let calls = Calls()
+            let results = await BatchVenue(calls: calls, failing: nil, batching: batching).quotes(for: [eth, eth])
+            #expect(calls.all == ["single ETH/KRW"])
+            #expect(try results[eth]?.get().last == 1)
+        }
     }
 }
 

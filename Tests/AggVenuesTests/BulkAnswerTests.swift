@@ -200,7 +200,7 @@ struct BulkAnswerTests {
         }
     }
 
-    static func adapter(_ venue: String, body: String) throws -> any ExchangeAdapter {
+    static func adapter(_ venue: String, body: String) throws -> any VenueAdapter {
         try AdapterRegistry.standard.makeAdapter(
             id: venue,
             environment: AdapterEnvironment(baseURL: "https://bulk.test", http: ScriptedHTTPClient(body: body)))

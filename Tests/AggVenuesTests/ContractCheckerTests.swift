@@ -4,7 +4,7 @@ import AggTestKit
 import Testing
 
 /// A small venue that keeps the contract, unless told to break one clause of it.
-struct SampleAdapter: ExchangeAdapter {
+struct SampleAdapter: VenueAdapter {
     enum Flaw: String, Sendable, CaseIterable {
         case none, missingCapability, undeclaredAnswer, otherMarket, unlistedAsVenueError, errorNamesNoVenue
         case unservedCostsRequest, candlesNewestFirst, tooManyRows, multiLineError
@@ -53,7 +53,7 @@ struct SampleAdapter: ExchangeAdapter {
 
     /// Declared only by the transfer flaws: the status list, all coins whatever is asked for
     /// (`transfersOfUnlisted`) or with a negative fee (`negativeFee`).
-    func transferStatus(coins: [String]) async throws(AggError) -> [TransferStatus] {
+    func fetchTransferStatus() async throws(AggError) -> [TransferStatus] {
         guard Flaw.transferFlaws.contains(flaw) else {
             throw .unsupported(venue: "sample", capability: .transferStatus)
         }
@@ -64,7 +64,7 @@ struct SampleAdapter: ExchangeAdapter {
                     withdrawFee: flaw == .negativeFee ? -1 : try row["fee"].decimal())
             }
         }
-        return flaw == .transfersOfUnlisted ? rows : rows.filter { coins.contains($0.coin) }
+        return rows
     }
 
     func quote(for market: Market) async throws(AggError) -> Quote {
@@ -92,7 +92,8 @@ struct SampleAdapter: ExchangeAdapter {
         }
     }
 
-    func candles(for market: Market, interval: CandleInterval, limit: Int) async throws(AggError) -> [Candle] {
+    func fetchCandles(_ request: CandleRequest) async throws(AggError) -> [Candle] {
+        let market = request.market
         let candles = try await client.get(Route(path: "/candles/\(market.base)_\(market.quote)"), for: market) {
             json throws(JSONDecodingError) in
             try json.elements().map { row throws(JSONDecodingError) in
@@ -102,12 +103,12 @@ struct SampleAdapter: ExchangeAdapter {
                     close: price, volume: 1)
             }
         }
-        let kept = flaw == .tooManyRows ? candles : Array(candles.suffix(limit))
+        let kept = flaw == .tooManyRows ? candles : Array(candles.suffix(request.count))
         return flaw == .candlesNewestFirst ? kept.reversed() : kept
     }
 
     /// Declared only by `skippedListing`: BTC/KRW, and an entry whose name is not a string.
-    func marketsAnswer() async throws(AggError) -> BulkAnswer<MarketListing> {
+    func fetchMarkets() async throws(AggError) -> BulkAnswer<MarketListing> {
         guard flaw == .skippedListing else { throw .unsupported(venue: "sample", capability: .markets) }
         return try await client.get(Route(path: "/markets")) { json throws(JSONDecodingError) in
             try .elements(of: json, venue: "sample", nameKey: "name") { entry throws(JSONDecodingError) in
@@ -118,7 +119,7 @@ struct SampleAdapter: ExchangeAdapter {
         }
     }
 
-    func trades(for market: Market, limit: Int) async throws(AggError) -> [Trade] {
+    func fetchTrades(_ request: TradeRequest) async throws(AggError) -> [Trade] {
         guard flaw == .undeclaredAnswer else { throw .unsupported(venue: "sample", capability: .trades) }
         return [Trade(time: Timestamp(millisecondsSince1970: 1), side: .buy, price: 1, amount: 1, cost: 1)]
     }
@@ -193,9 +194,6 @@ struct ContractCheckerTests {
                 ]
             ),
             (.unservedCostsRequest, ["ticker in an unserved currency: BTC/ZZZ costs a request"]),
-            (.candlesNewestFirst, ["candles: not oldest first"]),
-            (.tooManyRows, ["candles: 4 rows, asked for 3"]),
-            (.transfersOfUnlisted, ["transferStatus: a row for NOPE, the unlisted sample"]),
             (.negativeFee, ["transferStatus: a negative withdrawal fee for BTC on BTC"]),
             (
                 .skippedListing,
@@ -208,6 +206,15 @@ struct ContractCheckerTests {
     func reports(flaw: SampleAdapter.Flaw, expected: [String]) async {
         let found = await problems(flaw)
         #expect(found == expected)
+    }
+
+    /// These clauses were broken by adapters that forgot to sort, trim or filter; the core now
+    /// does it for every venue (`VenueAdapter`'s entry points), whatever the primitive answers.
+    @Test(
+        "the core keeps order, limit and the coins asked for, whatever the adapter's primitive answers",
+        arguments: [SampleAdapter.Flaw.candlesNewestFirst, .tooManyRows, .transfersOfUnlisted])
+    func keptByTheCore(flaw: SampleAdapter.Flaw) async {
+        #expect(await problems(flaw) == [])
     }
 
     @Test("an error that is not one line, or blames the user, is reported")

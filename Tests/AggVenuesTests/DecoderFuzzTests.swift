@@ -54,7 +54,7 @@ struct DecoderFuzzTests {
     }
 
     /// Calls every declared capability once; `nil` for a value, the error otherwise.
-    static func exercise(_ adapter: any ExchangeAdapter, descriptor: AdapterDescriptor) async -> [AggError?] {
+    static func exercise(_ adapter: any VenueAdapter, descriptor: AdapterDescriptor) async -> [AggError?] {
         let interval = descriptor.limits.candleIntervals.first ?? .oneDay
         let market = Market(base: "BTC", quote: descriptor.homeCurrency)
         var outcomes: [AggError?] = []

@@ -1,9 +1,10 @@
 import AggCore
 import AggJSON
 import AggTestKit
-import Binance
 import Foundation
 import Testing
+
+@testable import Binance
 
 // What Binance answers from its recordings (every capability, exact values, requests and errors)
 // is data: Fixtures/binance/expectations.json, run by VenueExpectationTests. These are its quirks.

@@ -1,8 +1,9 @@
 import AggCore
 import AggJSON
 import AggTestKit
-import Bithumb
 import Testing
+
+@testable import Bithumb
 
 /// Rule 1 of issue 20 for Bithumb's v1 market list (`/v1/market/all`): one damaged entry is
 /// skipped and reported with its path, in the market list and in the all-tickers answer the

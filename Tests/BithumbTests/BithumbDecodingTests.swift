@@ -1,9 +1,10 @@
 import AggCore
 import AggJSON
 import AggTestKit
-import Bithumb
 import Foundation
 import Testing
+
+@testable import Bithumb
 
 // What Bithumb answers from its recordings (every capability, exact values, requests and errors)
 // is data: Fixtures/bithumb/expectations.json, run by VenueExpectationTests. These are its quirks.

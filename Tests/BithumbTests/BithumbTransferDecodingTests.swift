@@ -1,7 +1,8 @@
 import AggCore
 import AggJSON
-import Bithumb
 import Testing
+
+@testable import Bithumb
 
 @Suite("Bithumb transfer status decoding")
 struct BithumbTransferDecodingTests {

@@ -2,9 +2,10 @@ import AggCore
 import AggJSON
 import AggTestKit
 import AggTransport
-import Bithumb
 import Foundation
 import Testing
+
+@testable import Bithumb
 
 private let bed = AdapterTestBed(BithumbAdapter.self)
 private let btc = bed.market("BTC")

@@ -1,9 +1,10 @@
 import AggCore
 import AggJSON
 import AggTestKit
-import Bithumb
 import Foundation
 import Testing
+
+@testable import Bithumb
 
 @Suite("The fast decoder agrees with Foundation")
 struct FoundationAgreementTests {

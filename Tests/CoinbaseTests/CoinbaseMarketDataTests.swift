@@ -1,9 +1,10 @@
 import AggCore
 import AggJSON
 import AggTestKit
-import Coinbase
 import Foundation
 import Testing
+
+@testable import Coinbase
 
 // What Coinbase answers from its recordings (every capability, exact values, requests and errors)
 // is data: Fixtures/coinbase/expectations.json, run by VenueExpectationTests. These are its quirks.

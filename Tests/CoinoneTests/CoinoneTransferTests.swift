@@ -1,9 +1,10 @@
 import AggCore
 import AggJSON
 import AggTestKit
-import Coinone
 import Foundation
 import Testing
+
+@testable import Coinone
 
 // What Coinone answers from its recordings (every capability, exact values, requests and errors)
 // is data: Fixtures/coinone/expectations.json, run by VenueExpectationTests. These are its quirks.

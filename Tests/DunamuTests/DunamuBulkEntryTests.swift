@@ -1,8 +1,9 @@
 import AggCore
 import AggJSON
 import AggTestKit
-import Dunamu
 import Testing
+
+@testable import Dunamu
 
 /// Rule 1 of issue 20 for Dunamu's table (`/v1/forex/recent?codes=FRX.KRWUSD`, Hana Bank's KRW
 /// price of a dollar): another code's damaged quote costs nothing. The damaged `basePrice` rows

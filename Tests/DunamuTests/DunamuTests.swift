@@ -1,9 +1,10 @@
 import AggCore
 import AggJSON
 import AggTestKit
-import Dunamu
 import Foundation
 import Testing
+
+@testable import Dunamu
 
 // What Dunamu answers from its recordings (every capability, exact values, requests and errors)
 // is data: Fixtures/dunamu/expectations.json, run by VenueExpectationTests. These are its quirks.

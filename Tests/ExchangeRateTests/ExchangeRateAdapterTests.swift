@@ -1,9 +1,10 @@
 import AggCore
 import AggJSON
 import AggTestKit
-import ExchangeRate
 import Foundation
 import Testing
+
+@testable import ExchangeRate
 
 // What Exchangerate answers from its recordings (every capability, exact values, requests and errors)
 // is data: Fixtures/exchangerate/expectations.json, run by VenueExpectationTests. These are its quirks.

@@ -1,8 +1,9 @@
 import AggCore
 import AggJSON
 import AggTestKit
-import ExchangeRate
 import Testing
+
+@testable import ExchangeRate
 
 /// Rules 1 to 3 of issue 20 for ExchangeRate-API's table (`/v6/latest/USD`, 162 rates, which
 /// every FX conversion of `quote`, `compare`, `premium`, `record` and `serve` reads): a key that

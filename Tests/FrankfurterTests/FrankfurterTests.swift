@@ -2,8 +2,9 @@ import AggCore
 import AggJSON
 import AggTestKit
 import Foundation
-import Frankfurter
 import Testing
+
+@testable import Frankfurter
 
 // What Frankfurter answers from its recordings (every capability, exact values, requests and errors)
 // is data: Fixtures/frankfurter/expectations.json, run by VenueExpectationTests. These are its quirks.

@@ -1,7 +1,8 @@
 import AggCore
 import AggTestKit
-import Korbit
 import Testing
+
+@testable import Korbit
 
 /// Korbit takes several markets in one `/v2/tickers?symbol=` URL: 2,000 markets are cut into
 /// URLs of at most 8 KB, and a failed request fails only its own markets, with its own URL.

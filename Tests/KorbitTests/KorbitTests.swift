@@ -3,8 +3,9 @@ import AggJSON
 import AggTestKit
 import AggTransport
 import Foundation
-import Korbit
 import Testing
+
+@testable import Korbit
 
 // What Korbit answers from its recordings (every capability, exact values, requests and errors)
 // is data: Fixtures/korbit/expectations.json, run by VenueExpectationTests. These are its quirks.

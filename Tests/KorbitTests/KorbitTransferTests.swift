@@ -2,8 +2,9 @@ import AggCore
 import AggJSON
 import AggTestKit
 import Foundation
-import Korbit
 import Testing
+
+@testable import Korbit
 
 // What Korbit answers from its recordings (every capability, exact values, requests and errors)
 // is data: Fixtures/korbit/expectations.json, run by VenueExpectationTests. These are its quirks.

@@ -3,8 +3,9 @@ import AggJSON
 import AggTestKit
 import AggTransport
 import Foundation
-import Kraken
 import Testing
+
+@testable import Kraken
 
 // What Kraken answers from its recordings (every capability, exact values, requests and errors) is
 // data: Fixtures/kraken/expectations.json, run by VenueExpectationTests. These are Kraken's quirks.

@@ -3,8 +3,9 @@ import AggJSON
 import AggTestKit
 import AggTransport
 import Foundation
-import OKX
 import Testing
+
+@testable import OKX
 
 // What OKX answers from its recordings (every capability, exact values, requests and errors)
 // is data: Fixtures/okx/expectations.json, run by VenueExpectationTests. These are its quirks.

@@ -121,6 +121,14 @@ struct ScaffoldTests {
             }
         }
         #expect(try text(directory, "Plugins/\(name)/\(name)Adapter.swift").contains("id: \"\(id)\""))
+        // The adapter alone is exported, as `package` for the venue list; nothing is public, and
+        // batching is descriptor data the core reads.
+        let adapter = try text(directory, "Plugins/\(name)/\(name)Adapter.swift")
+        #expect(adapter.contains("package struct \(name)Adapter: CompiledAdapter {"))
+        #expect(adapter.contains("batching: .single"))
+        for file in files where file.hasPrefix("Plugins/") {
+            #expect(try !text(directory, file).contains("public "), "\(file)")
+        }
         #expect(try text(directory, "Fixtures/\(id)/routes.json").contains("\"venue\": \"\(id)\""))
         // The venue's tests are data, run by the one expectations suite: no Swift test is written.
         #expect(try text(directory, "Fixtures/\(id)/expectations.json").contains("\"venue\": \"\(id)\""))

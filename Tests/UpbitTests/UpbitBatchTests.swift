@@ -1,7 +1,8 @@
 import AggCore
 import AggTestKit
 import Testing
-import Upbit
+
+@testable import Upbit
 
 /// Upbit takes several markets in one `/v1/ticker?markets=` URL: 10,000 markets (one 99 KB URL
 /// before) are cut into URLs of at most 8 KB, and a failed request fails only its own markets,

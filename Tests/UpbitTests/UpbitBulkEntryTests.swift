@@ -2,7 +2,8 @@ import AggCore
 import AggJSON
 import AggTestKit
 import Testing
-import Upbit
+
+@testable import Upbit
 
 /// Rule 1 of issue 20 for Upbit's detailed market list, which gives transfer status: a damaged
 /// entry makes its coin unknown, with the path; the other coins keep their rows. The market

@@ -3,7 +3,8 @@ import AggJSON
 import AggTestKit
 import Foundation
 import Testing
-import Upbit
+
+@testable import Upbit
 
 // What Upbit answers from its recordings (every capability, exact values, requests and errors)
 // is data: Fixtures/upbit/expectations.json, run by VenueExpectationTests. These are its quirks.

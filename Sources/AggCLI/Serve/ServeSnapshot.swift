@@ -82,9 +82,18 @@ struct ServeSnapshot: Sendable {
 
 /// A venue as the snapshot knows it: the CLI's services run unchanged on top of it, so that
 /// every endpoint answers exactly what the command would for the same data.
-struct SnapshotAdapter: ExchangeAdapter {
+struct SnapshotAdapter: VenueAdapter {
     let descriptor: AdapterDescriptor
     let snapshot: ServeSnapshot
+
+    /// The venue's descriptor, asked market by market: the snapshot holds no batch endpoint,
+    /// and each market keeps its own answer (`quote(for:)`).
+    init(descriptor: AdapterDescriptor, snapshot: ServeSnapshot) {
+        var single = descriptor
+        single.batching = .single
+        self.descriptor = single
+        self.snapshot = snapshot
+    }
 
     private var id: String { descriptor.id }
 
@@ -101,31 +110,26 @@ struct SnapshotAdapter: ExchangeAdapter {
         return quote
     }
 
-    func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
-        try await allQuotesAnswer(quotedIn: currency).values
-    }
-
     /// The venue's tickers from the snapshot, with the entries of its answer that were skipped.
-    func allQuotesAnswer(quotedIn currency: String) async throws(AggError) -> BulkAnswer<Quote> {
-        guard let venue = snapshot.venues[id], venue.currency == currency else {
+    func fetchAllQuotes(_ request: TickersRequest) async throws(AggError) -> BulkAnswer<Quote> {
+        guard let venue = snapshot.venues[id], venue.currency == request.currency else {
             throw .unsupported(venue: id, capability: .allTickers)
         }
         return BulkAnswer(values: try venue.result.get(), skipped: venue.skipped)
     }
 
-    func rates(base: String) async throws(AggError) -> RateTable {
+    func fetchRates(_ request: RateRequest) async throws(AggError) -> RateTable {
         guard let table = snapshot.fx[id] else { throw .unsupported(venue: id, capability: .fxRates) }
         let answered = try table.get()
-        guard answered.base == base else {
-            throw .fxUnavailable("agg serve polls \(id) for \(answered.base) rates only, not \(base)")
+        guard answered.base == request.base else {
+            throw .fxUnavailable("agg serve polls \(id) for \(answered.base) rates only, not \(request.base)")
         }
         return answered
     }
 
-    func transferStatus(coins: [String]) async throws(AggError) -> [TransferStatus] {
+    func fetchTransferStatus() async throws(AggError) -> [TransferStatus] {
         guard let list = snapshot.transfers[id] else { throw .unsupported(venue: id, capability: .transferStatus) }
-        let rows = try list.get()
-        return coins.isEmpty ? rows : rows.filter { coins.contains($0.coin) }
+        return try list.get()
     }
 }
 

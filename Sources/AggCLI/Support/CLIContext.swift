@@ -157,7 +157,7 @@ public struct AdapterFactory: Sendable {
     }
 
     /// A new adapter for `id`, live or offline as the options say.
-    public func adapter(id: String) throws(AggError) -> any ExchangeAdapter {
+    public func adapter(id: String) throws(AggError) -> any VenueAdapter {
         let descriptor = try context.registry.requireDescriptor(id: id)
         let baseURL = baseURL(for: descriptor)
         let client: any HTTPClient

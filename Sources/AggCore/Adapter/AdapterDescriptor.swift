@@ -36,6 +36,11 @@ public struct AdapterDescriptor: Sendable, Equatable {
     public var rateLimitCodes: Set<String>
     /// The choices the adapter offers in the config file's `venueSettings` (Bithumb's `api`).
     public var settings: [AdapterSetting]
+    /// How the tickers of several markets are asked for (`VenueAdapter.quotes(for:)`).
+    public var batching: QuoteBatching
+    /// The bases an FX source gives rates from, when it does not take any currency (Dunamu
+    /// prices ten currencies in KRW); `nil` when it takes any.
+    public var rateBases: [String]?
 
     public init(
         id: String, displayName: String, country: String, homeCurrency: String,
@@ -43,7 +48,7 @@ public struct AdapterDescriptor: Sendable, Equatable {
         capabilities: Set<Capability>, requestsPerSecond: Double, defaultBaseURL: String,
         attribution: String? = nil, limits: FetchLimits = .standard, changeBasis: ChangeBasis? = nil,
         notListedCodes: Set<String> = [], quotaHeader: QuotaHeader? = nil, rateLimitCodes: Set<String> = [],
-        settings: [AdapterSetting] = []
+        settings: [AdapterSetting] = [], batching: QuoteBatching = .single, rateBases: [String]? = nil
     ) {
         self.id = id
         self.displayName = displayName
@@ -60,6 +65,8 @@ public struct AdapterDescriptor: Sendable, Equatable {
         self.quotaHeader = quotaHeader
         self.rateLimitCodes = rateLimitCodes
         self.settings = settings
+        self.batching = batching
+        self.rateBases = rateBases
     }
 
     /// Whether `error` is this venue's own answer for a market it does not list: already
@@ -75,6 +82,29 @@ public struct AdapterDescriptor: Sendable, Equatable {
     /// Whether the adapter can do `capability`.
     public func supports(_ capability: Capability) -> Bool {
         capabilities.contains(capability)
+    }
+
+    /// The `notListed` error for `market` when the venue has no markets in its quote currency;
+    /// `nil` when it has.
+    public func unserved(_ market: Market) -> AggError? {
+        guard !quoteCurrencies.contains(market.quote) else { return nil }
+        return .notListed(
+            venue: id, market: market, code: "",
+            message: "agg asks \(displayName) only for markets in " + quoteCurrencies.joined(separator: ", "))
+    }
+
+    /// The `notListed` error for every market quoted in `currency` when the venue serves none
+    /// (`ALL/USDT is not listed ...`); `nil` when it serves them.
+    public func unserved(quoteCurrency currency: String) -> AggError? {
+        unserved(.all(quotedIn: currency))
+    }
+
+    /// `error` as "`market` is not listed" when it is the venue's own not-found answer
+    /// (`meansNotListed`), keeping the venue's code and message; any other error unchanged.
+    public func notListed(_ error: AggError, market: Market) -> AggError {
+        guard meansNotListed(error) else { return error }
+        if case .notListed = error { return error }
+        return .notListed(venue: id, market: market, code: error.code ?? "", message: error.message)
     }
 
     /// The name of the environment variable that overrides the base URL: `AGG_BITHUMB_URL`.

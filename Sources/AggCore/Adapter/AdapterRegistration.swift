@@ -6,13 +6,13 @@
 public struct AdapterRegistration: Sendable {
     public var descriptor: AdapterDescriptor
     /// A new adapter reaching the venue through the environment.
-    public var make: @Sendable (AdapterEnvironment) -> any ExchangeAdapter
+    public var make: @Sendable (AdapterEnvironment) -> any VenueAdapter
     /// Where the venue's definition comes from: compiled into agg, or a data file.
     public var origin: VenueOrigin
 
     public init(
         descriptor: AdapterDescriptor, origin: VenueOrigin = .builtIn,
-        make: @escaping @Sendable (AdapterEnvironment) -> any ExchangeAdapter
+        make: @escaping @Sendable (AdapterEnvironment) -> any VenueAdapter
     ) {
         self.descriptor = descriptor
         self.origin = origin

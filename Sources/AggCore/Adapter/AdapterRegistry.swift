@@ -42,7 +42,7 @@ public struct AdapterRegistry: Sendable {
 
     /// A new adapter with `id`, reaching its venue through `environment`.
     public func makeAdapter(id: String, environment: AdapterEnvironment) throws(AggError)
-        -> any ExchangeAdapter
+        -> any VenueAdapter
     {
         guard let registration = registration(id: id.lowercased()) else {
             throw .unknownExchange(id, known: ids)

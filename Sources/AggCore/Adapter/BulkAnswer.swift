@@ -122,6 +122,24 @@ extension BulkAnswer where Value == Quote {
     }
 }
 
+extension BulkAnswer where Value == Quote {
+    /// The quote of `market` in an answer about that market alone; `nil` when the answer has
+    /// none. An entry skipped for it (or one naming no market) fails with its own failure.
+    public func quote(of market: Market) throws(JSONDecodingError) -> Quote? {
+        if let quote = values.first(where: { $0.market == market }) { return quote }
+        if let entry = skipped.first(where: { $0.market == market || $0.market == nil }) {
+            throw JSONDecodingError(path: entry.path, reason: entry.reason)
+        }
+        return nil
+    }
+
+    /// `quote(of:)`, with no quote a failure at `json`: "no ticker for BTC/KRW in the answer".
+    public func only(_ market: Market, in json: JSONCursor) throws(JSONDecodingError) -> Quote {
+        guard let quote = try quote(of: market) else { throw json.failure("no ticker for \(market) in the answer") }
+        return quote
+    }
+}
+
 extension BulkAnswer where Value == [TransferStatus] {
     /// The rows of the entries that decoded, in order, then one `unknown` row for each skipped
     /// entry that names a coin, its note saying why (`unexpected response at $.data[3]...`): a

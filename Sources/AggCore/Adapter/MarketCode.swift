@@ -78,3 +78,27 @@ extension JSONCursor {
         }
     }
 }
+
+extension BulkAnswer where Value == MarketListing {
+    /// The listings of a venue's list whose entries name their market by one code at `codeKey`
+    /// (`symbol`, `instId`, `id`), written as `format` says, and are listed while `statusKey`, when
+    /// present, says `active` and `isListed` holds.
+    ///
+    /// Each entry is read on its own: one whose code is not a string or not a market code, or
+    /// whose status is not a string, is skipped and reported with its path (attributed to the
+    /// market `market` reads from its code), and every other entry is listed. An entry in a quote
+    /// agg does not ask the venue for is left out without a report.
+    public static func coded(
+        _ array: JSONCursor, venue: String, codeKey: String, format: MarketCode, statusKey: String, active: String,
+        market: (String) -> Market?, isListed: (JSONCursor) -> Bool = { _ in true }
+    ) throws(JSONDecodingError) -> BulkAnswer {
+        try .elements(of: array, venue: venue, nameKey: codeKey, market: { market((try? $0[codeKey].string()) ?? "") })
+        {
+            entry throws(JSONDecodingError) in
+            guard try entry[statusKey].optionalString() ?? active == active, isListed(entry) else { return nil }
+            let codeField = entry[codeKey]
+            guard let listed = try codeField.market(format) else { return nil }
+            return MarketListing(exchange: venue, market: listed, venueSymbol: try codeField.string())
+        }
+    }
+}

@@ -22,12 +22,15 @@ public struct VenueClient: Sendable {
     public let baseURL: String
     public let http: any HTTPClient
     public let envelope: ResponseEnvelope
+    /// The environment's clock, which bounds the venue's times (`ValueBounds`).
+    public let now: @Sendable () -> Timestamp
 
     public init(_ descriptor: AdapterDescriptor, environment: AdapterEnvironment, envelope: ResponseEnvelope) {
         self.descriptor = descriptor
         self.baseURL = environment.baseURL
         self.http = environment.http
         self.envelope = envelope
+        self.now = environment.now
     }
 
     /// The venue id, used in every error.
@@ -99,26 +102,13 @@ public struct VenueClient: Sendable {
 
     /// Throws `notListed` for `market` when the venue has no markets in its quote currency.
     public func requireServed(_ market: Market) throws(AggError) {
-        if let error = unserved(market) { throw error }
-    }
-
-    /// The `notListed` error for `market` when the venue has no markets in its quote currency;
-    /// `nil` when it has.
-    public func unserved(_ market: Market) -> AggError? {
-        guard !descriptor.quoteCurrencies.contains(market.quote) else { return nil }
-        return .notListed(
-            venue: venue, market: market, code: "",
-            message: "agg asks \(descriptor.displayName) only for markets in "
-                + descriptor.quoteCurrencies.joined(separator: ", "))
+        if let error = descriptor.unserved(market) { throw error }
     }
 
     /// `error` as "`market` is not listed" when it is the venue's own not-found answer
-    /// (`AdapterDescriptor.meansNotListed`), keeping the venue's code and message; any other
-    /// error unchanged.
+    /// (`AdapterDescriptor.notListed(_:market:)`); any other error unchanged.
     public func notListed(_ error: AggError, market: Market) -> AggError {
-        guard descriptor.meansNotListed(error) else { return error }
-        if case .notListed = error { return error }
-        return .notListed(venue: venue, market: market, code: error.code ?? "", message: error.message)
+        descriptor.notListed(error, market: market)
     }
 
     /// The payload of `route`'s answer: the answer parsed, checked against the envelope, and

@@ -12,6 +12,12 @@ public struct Market: Hashable, Sendable, Comparable, CustomStringConvertible {
         self.quote = quote
     }
 
+    /// Every market quoted in `currency`, as an answer about a whole quote currency names it
+    /// (`ALL/USDT`): what a venue that serves no market in `currency` says is not listed.
+    public static func all(quotedIn currency: String) -> Market {
+        Market(base: "ALL", quote: currency)
+    }
+
     /// `BASE/QUOTE`.
     public var description: String { "\(base)/\(quote)" }
 

@@ -20,3 +20,16 @@ extension Array {
         }.map(\.element)
     }
 }
+
+/// The time order the core promises for rows of a venue's answer: candles oldest first, trades
+/// newest first, whatever order an adapter hands them in.
+public enum TimeOrder {
+    /// `rows` as they are when already in order (a venue's own order among rows of one time
+    /// stands), else sorted by time, stably.
+    public static func ensured<Row>(_ rows: [Row], time: (Row) -> Timestamp, newestFirst: Bool) -> [Row] {
+        let inOrder = zip(rows, rows.dropFirst()).allSatisfy { earlier, later in
+            newestFirst ? time(earlier) >= time(later) : time(earlier) <= time(later)
+        }
+        return inOrder ? rows : rows.sorted(byTime: time, newestFirst: newestFirst, ties: .asSent)
+    }
+}

@@ -124,7 +124,7 @@ private final class Checker: Sendable {
     // MARK: Capabilities
 
     /// Asks `adapter` for `capability` about `market`.
-    func ask(_ capability: Capability, _ adapter: any ExchangeAdapter, market: Market) async throws(AggError)
+    func ask(_ capability: Capability, _ adapter: any VenueAdapter, market: Market) async throws(AggError)
         -> Answer
     {
         switch capability {
@@ -146,13 +146,13 @@ private final class Checker: Sendable {
 
     /// The venue's markets as the CLI reads them (`marketList`): the listings that answered, the
     /// failure of the whole list when none did.
-    func listings(_ adapter: any ExchangeAdapter) async throws(AggError) -> MarketList {
+    func listings(_ adapter: any VenueAdapter) async throws(AggError) -> MarketList {
         let list = await adapter.marketList(quotedIn: nil)
         if list.listings.isEmpty, let failure = list.failures.first { throw failure.error }
         return list
     }
 
-    func checkDeclared(_ capability: Capability, adapter: any ExchangeAdapter) async {
+    func checkDeclared(_ capability: Capability, adapter: any VenueAdapter) async {
         let answer: Answer
         do throws(AggError) {
             answer = try await ask(capability, adapter, market: listed)
@@ -164,7 +164,7 @@ private final class Checker: Sendable {
         check(answer, of: capability)
     }
 
-    func checkUndeclared(_ capability: Capability, adapter: any ExchangeAdapter) async {
+    func checkUndeclared(_ capability: Capability, adapter: any VenueAdapter) async {
         do throws(AggError) {
             _ = try await ask(capability, adapter, market: listed)
             problem("\(capability.rawValue): not declared, but answers")
@@ -257,7 +257,7 @@ private final class Checker: Sendable {
 
     // MARK: Not listed
 
-    func checkNotListed(_ adapter: any ExchangeAdapter) async {
+    func checkNotListed(_ adapter: any VenueAdapter) async {
         guard let unlisted = samples.unlisted else { return }
         for capability in [Capability.ticker, .candles, .trades, .orderBook] where descriptor.supports(capability) {
             do throws(AggError) {
@@ -289,7 +289,7 @@ private final class Checker: Sendable {
 
     /// A coin the venue does not list has no transfer status rows (the caller reports it as not
     /// listed), rather than an error of the whole list or rows of another coin.
-    func checkUnlistedTransfers(_ adapter: any ExchangeAdapter, coin: String) async {
+    func checkUnlistedTransfers(_ adapter: any VenueAdapter, coin: String) async {
         let name = Capability.transferStatus.rawValue
         do throws(AggError) {
             let rows = try await adapter.transferStatus(coins: [coin])

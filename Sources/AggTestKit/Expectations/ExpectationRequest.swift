@@ -83,7 +83,7 @@ public enum ExpectationRequest: Sendable, Equatable {
     ]
 
     /// Asks `adapter`, and renders what it answered.
-    func ask(_ adapter: any ExchangeAdapter) async throws(AggError) -> ModelValue {
+    func ask(_ adapter: any VenueAdapter) async throws(AggError) -> ModelValue {
         switch self {
         case .ticker(let market): return ModelValue(try await adapter.quote(for: market))
         case .quotes(let markets):

@@ -40,24 +40,30 @@ struct NamedListingsAdapter: CompiledAdapter {
 
     init(environment: AdapterEnvironment) {}
 
-    func markets() async throws(AggError) -> [MarketListing] {
-        Self.listings.map {
-            MarketListing(
-                exchange: Self.descriptor.id, market: Market(base: $0.base, quote: $0.quote),
-                venueSymbol: "\($0.quote)-\($0.base)", koreanName: $0.korean, englishName: $0.english)
-        }
+    func fetchMarkets() async throws(AggError) -> BulkAnswer<MarketListing> {
+        BulkAnswer(
+            values: Self.listings.map {
+                MarketListing(
+                    exchange: Self.descriptor.id, market: Market(base: $0.base, quote: $0.quote),
+                    venueSymbol: "\($0.quote)-\($0.base)", koreanName: $0.korean, englishName: $0.english)
+            })
     }
 
-    func allQuotes(quotedIn currency: String) async throws(AggError) -> [Quote] {
-        Self.listings.filter { $0.quote == currency }.map {
+    func fetchAllQuotes(_ request: TickersRequest) async throws(AggError) -> BulkAnswer<Quote> {
+        BulkAnswer(values: Self.tickers(quotedIn: request.currency))
+    }
+
+    /// The table's tickers quoted in `currency`.
+    static func tickers(quotedIn currency: String) -> [Quote] {
+        listings.filter { $0.quote == currency }.map {
             Quote(
-                exchange: Self.descriptor.id, market: Market(base: $0.base, quote: $0.quote),
+                exchange: descriptor.id, market: Market(base: $0.base, quote: $0.quote),
                 last: Decimal(string: $0.last) ?? 0)
         }
     }
 
     func quote(for market: Market) async throws(AggError) -> Quote {
-        guard let quote = try await allQuotes(quotedIn: market.quote).first(where: { $0.market == market }) else {
+        guard let quote = Self.tickers(quotedIn: market.quote).first(where: { $0.market == market }) else {
             throw .notListed(venue: Self.descriptor.id, market: market, code: "", message: "")
         }
         return quote

@@ -252,7 +252,7 @@ struct ComparePlan: Sendable {
 
     /// `market` on `venue` (the venue's own not-found answer is already `.notListed`).
     private static func ticker(_ market: Market, on venue: String, factory: AdapterFactory) async -> QuoteResult {
-        let adapter: any ExchangeAdapter
+        let adapter: any VenueAdapter
         do throws(AggError) {
             adapter = try factory.adapter(id: venue)
         } catch {

@@ -155,13 +155,13 @@ struct QuoteService: Sendable {
     }
 
     /// The adapter of each venue of the plan.
-    private func adapters(for plan: Plan) throws(AggError) -> [(VenueRequest, any ExchangeAdapter)] {
-        var adapters: [(VenueRequest, any ExchangeAdapter)] = []
+    private func adapters(for plan: Plan) throws(AggError) -> [(VenueRequest, any VenueAdapter)] {
+        var adapters: [(VenueRequest, any VenueAdapter)] = []
         for request in plan.requests { adapters.append((request, try factory.adapter(id: request.venue))) }
         return adapters
     }
 
-    private static func fetch(_ adapters: [(VenueRequest, any ExchangeAdapter)], plan: Plan) async -> [Outcome] {
+    private static func fetch(_ adapters: [(VenueRequest, any VenueAdapter)], plan: Plan) async -> [Outcome] {
         let results = await concurrentMap(adapters) { request, adapter in
             await fetchOne(request, adapter: adapter, all: plan.all, quoteCurrency: plan.quoteCurrency)
         }
@@ -169,7 +169,7 @@ struct QuoteService: Sendable {
     }
 
     private static func fetchOne(
-        _ request: VenueRequest, adapter: any ExchangeAdapter, all: Bool, quoteCurrency: String?
+        _ request: VenueRequest, adapter: any VenueAdapter, all: Bool, quoteCurrency: String?
     ) async -> [Outcome] {
         let venue = request.venue
         if all {
@@ -191,7 +191,7 @@ struct QuoteService: Sendable {
                     }
             } catch {
                 return [
-                    Outcome(exchange: venue, market: Market(base: "ALL", quote: currency), result: .failure(error))
+                    Outcome(exchange: venue, market: .all(quotedIn: currency), result: .failure(error))
                 ]
             }
         }

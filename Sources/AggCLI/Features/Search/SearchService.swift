@@ -47,7 +47,7 @@ struct SearchService: Sendable {
     func search(_ query: String, quote: String?, limit: Int, venues: [AdapterDescriptor]) async throws(AggError)
         -> Result
     {
-        var adapters: [any ExchangeAdapter] = []
+        var adapters: [any VenueAdapter] = []
         for venue in venues { adapters.append(try factory.adapter(id: venue.id)) }
         let homes = Dictionary(venues.map { ($0.id, $0.homeCurrency) }) { first, _ in first }
         let results = await concurrentMap(adapters) { adapter in
@@ -89,7 +89,7 @@ struct SearchService: Sendable {
 
     /// One venue's matches, and their last prices when the venue gives all tickers at once.
     static func search(
-        _ adapter: any ExchangeAdapter, query: String, quote: String?, homes: [String: String]
+        _ adapter: any VenueAdapter, query: String, quote: String?, homes: [String: String]
     ) async -> VenueResult {
         let descriptor = adapter.descriptor
         var result = VenueResult(venue: descriptor.id)
