@@ -111,4 +111,18 @@ struct WebSocketFaultTests {
         // Generous for a loaded machine, far below the venues' own 60 s idle timeouts.
         #expect(elapsed < 0.5 + 5)
     }
+
+    @Test("a close the server never answers ends the stream at the close timeout, as the client asked")
+    func closeTimeout() async throws {
+        let server = try WebSocketLoopbackServer(script: WS.script(#"{"fault":"stall"}"#))
+        let configuration = WebSocketConfiguration(closeTimeout: 0.3)
+        let connection = try await WebSocketClient(configuration: configuration).connect(to: server.url())
+        let start = WS.now()
+        connection.close()
+        let outcome = await WS.drain(connection)
+        let elapsed = WS.now() - start
+        #expect(outcome.error == nil)
+        #expect(elapsed >= 0.29)
+        #expect(elapsed < 0.3 + 5)
+    }
 }

@@ -58,11 +58,20 @@ public struct WebSocketScript: Sendable, Equatable {
 
     /// Loads `Fixtures/<venue>/stream/<name>.jsonl`, which must start with its header line.
     public static func fixture(venue: String, name: String) throws -> WebSocketScript {
-        let path = "\(venue)/stream/\(name).jsonl"
-        let script = try WebSocketScript(jsonLines: String(decoding: try Fixtures.bytes(path), as: UTF8.self))
+        try load(
+            Fixtures.directory.appendingPathComponent(venue).appendingPathComponent("stream")
+                .appendingPathComponent(name + ".jsonl"))
+    }
+
+    /// Loads a script file, which must start with its header line.
+    public static func load(_ file: URL) throws -> WebSocketScript {
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            throw Fixtures.FixtureError(path: file.path)
+        }
+        let script = try WebSocketScript(jsonLines: String(decoding: data, as: UTF8.self))
         guard script.provenance != nil else {
             throw WebSocketScriptError(
-                line: 1, reason: "\(path) has no header line ({\"data\":\"recorded\"|\"sample\"})")
+                line: 1, reason: "\(file.lastPathComponent) has no header line ({\"data\":\"recorded\"|\"sample\"})")
         }
         return script
     }
