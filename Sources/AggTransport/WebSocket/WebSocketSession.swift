@@ -136,12 +136,12 @@ final class WebSocketSession {
             var mask: Int32 = 0
             if events & Int16(POLLIN) != 0 { mask |= Int32(CURL_CSELECT_IN) }
             if events & Int16(POLLOUT) != 0 { mask |= Int32(CURL_CSELECT_OUT) }
-            if events & Int16(POLLERR | POLLHUP) != 0 { mask |= Int32(CURL_CSELECT_ERR) }
+            if events & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { mask |= Int32(CURL_CSELECT_ERR) }
             driveCurl(socket: fd, mask: mask)
         case .handshaking:
             advanceHandshake()
         case .open, .closing:
-            pump(readable: events & Int16(POLLIN | POLLHUP | POLLERR) != 0)
+            pump(readable: events & Int16(POLLIN | POLLHUP | POLLERR | POLLNVAL) != 0)
         case .finished:
             break
         }
