@@ -19,6 +19,8 @@ struct WebSocketServerConnection {
     let script: WebSocketScript
     let core: WebSocketServerCore
     private var reader: WebSocketFrameReader
+    /// The 101 answer, when it leaves with the first step's frames.
+    private var unsent: [UInt8] = []
 
     init(descriptor: Int32, index: Int, script: WebSocketScript, core: WebSocketServerCore) {
         self.descriptor = descriptor
@@ -59,7 +61,14 @@ struct WebSocketServerConnection {
         let head =
             "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Accept: \(accept)\r\n\r\n"
-        guard LoopbackSocket.sendAll(descriptor, Array(head.utf8)) else { return }
+        if case .send? = steps.first {
+            // Frames that follow the handshake at once leave in the same write as the 101, as a
+            // venue that greets on connect sends them: the client must take frames that arrive
+            // with the answer head.
+            unsent = Array(head.utf8)
+        } else {
+            guard LoopbackSocket.sendAll(descriptor, Array(head.utf8)) else { return }
+        }
         for step in steps {
             guard perform(step) else { return }
         }
@@ -91,7 +100,8 @@ struct WebSocketServerConnection {
             return expect(opcode, data: data, match: match)
         case .send(let opcode, let data, let fragments, let repeats):
             let message = WebSocketServerFrames.message(opcode: opcode.code, payload: data, fragments: fragments)
-            var batch: [UInt8] = []
+            var batch = unsent
+            unsent = []
             for _ in 0..<repeats {
                 batch += message
                 if batch.count >= 256 * 1024 {
