@@ -33,7 +33,8 @@ struct WebSocketEngineTests {
         #expect(threads.count == 1)
         for connection in connections { connection.close() }
         #expect(await eventually { client.engineProbe.connectionCount == 0 })
-        #expect(server.wait(within: 10) { $0.count == count && $0.allSatisfy { $0.ended && $0.violations.isEmpty } })
+        #expect(
+            await server.wait(within: 10) { $0.count == count && $0.allSatisfy { $0.ended && $0.violations.isEmpty } })
     }
 
     @Test("releasing the client and its connections ends the engine thread; an open stream ends as shut down")

@@ -15,7 +15,7 @@ struct WebSocketFaultTests {
         #expect(outcome.webSocketError == .closedByPeer(url: url, code: 4290, reason: "too many"))
         #expect(outcome.webSocketError?.closeCode == 4290)
         #expect("\(outcome.error.map { "\($0)" } ?? "")" == "\(url) closed the WebSocket with code 4290 (too many)")
-        #expect(server.wait(within: 10) { $0.first?.ended == true })
+        #expect(await server.wait(within: 10) { $0.first?.ended == true })
         let echo = try #require(server.connections.first?.frames.last)
         #expect(echo.opcode == 0x8 && echo.masked && WS.closeCode(echo) == 4290)
     }
@@ -71,7 +71,7 @@ struct WebSocketFaultTests {
         let outcome = await WS.drain(try await WebSocketClient().connect(to: url))
         #expect(outcome.texts == ["before"])
         #expect(outcome.webSocketError == .protocolViolation(url: url, closeCode: 1002))
-        #expect(server.wait(within: 10) { $0.first?.ended == true })
+        #expect(await server.wait(within: 10) { $0.first?.ended == true })
         let close = try #require(server.connections.first?.frames.last)
         #expect(close.opcode == 0x8 && WS.closeCode(close) == 1002)
     }
@@ -87,7 +87,7 @@ struct WebSocketFaultTests {
         #expect(outcome.messages.first?.bytes.allSatisfy { $0 == UInt8(ascii: "a") } == true)
         #expect(outcome.webSocketError == .messageTooLarge(url: url, limit: limit))
         #expect(outcome.webSocketError?.closeCode == 1009)
-        #expect(server.wait(within: 10) { $0.first?.ended == true })
+        #expect(await server.wait(within: 10) { $0.first?.ended == true })
         let close = try #require(server.connections.first?.frames.last)
         #expect(close.opcode == 0x8 && WS.closeCode(close) == 1009)
     }

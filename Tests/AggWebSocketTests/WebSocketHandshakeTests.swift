@@ -36,7 +36,7 @@ struct WebSocketHandshakeTests {
         let outcome = await WS.drain(connection)
         #expect(outcome.error == nil)
         #expect(outcome.messages.isEmpty)
-        #expect(server.wait(within: 10) { $0.first?.ended == true })
+        #expect(await server.wait(within: 10) { $0.first?.ended == true })
         let record = try #require(server.connections.first)
         let request = try #require(record.request)
         #expect(request.method == "GET")
@@ -57,7 +57,7 @@ struct WebSocketHandshakeTests {
         let second = try await client.connect(to: url)
         second.close()
         _ = await WS.drain(second)
-        #expect(server.wait(within: 10) { $0.count == 2 && $0[1].ended })
+        #expect(await server.wait(within: 10) { $0.count == 2 && $0[1].ended })
         let keys = server.connections.compactMap { $0.request?.header("Sec-WebSocket-Key") }
         #expect(keys.count == 2 && keys[0] != keys[1])
     }

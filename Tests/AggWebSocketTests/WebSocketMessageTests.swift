@@ -53,7 +53,7 @@ struct WebSocketMessageTests {
         let outcome = await WS.take(1, from: connection)
         #expect(outcome.texts == ["ack"])
         #expect(outcome.error == nil)
-        #expect(server.wait(within: 10) { $0.first?.ended == true })
+        #expect(await server.wait(within: 10) { $0.first?.ended == true })
         let record = try #require(server.connections.first)
         #expect(record.violations == [])
         #expect(record.messages == [subscribe])
@@ -70,7 +70,7 @@ struct WebSocketMessageTests {
         let outcome = await WS.drain(connection)
         #expect(outcome.webSocketError == .closedByPeer(url: url, code: 1008, reason: "unexpected message"))
         #expect(outcome.webSocketError?.closeCode == 1008)
-        #expect(server.wait(within: 10) { $0.first?.ended == true })
+        #expect(await server.wait(within: 10) { $0.first?.ended == true })
         #expect(server.connections.first?.violations == [#"expected text {"a": 1} (json), got {"a":2}"#])
     }
 
@@ -83,7 +83,7 @@ struct WebSocketMessageTests {
         connection.send(text: #"{"a":[1,"x"]}"#)
         let outcome = await WS.take(1, from: connection)
         #expect(outcome.texts == ["ok"])
-        #expect(server.wait(within: 10) { $0.first?.ended == true })
+        #expect(await server.wait(within: 10) { $0.first?.ended == true })
         #expect(server.connections.first?.violations == [])
     }
 
@@ -97,7 +97,7 @@ struct WebSocketMessageTests {
         let connection = try await WebSocketClient().connect(to: server.url())
         let outcome = await WS.take(1, from: connection)
         #expect(outcome.texts == ["after pong"])
-        #expect(server.wait(within: 10) { $0.first?.ended == true })
+        #expect(await server.wait(within: 10) { $0.first?.ended == true })
         let record = try #require(server.connections.first)
         #expect(record.violations == [])
         let pong = try #require(record.frames.first)
@@ -115,7 +115,7 @@ struct WebSocketMessageTests {
         let outcome = await WS.take(1, from: connection)
         #expect(outcome.texts == ["pinged"])
         #expect(outcome.error == nil)
-        #expect(server.wait(within: 10) { $0.first?.ended == true })
+        #expect(await server.wait(within: 10) { $0.first?.ended == true })
         #expect(server.connections.first?.violations == [])
     }
 
@@ -125,7 +125,7 @@ struct WebSocketMessageTests {
         let configuration = WebSocketConfiguration(keepAliveInterval: 0.05, keepAliveTimeout: 2)
         let connection = try await WebSocketClient(configuration: configuration).connect(to: server.url())
         // Five pings, each sent after 50 ms of silence following the previous pong.
-        #expect(server.wait(within: 20) { ($0.first?.frames.filter { $0.opcode == 0x9 }.count ?? 0) >= 5 })
+        #expect(await server.wait(within: 20) { ($0.first?.frames.filter { $0.opcode == 0x9 }.count ?? 0) >= 5 })
         connection.close()
         let outcome = await WS.drain(connection)
         #expect(outcome.error == nil)

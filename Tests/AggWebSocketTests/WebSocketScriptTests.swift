@@ -85,6 +85,8 @@ struct WebSocketScriptTests {
             throws: WebSocketScriptError(
                 line: 1, reason: #"bare.jsonl has no header line ({"data":"recorded"|"sample"})"#)
         ) { try WebSocketScript.load(bare) }
-        #expect(throws: Fixtures.FixtureError.self) { try WebSocketScript.fixture(venue: "no-such-venue", name: "ticker") }
+        #expect(throws: Fixtures.FixtureError.self) {
+            try WebSocketScript.fixture(venue: "no-such-venue", name: "ticker")
+        }
     }
 }

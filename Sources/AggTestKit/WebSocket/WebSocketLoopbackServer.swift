@@ -59,14 +59,15 @@ public final class WebSocketLoopbackServer: Sendable {
     public var connections: [WebSocketServerConnectionRecord] { core.records }
 
     /// Waits until `condition` holds for the connection records, checking every 5 ms, at most
-    /// `seconds`; returns whether it held.
+    /// `seconds`; returns whether it held. It sleeps rather than blocks, so waiting tests leave
+    /// the cooperative threads to the code under test.
     public func wait(
         within seconds: Double, until condition: ([WebSocketServerConnectionRecord]) -> Bool
-    ) -> Bool {
+    ) async -> Bool {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
         while !condition(core.records) {
             guard DispatchTime.now().uptimeNanoseconds < deadline else { return false }
-            usleep(5000)
+            try? await Task.sleep(for: .milliseconds(5))
         }
         return true
     }
