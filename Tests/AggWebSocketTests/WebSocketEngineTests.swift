@@ -3,7 +3,7 @@ import Testing
 
 @testable import AggTransport
 
-@Suite("WebSocket client: one engine thread for every connection")
+@Suite("WebSocket client: one engine thread for every connection", .timeLimit(.minutes(5)))
 struct WebSocketEngineTests {
     @Test("50 connections are open at once, all served by the one engine thread")
     func manyConnectionsOneThread() async throws {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import AggTransport
 
-@Suite("WebSocket client: every fault a stream can have ends it once, with its own error")
+@Suite("WebSocket client: every fault a stream can have ends it once, with its own error", .timeLimit(.minutes(5)))
 struct WebSocketFaultTests {
     @Test("a close with a code surfaces the code and reason, and the client answers it")
     func closeWithCode() async throws {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import AggTransport
 
-@Suite("WebSocket client: the opening handshake")
+@Suite("WebSocket client: the opening handshake", .timeLimit(.minutes(5)))
 struct WebSocketHandshakeTests {
     @Test("Sec-WebSocket-Accept is RFC 6455's example value for its example key")
     func acceptKnownAnswer() {

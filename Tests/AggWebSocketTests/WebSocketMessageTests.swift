@@ -3,7 +3,7 @@ import Testing
 
 @testable import AggTransport
 
-@Suite("WebSocket client: messages, fragments, pings and the subscribe check")
+@Suite("WebSocket client: messages, fragments, pings and the subscribe check", .timeLimit(.minutes(5)))
 struct WebSocketMessageTests {
     @Test("text and binary frames arrive as bytes, in order, with their kind")
     func textAndBinary() async throws {

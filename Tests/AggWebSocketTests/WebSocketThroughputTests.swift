@@ -3,7 +3,7 @@ import Testing
 
 @testable import AggTransport
 
-@Suite("WebSocket client: throughput over loopback")
+@Suite("WebSocket client: throughput over loopback", .timeLimit(.minutes(5)))
 struct WebSocketThroughputTests {
     @Test("200,000 ticker-sized text messages arrive complete and in order; the rate is printed")
     func throughput() async throws {

@@ -6,10 +6,12 @@ import Glibc
 
 /// One connection of the loopback WebSocket server: the handshake, then the script's steps.
 struct WebSocketServerConnection {
-    /// How long an `expect` step waits for the client.
-    static let expectSeconds = 10.0
+    /// How long an `expect` step waits for the client: a bound for a client that never sends,
+    /// long enough for a test process whose cooperative threads are busy on a loaded machine
+    /// (a whole-suite run on 2 cores has kept a task from running for over a minute).
+    static let expectSeconds = 120.0
     /// How long the server waits for the client's answer to its close.
-    static let closeSeconds = 5.0
+    static let closeSeconds = 30.0
     /// How long a connection with nothing left to play waits for the client (the test ends
     /// sooner: stopping the server shuts the socket down).
     static let idleSeconds = 600.0
