@@ -99,12 +99,22 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // wslay: RFC 6455 framing for the WebSocket client (no .pc file: linked by name).
+        .systemLibrary(name: "CWslay", path: "Sources/CWslay", providers: [.apt(["libwslay-dev"])]),
+        // OpenSSL's libcrypto (libcurl links it already): SHA-1 for the WebSocket handshake.
+        .systemLibrary(
+            name: "CCrypto",
+            path: "Sources/CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(name: "AggJSON"),
         // The HTTP server of `agg serve`: a strict HTTP/1.1 reader of its own (GET and HEAD, no
         // bodies) on POSIX sockets, one thread per connection, behind a small router; zlib gzips.
         .target(name: "AggServer", dependencies: ["CZlib", "AggJSON"]),
         .target(name: "AggCore", dependencies: ["AggJSON"]),
-        .target(name: "AggTransport", dependencies: ["AggCore", "CCurl"]),
+        // HTTP through libcurl, and WebSocket (libcurl connects, wslay frames) on one thread each.
+        .target(name: "AggTransport", dependencies: ["AggCore", "CCurl", "CWslay", "CCrypto"]),
         .target(name: "AggStore", dependencies: ["AggCore", "AggJSON", "CSQLite"]),
         // The PostgreSQL history store, for recorders that share one database (libpq).
         .target(name: "AggPostgres", dependencies: ["AggCore", "AggJSON", "CPostgres"]),
@@ -124,7 +134,7 @@ let package = Package(
         .executableTarget(
             name: "agg",
             dependencies: ["AggCLI", "AggCore", "AggTransport", "AggVenues", "AggDataVenues", "CMalloc"]),
-        .target(name: "AggTestKit", dependencies: ["AggCore", "AggJSON", "AggFixtures", "AggDataVenues"]),
+        .target(name: "AggTestKit", dependencies: ["AggCore", "AggJSON", "AggFixtures", "AggDataVenues", "CCrypto"]),
         .executableTarget(
             name: "agg-bench",
             dependencies: [
@@ -135,6 +145,8 @@ let package = Package(
         .testTarget(name: "AggJSONTests", dependencies: ["AggJSON", "AggTestKit"]),
         .testTarget(name: "AggCoreTests", dependencies: ["AggCore", "AggJSON", "AggTestKit"]),
         .testTarget(name: "AggTransportTests", dependencies: ["AggTransport", "AggCore", "AggTestKit"]),
+        // The WebSocket client against the loopback WebSocket server of the test kit.
+        .testTarget(name: "AggWebSocketTests", dependencies: ["AggTransport", "AggCore", "AggTestKit"]),
         .testTarget(name: "AggStoreTests", dependencies: ["AggStore", "AggCore", "AggTestKit"]),
         // Against the PostgreSQL that Tools/test starts (AGG_TEST_POSTGRES_URL); the three-recorder
         // test starts and kills `agg` itself.

@@ -9,7 +9,7 @@
 # AGG_SETUP_PRIVILEGE=root|sudo|none replaces the detection of how to install.
 set -euo pipefail
 
-packages=(${AGG_SETUP_PACKAGES:-libcurl4-openssl-dev libsqlite3-dev libpq-dev zlib1g-dev})
+packages=(${AGG_SETUP_PACKAGES:-libcurl4-openssl-dev libsqlite3-dev libpq-dev zlib1g-dev libwslay-dev libssl-dev})
 
 missing=()
 for package in "${packages[@]}"; do

@@ -42,4 +42,24 @@ static inline CURLcode agg_curl_get_off_t(CURL *handle, CURLINFO info, curl_off_
     return curl_easy_getinfo(handle, info, value);
 }
 
+// The multi interface's socket and timer callbacks, for the WebSocket engine's own poll loop.
+typedef int (*agg_curl_socket_callback)(CURL *easy, curl_socket_t socket, int what, void *userp, void *socketp);
+typedef int (*agg_curl_timer_callback)(CURLM *multi, long timeout_ms, void *userp);
+
+static inline CURLMcode agg_curl_multi_set_socket_callback(CURLM *multi, agg_curl_socket_callback value) {
+    return curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, value);
+}
+
+static inline CURLMcode agg_curl_multi_set_timer_callback(CURLM *multi, agg_curl_timer_callback value) {
+    return curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, value);
+}
+
+static inline CURLMcode agg_curl_multi_set_pointer(CURLM *multi, CURLMoption option, void *value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
+static inline CURLcode agg_curl_get_socket(CURL *handle, CURLINFO info, curl_socket_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
 #endif
