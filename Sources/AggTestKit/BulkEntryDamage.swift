@@ -42,7 +42,7 @@ public struct BulkEntryDamage: Sendable {
     /// Every case, run against adapters that `make` builds (a registration's factory) at
     /// `baseURL`, on a client answering each body: what was compared and what differed, each
     /// difference naming its case.
-    public func check(baseURL: String, _ make: @escaping @Sendable (AdapterEnvironment) -> any ExchangeAdapter)
+    public func check(baseURL: String, _ make: @escaping @Sendable (AdapterEnvironment) -> any VenueAdapter)
         async throws -> BulkEntryOutcome
     {
         var outcome = BulkEntryOutcome()
@@ -60,7 +60,7 @@ public struct BulkEntryDamage: Sendable {
     }
 
     /// An adapter answering through a client, with the clock given or the system's.
-    typealias Factory = @Sendable (any HTTPClient, (@Sendable () -> Timestamp)?) -> any ExchangeAdapter
+    typealias Factory = @Sendable (any HTTPClient, (@Sendable () -> Timestamp)?) -> any VenueAdapter
 
     private func recorded(_ file: String, at path: [JSONDamage.Step] = [], with value: JSONValue? = nil) throws
         -> String

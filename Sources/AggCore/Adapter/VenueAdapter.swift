@@ -111,10 +111,6 @@ public protocol VenueAdapter: Sendable {
     func fetchTransferStatus() async throws(AggError) -> [TransferStatus]
 }
 
-/// The former name of `VenueAdapter`, kept so that code written against it still builds.
-@available(*, deprecated, renamed: "VenueAdapter")
-public typealias ExchangeAdapter = VenueAdapter
-
 /// An adapter written in Swift, whose descriptor is known at compile time:
 /// `AdapterRegistration(BithumbAdapter.self)` registers it.
 public protocol CompiledAdapter: VenueAdapter {
