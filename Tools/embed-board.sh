@@ -1,6 +1,6 @@
 #!/bin/sh
 # Regenerates Sources/AggCLI/Serve/BoardAssets.swift from the board page's files in
-# Sources/AggCLI/Serve/Board/ (board.html, board.css, board.js): each file becomes one raw
+# Sources/AggCLI/Serve/Board/ (board.html, board.css, board.js, board.svg): each file becomes one raw
 # string literal, so that the page is inside the `agg` binary (the static release binary, and
 # the installed copy, need no folder beside them). BoardAssetsTests fails while the Swift file
 # is stale; run this script after editing the page.
@@ -27,6 +27,7 @@ tmp="$(mktemp)"
     literal html "$board/board.html"
     literal css "$board/board.css"
     literal javascript "$board/board.js"
+    literal icon "$board/board.svg"
     echo '}'
 } >"$tmp"
 mv "$tmp" "$out"

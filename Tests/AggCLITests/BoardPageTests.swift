@@ -19,13 +19,14 @@ struct BoardPageTests {
         switch file {
         case "board.css": BoardAssets.css
         case "board.js": BoardAssets.javascript
+        case "board.svg": BoardAssets.icon
         default: BoardAssets.html
         }
     }
 
     @Test(
         "BoardAssets.swift holds the page's files exactly (run Tools/embed-board.sh after editing them)",
-        arguments: ["board.html", "board.css", "board.js"])
+        arguments: ["board.html", "board.css", "board.js", "board.svg"])
     func embeddedIsCurrent(file: String) throws {
         let text = try String(contentsOf: Self.board.appendingPathComponent(file), encoding: .utf8)
         #expect(
@@ -37,6 +38,7 @@ struct BoardPageTests {
         arguments: [
             ("/", "text/html; charset=utf-8"), ("/board", "text/html; charset=utf-8"),
             ("/board.css", "text/css; charset=utf-8"), ("/board.js", "text/javascript; charset=utf-8"),
+            ("/board.svg", "image/svg+xml"),
         ])
     func headers(path: String, type: String) async throws {
         let harness = try ServeHarness()
@@ -74,7 +76,7 @@ struct BoardPageTests {
     func token() async throws {
         let harness = try ServeHarness(token: "board-token-0123456789")
         await harness.poll()
-        for path in ["/", "/board", "/board.css", "/board.js"] {
+        for path in ["/", "/board", "/board.css", "/board.js", "/board.svg"] {
             #expect(try await harness.get(path).status == 200)
         }
         #expect(try await harness.get("/v1/premium").status == 401)

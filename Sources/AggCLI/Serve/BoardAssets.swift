@@ -10,6 +10,7 @@ enum BoardAssets {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>agg board</title>
+<link rel="icon" href="/board.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/board.css">
 <script src="/board.js" defer></script>
 </head>
@@ -429,6 +430,10 @@ document.addEventListener('DOMContentLoaded', () => {
   });
   start();
 });
+
+"""##
+    static let icon = ##"""
+<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0b4fb3"/><path d="M3 11l3-4 3 2 4-5" stroke="#fff" stroke-width="2" fill="none"/></svg>
 
 """##
 }

@@ -1,9 +1,9 @@
 import AggServer
 
-/// The board page of `agg serve`: `/` and `/board` (the same HTML), `/board.css` and
-/// `/board.js`, embedded in the binary (`BoardAssets`, written by Tools/embed-board.sh). The page
-/// carries no data, so it is served without the bearer token; its script asks the data
-/// endpoints with the token.
+/// The board page of `agg serve`: `/` and `/board` (the same HTML), `/board.css`, `/board.js`
+/// and `/board.svg` (its icon), embedded in the binary (`BoardAssets`, written by
+/// Tools/embed-board.sh). The page carries no data, so it is served without the bearer token;
+/// its script asks the data endpoints with the token.
 enum BoardPage {
     /// One file of the page.
     struct Asset: Sendable {
@@ -45,6 +45,7 @@ enum BoardPage {
             "/": html, "/board": html,
             "/board.css": Asset(BoardAssets.css, contentType: "text/css; charset=utf-8"),
             "/board.js": Asset(BoardAssets.javascript, contentType: "text/javascript; charset=utf-8"),
+            "/board.svg": Asset(BoardAssets.icon, contentType: "image/svg+xml"),
         ]
     }()
 
