@@ -10,7 +10,8 @@ import Testing
 
 /// The board page in a real Chromium: `agg serve` (the built binary) on loopback fixtures, and
 /// Tests/Browser/board_test.py driving the browser with Selenium (rows, exact values, sort,
-/// filter, the live update, stale greying, the XSS case, a quiet console, a screenshot).
+/// filter, the live update, stale greying, the XSS case, a quiet console, a screenshot, the
+/// bearer token from the URL fragment and from the page's form).
 /// Tools/test makes the Selenium venv and sets `AGG_TEST_BROWSER_PYTHON`; without it the test
 /// is skipped with one line (Tools/test leaves it unset only when Chromium cannot be installed).
 @Suite("agg serve: the board page in Chromium")
@@ -22,6 +23,7 @@ struct BoardBrowserTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// The poll interval: the checks derive their deadlines from it.
     static let interval = 2
+    static let token = "board-browser-token-0123456789"
 
     /// What the test changes in the fixtures, through `GET /control/...` of the fixture server.
     final class Knobs: Sendable {
@@ -59,7 +61,7 @@ struct BoardBrowserTests {
     }
 
     @Test(
-        "rows, exact values, sort, filter, live update, stale greying, the XSS case and a quiet console",
+        "rows, exact values, sort, filter, live update, stale greying, the XSS case, a quiet console, the token",
         .enabled(
             if: python != nil,
             "AGG_TEST_BROWSER_PYTHON is not set: no browser to test with (Tools/test sets up Chromium and Selenium)"),
@@ -80,6 +82,8 @@ struct BoardBrowserTests {
         var environment = fixtures.environment
         environment["AGG_HOME"] = home.appendingPathComponent("home").path
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        // The page must work behind the token: the whole test runs with one.
+        environment["AGG_TOKEN"] = Self.token
         let (process, _, error) = try AggBinary.start(
             [
                 "serve", "--listen", "127.0.0.1:0", "--exchange", "bithumb,upbit,binance,gopax", "--fx", "frankfurter",
@@ -108,7 +112,8 @@ struct BoardBrowserTests {
         script.executableURL = URL(fileURLWithPath: python)
         script.arguments = [
             Self.root.appendingPathComponent("Tests/Browser/board_test.py").path,
-            "--url", "http://127.0.0.1:\(port)", "--control", fixtures.server.baseURL + "/control",
+            "--url", "http://127.0.0.1:\(port)", "--token", Self.token, "--control",
+            fixtures.server.baseURL + "/control",
             "--interval", String(Self.interval), "--out", output + "/board",
         ]
         let pipe = Pipe()

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """The board page of `agg serve` in a real Chromium, driven by Selenium (BoardBrowserTests runs it).
 
-Usage: board_test.py --url http://127.0.0.1:PORT --control http://127.0.0.1:FPORT/control
+Usage: board_test.py --url http://127.0.0.1:PORT --token TOKEN --control http://127.0.0.1:FPORT/control
                      --interval SECONDS --out FOLDER
+The server needs TOKEN: the page is opened with it in the URL fragment, and at the end without
+it, to type it into the page's form.
 The server behind --url polls fixtures that --control changes (a price, a failing venue). Each
 check prints one `ok:` line; the first failure prints `FAIL: ...` and exits 1. The figures
 (first render, gzipped size) are printed as `figure:` lines.
@@ -49,8 +51,14 @@ def wait_for(what, deadline, probe, step=0.05):
         time.sleep(step)
 
 
+TOKEN = {}
+
+
 def get(url, headers=None):
-    request = urllib.request.Request(url, headers=headers or {})
+    headers = dict(headers or {})
+    if "token" in TOKEN:
+        headers["Authorization"] = "Bearer " + TOKEN["token"]
+    request = urllib.request.Request(url, headers=headers)
     with urllib.request.urlopen(request, timeout=10) as response:
         return response.status, dict(response.headers), response.read()
 
@@ -79,7 +87,8 @@ def rows(driver):
 def stream_watcher(url, needle, seen):
     """Records when the first `board` event whose data contains `needle` arrives on /v1/stream."""
     def run():
-        with urllib.request.urlopen(url + "/v1/stream", timeout=60) as response:
+        request = urllib.request.Request(url + "/v1/stream", headers={"Authorization": "Bearer " + TOKEN["token"]})
+        with urllib.request.urlopen(request, timeout=60) as response:
             for raw in response:
                 line = raw.decode()
                 if line.startswith("data:") and needle in line:
@@ -93,11 +102,13 @@ def stream_watcher(url, needle, seen):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--url", required=True)
+    parser.add_argument("--token", required=True)
     parser.add_argument("--control", required=True)
     parser.add_argument("--interval", type=float, required=True)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
+    TOKEN["token"] = args.token
     # Each poll is one interval; a change shows in the poll after the one running now.
     poll_wait = 2 * args.interval + 10
 
@@ -120,9 +131,10 @@ def main():
           window.alert = () => { window.__aggAlerted = true; };
         """})
         board = json.loads(get(args.url + "/v1/premium")[2])
-        driver.get(args.url + "/")
+        driver.get(args.url + "/#token=" + args.token)
         deadline = time.monotonic() + 15
         wait_for("the first rows", deadline, lambda: rows(driver))
+        check(driver.current_url == args.url + "/", "the token is read from the URL fragment, which the page drops")
         first = driver.execute_script(
             "const n = performance.getEntriesByType('navigation')[0];"
             "return [window.__aggFirstRows, n.responseEnd];")
@@ -226,6 +238,21 @@ def main():
             total += len(body)
         print("figure: the page and its assets are %d bytes gzipped" % total, flush=True)
         check(total <= 60 * 1024, "the page and its assets are at most 60 KB gzipped")
+
+        # Without the token in the session: the page asks for it once, then shows the board.
+        driver.execute_script("sessionStorage.clear();")
+        driver.get(args.url + "/board")
+        field = wait_for("the token form", time.monotonic() + 10,
+                         lambda: driver.find_element(By.ID, "token-input").is_displayed() and driver.find_element(By.ID, "token-input"))
+        check(driver.switch_to.active_element == field and rows(driver) == [],
+              "without a token the page shows no rows and asks for it, the field focused")
+        field.send_keys(args.token + Keys.ENTER)
+        wait_for("the rows after the token", time.monotonic() + 10, lambda: rows(driver))
+        check(driver.execute_script("return sessionStorage.getItem('agg-token')") == args.token
+              and "token" not in driver.current_url, "the typed token is kept in sessionStorage, never in the URL")
+        unexpected = [entry for entry in driver.get_log("browser")
+                      if entry["level"] in ("SEVERE", "WARNING") and "status of 401" not in entry["message"]]
+        check(unexpected == [], "the console has nothing but the expected 401: %r" % unexpected)
     finally:
         driver.quit()
     print("board: all checks passed", flush=True)
