@@ -288,6 +288,13 @@ function ordered() {
   return rows;
 }
 
+// Whether two row models would show the same cells.
+function sameRow(a, b) {
+  if (!a || a.stale !== b.stale || (b.stale && a.age !== b.age)) return false;
+  for (const column of COLUMNS) if (a[column] !== b[column]) return false;
+  return true;
+}
+
 function render() {
   const currency = state.board ? state.board.currency : 'KRW';
   const keep = [];
@@ -302,9 +309,14 @@ function render() {
         tr.appendChild(td);
         return td;
       });
-      entry = { tr, cells, texts: COLUMNS.map(() => null) };
+      entry = { tr, cells, texts: COLUMNS.map(() => null), row: null, currency };
       state.trs.set(key, entry);
     }
+    keep.push(entry.tr);
+    // Only the rows whose values changed are formatted and touched.
+    if (entry.currency === currency && sameRow(entry.row, row)) continue;
+    entry.row = row;
+    entry.currency = currency;
     entry.tr.classList.toggle('stale', row.stale);
     COLUMNS.forEach((column, index) => {
       const text = cellText(row, column, currency);
@@ -319,12 +331,16 @@ function render() {
       if (!fresh && entry.texts[index] !== null && column !== 'note') flash(td);
       entry.texts[index] = text;
     });
-    keep.push(entry.tr);
   }
   for (const key of state.trs.keys()) {
     if (!state.rows.has(key)) state.trs.delete(key);
   }
-  $('board').tBodies[0].replaceChildren(...keep);
+  // The rows are moved only when their order or number changed.
+  const body = $('board').tBodies[0];
+  const current = body.rows;
+  let same = current.length === keep.length;
+  for (let i = 0; same && i < keep.length; i += 1) same = current[i] === keep[i];
+  if (!same) body.replaceChildren(...keep);
 }
 
 let flashTimer = null;
