@@ -58,8 +58,14 @@ enum BoardAssets {
 body { font: 14px/1.4 system-ui, sans-serif; color: var(--fg); background: var(--bg); margin: 1rem 1.5rem; }
 h1 { font-size: 1.3rem; margin: 0 0 0.3rem; }
 .meta { color: var(--muted); margin: 0.1rem 0; }
-table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
-th, td { padding: 0.2rem 0.5rem; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
+/* A fixed layout: the columns' widths come from the header, so a board of thousands of rows is
+   laid out without measuring every cell. */
+table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; table-layout: fixed; }
+th, td { padding: 0.2rem 0.5rem; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+th[data-key="coin"] { width: 6%; }
+th[data-key="exchange"] { width: 8%; }
+th[data-key="last"], th[data-key="global"], th[data-key="volume"] { width: 13%; }
+th[data-key="premium"], th[data-key="usdtPremium"], th[data-key="transfer"] { width: 8%; }
 th button { font: inherit; font-weight: 600; background: none; border: 0; padding: 0; color: inherit; cursor: pointer; }
 th button:focus-visible, input:focus-visible, form button:focus-visible { outline: 2px solid var(--down); outline-offset: 2px; }
 th[aria-sort="ascending"] button::after { content: " ▲"; }
@@ -68,7 +74,6 @@ th[aria-sort="descending"] button::after { content: " ▼"; }
 td.up { color: var(--up); }
 td.down { color: var(--down); }
 td.changed { background: var(--flash); }
-td { transition: background-color 1s ease-out; }
 tr.stale td { color: var(--muted); opacity: 0.6; }
 #token-form { margin: 0.5rem 0; }
 
