@@ -128,7 +128,9 @@ let package = Package(
             dependencies: [
                 "AggCore", "AggJSON", "AggStore", "AggFixtures", "AggDataVenues", "AggPostgres", "AggServer",
                 "CMalloc",
-            ]
+            ],
+            // The board page's files: Tools/embed-board.sh embeds them (BoardAssets.swift).
+            exclude: ["Serve/Board"]
         ),
         .target(name: "AggVenues", dependencies: ["AggCore"] + adapterNames.map { .target(name: $0) }),
         .executableTarget(

@@ -11,6 +11,10 @@ set -euo pipefail
 
 packages=(${AGG_SETUP_PACKAGES:-libcurl4-openssl-dev libsqlite3-dev libpq-dev zlib1g-dev libwslay-dev libssl-dev})
 
+# `Tools/setup.sh --browser` (Tools/test only): instead, what the board page's browser tests
+# need, so that building agg never pulls a browser (AGG_SETUP_BROWSER_PACKAGES replaces that list).
+[ "${1:-}" = "--browser" ] && packages=(${AGG_SETUP_BROWSER_PACKAGES:-chromium chromium-driver python3-venv})
+
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

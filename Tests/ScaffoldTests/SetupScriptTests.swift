@@ -23,6 +23,23 @@ struct SetupScriptTests {
                 + "apt-get update && apt-get install -y agg-no-such-package\n")
     }
 
+    @Test("--browser installs the browser tests' packages, and only --browser does: building pulls no browser")
+    func browserOnlyWhenAsked() async throws {
+        let environment = [
+            "AGG_SETUP_PACKAGES": "bash", "AGG_SETUP_BROWSER_PACKAGES": "bash agg-no-such-browser",
+            "AGG_SETUP_PRIVILEGE": "none",
+        ]
+        let build = try await runScript("setup.sh", [], environment: environment)
+        #expect(build.status == 0)
+        #expect(build.output == "")
+        let browser = try await runScript("setup.sh", ["--browser"], environment: environment)
+        #expect(browser.status == 69)
+        #expect(
+            browser.output
+                == "agg setup: missing Debian packages: agg-no-such-browser; as root, run: "
+                + "apt-get update && apt-get install -y agg-no-such-browser\n")
+    }
+
     @Test("an install that fails says what to run, exit 69")
     func failedInstall() async throws {
         // `sudo` here is a stand-in on PATH that always fails, so nothing is installed.

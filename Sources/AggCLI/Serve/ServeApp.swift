@@ -108,7 +108,8 @@ final class ServeApp: HTTPHandler {
     }
 
     func respond(to request: HTTPServerRequest) -> HTTPServerResponse {
-        if request.path != "/healthz", let token, !token.accepts(request.authorization) {
+        if request.path != "/healthz", !BoardPage.isPage(request.path), let token, !token.accepts(request.authorization)
+        {
             return .error(
                 401, "this server needs 'Authorization: Bearer <token>'", headers: [("WWW-Authenticate", "Bearer")])
         }
@@ -254,6 +255,7 @@ final class ServeApp: HTTPHandler {
                 }, failure: { error in .error(500, error.description) })
         }
         router.stream("/v1/stream", hub: streams)
+        BoardPage.register(in: &router)
         router.get("/metrics", parameters: []) { _ in
             // The snapshot's part is rendered once per poll; only the counters are written here.
             let snapshotPart = current()?.metricsBytes ?? []
