@@ -8,7 +8,7 @@ import AggJSON
 /// who ask often.
 struct PremiumWatch: Sendable {
     /// What carries from one refresh to the next.
-    struct State: Sendable {
+    struct State: WatchLoopState {
         /// When each FX source is due, and the tables of earlier refreshes.
         var fx = FXSchedule()
         var drawnLines = 0
@@ -70,18 +70,8 @@ struct PremiumWatch: Sendable {
             }
             return console.standardOutput.failure == nil
         }
-        if redraws {
-            console.standardOutput.write(
-                (options.style.enabled ? WatchCommand.resetAttributes : "") + WatchCommand.showCursor)
-        }
-        await alerts?.delivery.finish()
-        switch end {
-        case .finished(let state):
-            if state.alertLogFailed { return .outputFailure }
-            return state.lastFailed ? .sourceFailed : .success
-        case .stopped: return .success
-        case .failed(let error): throw error
-        }
+        return try await WatchEnding.finish(
+            end, redraws: redraws, styled: options.style.enabled, console: console, alerts: alerts)
     }
 
     private func draw(_ result: PremiumService.Result, refresh: Int, interval: Double, state: inout State) {

@@ -54,9 +54,32 @@ struct WatchOutput: Sendable {
     /// (also when stopped by a signal), 1 when a venue failed in the last refresh, 74 when
     /// `--alert-log` could not be written.
     func finish(_ end: RefreshLoop.End<WatchScreen.State>) async throws(AggError) -> ExitCode {
-        if screen.redraws {
-            console.standardOutput.write(
-                (screen.options.style.enabled ? WatchCommand.resetAttributes : "") + WatchCommand.showCursor)
+        try await WatchEnding.finish(
+            end, redraws: screen.redraws, styled: screen.options.style.enabled, console: console, alerts: alerts)
+    }
+}
+
+/// What a refreshing screen's state tells its ending (`agg watch`'s and `agg premium --watch`'s).
+protocol WatchLoopState: Sendable {
+    /// Whether a venue failed in the last refresh (exit 1).
+    var lastFailed: Bool { get }
+    /// Whether `--alert-log` could not be written (exit 74).
+    var alertLogFailed: Bool { get }
+}
+
+extension WatchScreen.State: WatchLoopState {}
+
+/// How `agg watch` and `agg premium --watch` end, whichever way their loop ended.
+enum WatchEnding {
+    /// Leaves the terminal as it was (attributes reset when `styled`, the cursor shown again when
+    /// the screen was redrawn in place), waits for the alert programs, and answers the exit code:
+    /// 0 (also when stopped by a signal), 1 when a venue failed in the last refresh, 74 when
+    /// `--alert-log` could not be written; a refresh that threw is thrown.
+    static func finish<State: WatchLoopState>(
+        _ end: RefreshLoop.End<State>, redraws: Bool, styled: Bool, console: Console, alerts: AlertSetup?
+    ) async throws(AggError) -> ExitCode {
+        if redraws {
+            console.standardOutput.write((styled ? WatchCommand.resetAttributes : "") + WatchCommand.showCursor)
         }
         await alerts?.delivery.finish()
         switch end {
