@@ -41,6 +41,8 @@ public struct AdapterDescriptor: Sendable, Equatable {
     /// The bases an FX source gives rates from, when it does not take any currency (Dunamu
     /// prices ten currencies in KRW); `nil` when it takes any.
     public var rateBases: [String]?
+    /// The venue's ticker stream, when it declares `.stream`; `nil` otherwise.
+    public var stream: StreamDescriptor?
 
     public init(
         id: String, displayName: String, country: String, homeCurrency: String,
@@ -48,7 +50,8 @@ public struct AdapterDescriptor: Sendable, Equatable {
         capabilities: Set<Capability>, requestsPerSecond: Double, defaultBaseURL: String,
         attribution: String? = nil, limits: FetchLimits = .standard, changeBasis: ChangeBasis? = nil,
         notListedCodes: Set<String> = [], quotaHeader: QuotaHeader? = nil, rateLimitCodes: Set<String> = [],
-        settings: [AdapterSetting] = [], batching: QuoteBatching = .single, rateBases: [String]? = nil
+        settings: [AdapterSetting] = [], batching: QuoteBatching = .single, rateBases: [String]? = nil,
+        stream: StreamDescriptor? = nil
     ) {
         self.id = id
         self.displayName = displayName
@@ -67,6 +70,7 @@ public struct AdapterDescriptor: Sendable, Equatable {
         self.settings = settings
         self.batching = batching
         self.rateBases = rateBases
+        self.stream = stream
     }
 
     /// Whether `error` is this venue's own answer for a market it does not list: already
@@ -110,6 +114,11 @@ public struct AdapterDescriptor: Sendable, Equatable {
     /// The name of the environment variable that overrides the base URL: `AGG_BITHUMB_URL`.
     public var baseURLVariable: String {
         "AGG_" + id.uppercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined() + "_URL"
+    }
+
+    /// The name of the environment variable that overrides the stream URL: `AGG_UPBIT_WS_URL`.
+    public var streamURLVariable: String {
+        String(baseURLVariable.dropLast("_URL".count)) + "_WS_URL"
     }
 }
 

@@ -10,6 +10,9 @@ public enum Capability: String, Sendable, CaseIterable, Comparable {
     case fxRates
     /// Whether coins can be deposited and withdrawn, per network.
     case transferStatus
+    /// Tickers pushed over WebSocket as they change (`AdapterDescriptor.stream`,
+    /// `VenueAdapter.tickerStream`).
+    case stream
 
     /// Words for messages: "order book is not supported by coinbase".
     public var title: String {
@@ -22,6 +25,7 @@ public enum Capability: String, Sendable, CaseIterable, Comparable {
         case .orderBook: "order book"
         case .fxRates: "exchange rates"
         case .transferStatus: "transfer status"
+        case .stream: "ticker stream"
         }
     }
 

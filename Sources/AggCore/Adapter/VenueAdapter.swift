@@ -109,6 +109,10 @@ public protocol VenueAdapter: Sendable {
     /// Whether coins can be deposited and withdrawn, one row per coin and network, from the
     /// venue's public list (one request): every coin it lists (the core keeps those asked for).
     func fetchTransferStatus() async throws(AggError) -> [TransferStatus]
+
+    /// The venue's ticker stream, when the descriptor declares `.stream` (its
+    /// `StreamDescriptor` says where and under which quotas); `nil` otherwise.
+    var tickerStream: (any TickerStreamCodec)? { get }
 }
 
 /// An adapter written in Swift, whose descriptor is known at compile time:
@@ -126,6 +130,8 @@ extension CompiledAdapter {
 
 // The primitives a venue does not offer: each says so.
 extension VenueAdapter {
+    public var tickerStream: (any TickerStreamCodec)? { nil }
+
     public func quote(for market: Market) async throws(AggError) -> Quote {
         throw .unsupported(venue: descriptor.id, capability: .ticker)
     }

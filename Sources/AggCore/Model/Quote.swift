@@ -23,12 +23,16 @@ public struct Quote: Sendable, Equatable {
     public var quoteVolume: Decimal?
     /// When the venue produced the ticker.
     public var timestamp: Timestamp?
+    /// When agg received the ticker (a stream message's arrival); `nil` for a REST answer,
+    /// whose time is the request's.
+    public var receivedAt: Timestamp?
 
     public init(
         exchange: String, market: Market, last: Decimal, open: Decimal? = nil, high: Decimal? = nil,
         low: Decimal? = nil, previousClose: Decimal? = nil, change: Decimal? = nil,
         changePercent: Decimal? = nil, changeBasis: ChangeBasis? = nil,
-        baseVolume: Decimal? = nil, quoteVolume: Decimal? = nil, timestamp: Timestamp? = nil
+        baseVolume: Decimal? = nil, quoteVolume: Decimal? = nil, timestamp: Timestamp? = nil,
+        receivedAt: Timestamp? = nil
     ) {
         self.exchange = exchange
         self.market = market
@@ -44,5 +48,6 @@ public struct Quote: Sendable, Equatable {
         self.baseVolume = baseVolume
         self.quoteVolume = quoteVolume
         self.timestamp = timestamp
+        self.receivedAt = receivedAt
     }
 }

@@ -84,7 +84,8 @@ private final class Checker: Sendable {
         if adapter.descriptor != descriptor {
             problem("the adapter's descriptor differs from its registration's")
         }
-        for capability in Capability.allCases {
+        checkStream(adapter)
+        for capability in Capability.allCases where capability != .stream {
             if descriptor.supports(capability) {
                 await checkDeclared(capability, adapter: adapter)
             } else {
@@ -141,6 +142,8 @@ private final class Checker: Sendable {
         case .orderBook: .book(try await adapter.orderBook(for: market, depth: Self.rows))
         case .fxRates: .rates(try await adapter.rates(base: samples.fxBase ?? "USD"))
         case .transferStatus: .transfers(try await adapter.transferStatus(coins: [market.base]))
+        // A stream is no request and answer: `checkStream` holds it.
+        case .stream: throw .unsupported(venue: id, capability: .stream)
         }
     }
 
@@ -162,6 +165,22 @@ private final class Checker: Sendable {
             return
         }
         check(answer, of: capability)
+    }
+
+    /// `.stream` is declared exactly when the descriptor describes a stream and the adapter has
+    /// a codec; a declared stream subscribes the listed sample market. (What the venue's frames
+    /// decode to is in each venue's stream tests, against its frame scripts.)
+    func checkStream(_ adapter: any VenueAdapter) {
+        let declared = descriptor.supports(.stream)
+        if declared != (descriptor.stream != nil) {
+            problem("stream: declared \(declared), but the descriptor \(declared ? "describes none" : "describes one")")
+        }
+        if declared != (adapter.tickerStream != nil) {
+            problem("stream: declared \(declared), but the adapter \(declared ? "has no codec" : "has a codec")")
+        }
+        if declared, let codec = adapter.tickerStream, codec.subscribeMessages(for: [listed]).isEmpty {
+            problem("stream: no message subscribes \(listed)")
+        }
     }
 
     func checkUndeclared(_ capability: Capability, adapter: any VenueAdapter) async {
