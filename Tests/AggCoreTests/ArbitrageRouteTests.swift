@@ -220,3 +220,17 @@ struct ArbitrageRouteTests {
             sellFee: TakerFee(rate: Decimal(Int(random.next() % 3)) / 1000), withdrawal: withdrawal, rate: 1)
     }
 }
+
+@Suite("Fee schedules")
+struct FeeScheduleTests {
+    @Test func aMarketTakesItsQuoteCurrencysRateOrTheDefault() {
+        let schedule = FeeSchedule(
+            defaultTaker: decimal("0.0025"), takerByQuote: ["KRW": decimal("0.0005")], source: "upbit.com",
+            asOf: "2026-09-23")
+        #expect(schedule.taker(quotedIn: "KRW") == TakerFee(rate: decimal("0.0005")))
+        #expect(schedule.taker(quotedIn: "BTC") == TakerFee(rate: decimal("0.0025")))
+        let coin = FeeSchedule(
+            defaultTaker: decimal("0.001"), buyCharge: .coin, source: "binance.com", asOf: "2026-07-26")
+        #expect(coin.taker(quotedIn: "USDT") == TakerFee(rate: decimal("0.001"), buyCharge: .coin))
+    }
+}

@@ -43,6 +43,8 @@ public struct AdapterDescriptor: Sendable, Equatable {
     public var rateBases: [String]?
     /// The venue's ticker stream, when it declares `.stream`; `nil` otherwise.
     public var stream: StreamDescriptor?
+    /// The venue's published taker fees, for routes and net premiums; `nil` for an FX source.
+    public var fees: FeeSchedule?
 
     public init(
         id: String, displayName: String, country: String, homeCurrency: String,
@@ -51,7 +53,7 @@ public struct AdapterDescriptor: Sendable, Equatable {
         attribution: String? = nil, limits: FetchLimits = .standard, changeBasis: ChangeBasis? = nil,
         notListedCodes: Set<String> = [], quotaHeader: QuotaHeader? = nil, rateLimitCodes: Set<String> = [],
         settings: [AdapterSetting] = [], batching: QuoteBatching = .single, rateBases: [String]? = nil,
-        stream: StreamDescriptor? = nil
+        stream: StreamDescriptor? = nil, fees: FeeSchedule? = nil
     ) {
         self.id = id
         self.displayName = displayName
@@ -71,6 +73,7 @@ public struct AdapterDescriptor: Sendable, Equatable {
         self.batching = batching
         self.rateBases = rateBases
         self.stream = stream
+        self.fees = fees
     }
 
     /// Whether `error` is this venue's own answer for a market it does not list: already
