@@ -234,3 +234,12 @@ struct FeeScheduleTests {
         #expect(coin.taker(quotedIn: "USDT") == TakerFee(rate: decimal("0.001"), buyCharge: .coin))
     }
 }
+
+extension FeeScheduleTests {
+    @Test func basisPointsAreExactRates() {
+        let schedule = FeeSchedule(takerBasisPoints: 25, byQuote: ["KRW": 5], source: "upbit.com", asOf: "2026-09-23")
+        #expect(schedule.defaultTaker == decimal("0.0025"))
+        #expect(schedule.takerByQuote == ["KRW": decimal("0.0005")])
+        #expect(FeeSchedule(takerBasisPoints: 60, source: "", asOf: "").defaultTaker == decimal("0.006"))
+    }
+}

@@ -26,6 +26,21 @@ public struct FeeSchedule: Sendable, Equatable {
         self.asOf = asOf
     }
 
+    /// A schedule written in basis points, as venues publish them (25 is 0.25 %): exact, where a
+    /// float literal would not be.
+    public init(
+        takerBasisPoints: Int, byQuote: [String: Int] = [:], buyCharge: TakerFee.Charge = .quoteCurrency,
+        source: String, asOf: String
+    ) {
+        self.init(
+            defaultTaker: Self.rate(basisPoints: takerBasisPoints), takerByQuote: byQuote.mapValues(Self.rate),
+            buyCharge: buyCharge, source: source, asOf: asOf)
+    }
+
+    static func rate(basisPoints: Int) -> Decimal {
+        Decimal(basisPoints) / 10_000
+    }
+
     /// The taker fee of a market quoted in `currency`.
     public func taker(quotedIn currency: String) -> TakerFee {
         TakerFee(rate: takerByQuote[currency] ?? defaultTaker, buyCharge: buyCharge)
