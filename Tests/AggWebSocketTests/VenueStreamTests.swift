@@ -102,6 +102,26 @@ struct VenueStreamTests {
         await harness.stop()
     }
 
+    @Test("a venue that pings on connect gets its answer after the first subscribe message, within the pace")
+    func greetingPingWaitsForTheSubscription() async throws {
+        let quotas = StreamQuotas(
+            marketsPerConnection: 10, marketsPerMessage: 10, messagesPerSecond: 1, connectionsPerWindow: 10,
+            connectionWindow: .seconds(60), subscribeWithin: .seconds(5))
+        let harness = try StreamHarness(
+            scripts: [
+                try Self.script([
+                    #"{"send":"text","data":"{\"ping\":1}"}"#, Sample.subscribe("BTC-KRW"),
+                    #"{"expect":"text","data":"{\"pong\":1}"}"#,
+                ])
+            ], descriptor: Sample.descriptor(quotas: quotas))
+        #expect(await harness.server.wait(within: 20) { $0.first?.messages.count == 1 })
+        #expect(await harness.clock.advanceToSleeper(at: .seconds(1)))
+        #expect(await harness.server.wait(within: 20) { $0.first?.messages.count == 2 })
+        #expect(harness.server.connections.first?.messages == [#"{"sub":["BTC-KRW"]}"#, #"{"pong":1}"#])
+        #expect(harness.server.connections.first?.violations == [])
+        await harness.stop()
+    }
+
     @Test("a ping-frame keep-alive sends WebSocket pings on time")
     func pingFrameKeepAlive() async throws {
         let harness = try StreamHarness(
