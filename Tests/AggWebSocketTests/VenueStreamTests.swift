@@ -38,6 +38,8 @@ struct VenueStreamTests {
         #expect(
             Set(harness.server.connections.map(\.messages))
                 == [[#"{"sub":["BTC-KRW","ETH-KRW"]}"#, #"{"sub":["XRP-KRW"]}"#], [#"{"sub":["SOL-KRW","ADA-KRW"]}"#]])
+        // Events reach the log on their own task: wait for them rather than read at once.
+        #expect(await harness.wait { _ in !harness.states(0).isEmpty && !harness.states(1).isEmpty })
         #expect(harness.states(0) == [.connecting(attempt: 1, waited: .zero)])
         #expect(harness.states(1) == [.connecting(attempt: 1, waited: .zero)])
         await harness.stop()
@@ -56,6 +58,7 @@ struct VenueStreamTests {
         #expect(await harness.server.wait(within: 20) { $0.count == 2 })
         #expect(await harness.clock.advanceToSleeper(at: .seconds(10)))
         #expect(await harness.server.wait(within: 20) { $0.count == 3 })
+        #expect(await harness.wait { _ in (0..<3).allSatisfy { !harness.states($0).isEmpty } })
         let firsts = (0..<3).map { harness.states($0).first }
         #expect(firsts.filter { $0 == .connecting(attempt: 1, waited: .zero) }.count == 2)
         #expect(firsts.filter { $0 == .connecting(attempt: 1, waited: .seconds(10)) }.count == 1)
@@ -98,6 +101,7 @@ struct VenueStreamTests {
         #expect(await harness.server.wait(within: 20) { $0.first?.messages.count == 4 })
         #expect(harness.server.connections.first?.messages.suffix(2) == ["PING", "PING"])
         #expect(harness.server.connections.first?.violations == [])
+        #expect(await harness.waitForStates(2))
         #expect(harness.states() == [.connecting(attempt: 1, waited: .zero), .live])
         await harness.stop()
     }
