@@ -25,6 +25,7 @@ public enum VenueStreamState: Sendable, Equatable {
     /// snapshot of the connection's markets (and stops polling them).
     case resubscribed
     /// No live stream for the fallback time (60 s) since the outage began (or since the start):
-    /// the caller polls the connection's markets over REST until `resubscribed`. Once per outage.
+    /// the caller polls the connection's markets over REST until the connection is live again
+    /// (`resubscribed`, or `live` when it never was). Once per outage.
     case polling
 }
