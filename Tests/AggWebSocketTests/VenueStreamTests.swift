@@ -359,6 +359,31 @@ struct VenueStreamTests {
             StreamFault.refused(code: "NO_CODES", message: "no codes").description == "stream error NO_CODES: no codes")
     }
 
+    @Test("the client's errors read as the runner's faults, case for case")
+    func clientErrorsAsFaults() {
+        let url = "ws://127.0.0.1:1/"
+        let pairs: [(WebSocketError, StreamFault)] = [
+            (.invalidURL(url), .unreachable("invalid WebSocket URL \(url)")),
+            (.connection(url: url, detail: "refused"), .unreachable("WebSocket connection to \(url) failed: refused")),
+            (
+                .timeout(url: url, stage: "handshake", seconds: 10),
+                .unreachable("WebSocket handshake to \(url) took longer than 10.0 s")
+            ),
+            (.handshakeRefused(url: url, status: 429), .handshakeRefused(status: 429)),
+            (.handshakeInvalid(url: url, detail: "no Upgrade"), .handshakeInvalid("no Upgrade")),
+            (.closedByPeer(url: url, code: 4290, reason: "slow"), .closed(code: 4290, reason: "slow")),
+            (.closedByPeer(url: url, code: nil, reason: ""), .closed(code: nil, reason: "")),
+            (.dropped(url: url), .dropped),
+            (.messageTooLarge(url: url, limit: 16), .messageTooLarge(limit: 16)),
+            (.protocolViolation(url: url, closeCode: 1002), .protocolViolation(closeCode: 1002)),
+            (.stalled(url: url, seconds: 30), .stalled(silence: .seconds(30))),
+            (.shutDown(url: url), .unreachable("the WebSocket client was shut down (\(url))")),
+        ]
+        for (error, fault) in pairs {
+            #expect(StreamFault(error) == fault, "\(error)")
+        }
+    }
+
     @Test("a descriptor without a stream is refused")
     func noStream() {
         var descriptor = Sample.descriptor()
