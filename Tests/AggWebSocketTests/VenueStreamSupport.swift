@@ -1,0 +1,258 @@
+import AggCore
+import AggTestKit
+import Dispatch
+import Foundation
+import Synchronization
+
+@testable import AggTransport
+
+/// A clock the test moves by hand: sleepers wait until `advance(to:)` passes their deadline, so
+/// backoff, keep-alive, silence and fallback times are exact whatever the machine's load.
+final class ManualStreamClock: StreamClock {
+    private struct Sleeper {
+        var deadline: Duration
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now: Duration = .zero
+        var nextID = 0
+        var sleepers: [Int: Sleeper] = [:]
+        var cancelled: Set<Int> = []
+    }
+
+    /// The wall time at `now == 0`: 2023-11-14T22:13:20Z.
+    static let epoch: Int64 = 1_700_000_000_000
+
+    private let state = Mutex(State())
+
+    var now: Duration { state.withLock { $0.now } }
+
+    var wallTime: Timestamp {
+        Timestamp(millisecondsSince1970: Self.epoch + Self.milliseconds(now))
+    }
+
+    /// The deadlines of the sleepers waiting now, ascending.
+    var deadlines: [Duration] { state.withLock { $0.sleepers.values.map(\.deadline).sorted() } }
+
+    func sleep(until deadline: Duration) async throws {
+        try Task.checkCancellation()
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let outcome: Result<Void, any Error>? = state.withLock { state in
+                    if state.cancelled.remove(id) != nil { return .failure(CancellationError()) }
+                    if deadline <= state.now { return .success(()) }
+                    state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+                    return nil
+                }
+                if let outcome { continuation.resume(with: outcome) }
+            }
+        } onCancel: {
+            let sleeper = state.withLock { state -> Sleeper? in
+                guard let sleeper = state.sleepers.removeValue(forKey: id) else {
+                    state.cancelled.insert(id)
+                    return nil
+                }
+                return sleeper
+            }
+            sleeper?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves `now` to `time` and wakes every sleeper whose deadline has come.
+    func advance(to time: Duration) {
+        let due = state.withLock { state -> [Sleeper] in
+            state.now = max(state.now, time)
+            let ids = state.sleepers.filter { $0.value.deadline <= state.now }.map(\.key)
+            return ids.compactMap { state.sleepers.removeValue(forKey: $0) }
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// Waits (real time, at most `seconds`) until a sleeper waits for exactly `deadline`.
+    func waitForSleeper(at deadline: Duration, within seconds: Double = 20) async -> Bool {
+        await RealTime.poll(within: seconds) { self.deadlines.contains(deadline) }
+    }
+
+    /// Waits for a sleeper at exactly `deadline`, then advances to it; false when none came.
+    func advanceToSleeper(at deadline: Duration) async -> Bool {
+        guard await waitForSleeper(at: deadline) else { return false }
+        advance(to: deadline)
+        return true
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+    }
+}
+
+/// Real-time polling for conditions that depend on sockets and threads.
+enum RealTime {
+    /// Checks `condition` every 2 ms for at most `seconds`; returns whether it held.
+    static func poll(within seconds: Double, _ condition: () -> Bool) async -> Bool {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+        while !condition() {
+            guard DispatchTime.now().uptimeNanoseconds < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return true
+    }
+}
+
+/// The sample venue of the runner's tests: text JSON tickers `{"m":"BTC-KRW","p":"1.5","t":...}`,
+/// `{"type":"ack"}` acknowledgements, `{"ping":n}` that wants `{"pong":n}`, and
+/// `{"error":{"code":...,"message":...}}`.
+struct SampleTickerCodec: TickerStreamCodec {
+    func subscribeMessages(for markets: [Market]) -> [StreamMessage] {
+        [.text(#"{"sub":["# + markets.map { "\"\($0.base)-\($0.quote)\"" }.joined(separator: ",") + "]}")]
+    }
+
+    func read(_ message: StreamMessage, receivedAt: Timestamp) -> StreamReading {
+        guard case .text(let text) = message,
+            let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+        else { return .malformed("not a JSON object") }
+        if let code = object["m"] as? String {
+            let parts = code.split(separator: "-")
+            guard parts.count == 2 else { return .malformed("$.m is not BASE-QUOTE") }
+            guard let text = object["p"] as? String, let price = Decimal(string: text), price > 0 else {
+                return .malformed("$.p is not a price")
+            }
+            guard let time = (object["t"] as? Int).map(Int64.init) else { return .malformed("$.t is not a time") }
+            return .quotes(
+                [
+                    Quote(
+                        exchange: "sample", market: Market(base: String(parts[0]), quote: String(parts[1])),
+                        last: price, timestamp: Timestamp(millisecondsSince1970: time), receivedAt: receivedAt)
+                ], skipped: [])
+        }
+        if let ping = object["ping"] as? Int { return .reply(.text(#"{"pong":\#(ping)}"#)) }
+        if let error = object["error"] as? [String: Any] {
+            return .refused(code: error["code"] as? String ?? "", message: error["message"] as? String ?? "")
+        }
+        return .control
+    }
+}
+
+/// A runner against a loopback server, with its events collected as they come.
+final class StreamHarness: Sendable {
+    let server: WebSocketLoopbackServer
+    let client: WebSocketClient
+    let clock: ManualStreamClock
+    let stream: VenueStream
+    private let log = EventLog()
+    private let runner: Task<Void, Never>
+    private let collector: Task<Void, Never>
+
+    /// Starts `descriptor`'s stream of `markets` against a server playing `scripts`.
+    init(
+        scripts: [WebSocketScript], markets: [Market] = [Sample.btc],
+        descriptor: AdapterDescriptor = Sample.descriptor(),
+        seed: UInt64 = 42
+    ) throws {
+        server = try WebSocketLoopbackServer(scripts: scripts)
+        let client = WebSocketClient()
+        let clock = ManualStreamClock()
+        let stream = try VenueStream(
+            descriptor: descriptor, codec: SampleTickerCodec(), url: server.url(), markets: markets,
+            connector: client, clock: clock, jitterSeed: seed)
+        self.client = client
+        self.clock = clock
+        self.stream = stream
+        let (events, continuation) = AsyncStream<VenueStreamEvent>.makeStream()
+        runner = Task { await stream.run(continuation) }
+        let log = log
+        collector = Task { for await event in events { log.append(event) } }
+    }
+
+    /// Every event so far.
+    var events: [VenueStreamEvent] { log.events }
+
+    /// The state changes of `connection` so far.
+    func states(_ connection: Int = 0) -> [VenueStreamState] {
+        events.compactMap {
+            guard case .state(connection, let state) = $0 else { return nil }
+            return state
+        }
+    }
+
+    /// The quotes of every event so far.
+    var quotes: [Quote] {
+        events.flatMap {
+            guard case .quotes(_, let quotes, _) = $0 else { return [Quote]() }
+            return quotes
+        }
+    }
+
+    /// Waits (real time) until `condition` holds for the events.
+    func wait(within seconds: Double = 20, until condition: ([VenueStreamEvent]) -> Bool) async -> Bool {
+        await RealTime.poll(within: seconds) { condition(self.events) }
+    }
+
+    /// Waits until `connection` has reported `count` states.
+    func waitForStates(_ count: Int, connection: Int = 0) async -> Bool {
+        await RealTime.poll(within: 20) { self.states(connection).count >= count }
+    }
+
+    /// Cancels the runner and waits for it and its event stream to end.
+    func stop() async {
+        runner.cancel()
+        await runner.value
+        await collector.value
+    }
+}
+
+/// Events as they came.
+final class EventLog: Sendable {
+    private let state = Mutex<[VenueStreamEvent]>([])
+
+    func append(_ event: VenueStreamEvent) {
+        state.withLock { $0.append(event) }
+    }
+
+    var events: [VenueStreamEvent] { state.withLock { $0 } }
+}
+
+/// The sample venue's data.
+enum Sample {
+    static let btc = Market(base: "BTC", quote: "KRW")
+    static let eth = Market(base: "ETH", quote: "KRW")
+
+    static let quotas = StreamQuotas(
+        marketsPerConnection: 10, marketsPerMessage: 10, messagesPerSecond: 5, connectionsPerWindow: 100,
+        connectionWindow: .seconds(60))
+
+    static func descriptor(
+        keepAlive: StreamKeepAlive = .none, silenceLimit: Duration = .seconds(30), quotas: StreamQuotas = quotas
+    ) -> AdapterDescriptor {
+        AdapterDescriptor(
+            id: "sample", displayName: "Sample", country: "KR", homeCurrency: "KRW", quoteCurrencies: ["KRW"],
+            capabilities: [.ticker, .stream], requestsPerSecond: 1, defaultBaseURL: "http://127.0.0.1",
+            stream: StreamDescriptor(
+                url: "ws://127.0.0.1/", keepAlive: keepAlive, silenceLimit: silenceLimit, quotas: quotas))
+    }
+
+    /// A ticker frame's script step.
+    static func ticker(_ code: String, _ price: String, _ time: Int64) -> String {
+        #"{"send":"text","data":"{\"m\":\"\#(code)\",\"p\":\"\#(price)\",\"t\":\#(time)}"}"#
+    }
+
+    /// The quote `ticker` decodes to, received at `receivedAt` milliseconds of the manual clock.
+    static func quote(_ market: Market, _ price: String, _ time: Int64, receivedAt: Int64 = 0) -> Quote {
+        Quote(
+            exchange: "sample", market: market, last: Decimal(string: price) ?? 0,
+            timestamp: Timestamp(millisecondsSince1970: time),
+            receivedAt: Timestamp(millisecondsSince1970: ManualStreamClock.epoch + receivedAt))
+    }
+
+    /// The expect step of the subscription of `codes`.
+    static func subscribe(_ codes: String...) -> String {
+        #"{"expect":"text","data":"{\"sub\":["# + codes.map { #"\"\#($0)\""# }.joined(separator: ",") + #"]}"}"#
+    }
+
+    /// A healthy connection: the subscription of BTC-KRW, then one ticker.
+    static let healthy = [subscribe("BTC-KRW"), ticker("BTC-KRW", "2.5", 1_700_000_000_500)]
+}
