@@ -43,7 +43,7 @@ enum CoinbaseDecoding {
         let timeField = ticker["time"]
         var timestamp: Timestamp?
         if let text = try timeField.optionalString() {
-            guard let parsed = CoinbaseTime.parse(text) else {
+            guard let parsed = Timestamp(iso8601: text) else {
                 throw timeField.failure("'\(text.prefix(40))' is not an ISO-8601 time")
             }
             timestamp = try timeField.venueTime(parsed)
