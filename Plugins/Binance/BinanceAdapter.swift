@@ -12,7 +12,7 @@ package struct BinanceAdapter: CompiledAdapter {
         country: "MT",
         homeCurrency: "USDT",
         quoteCurrencies: APIRouter.quoteCurrencies,
-        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook],
+        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .stream],
         // The limit is request weight, 6000 a minute: about 50 ticker requests a second; 20 leaves
         // room for the heavier symbol list. The weight used this minute (all tickers weigh 80) is
         // read from every answer: near the limit, the bucket holds until the next minute.
@@ -21,7 +21,8 @@ package struct BinanceAdapter: CompiledAdapter {
         limits: FetchLimits(candles: 1000, trades: 1000, bookDepth: 5000, candleIntervals: APIRouter.candleIntervals),
         changeBasis: .rolling24h,
         notListedCodes: [BinanceDecoding.invalidSymbolCode],
-        quotaHeader: .usedWeight
+        quotaHeader: .usedWeight,
+        stream: Self.stream
     )
 
     private let client: VenueClient
@@ -30,6 +31,8 @@ package struct BinanceAdapter: CompiledAdapter {
     package init(environment: AdapterEnvironment) {
         client = VenueClient(Self.descriptor, environment: environment, envelope: BinanceDecoding.envelope)
     }
+
+    package var tickerStream: (any TickerStreamCodec)? { BinanceTickerStream() }
 
     package func quote(for market: Market) async throws(AggError) -> Quote {
         try await client.get(APIRouter.ticker24h(market), for: market) { json throws(JSONDecodingError) in

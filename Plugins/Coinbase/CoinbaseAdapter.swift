@@ -13,12 +13,13 @@ package struct CoinbaseAdapter: CompiledAdapter {
         country: "US",
         homeCurrency: "USD",
         quoteCurrencies: APIRouter.quoteCurrencies,
-        capabilities: [.ticker, .markets, .candles, .trades, .orderBook],
+        capabilities: [.ticker, .markets, .candles, .trades, .orderBook, .stream],
         requestsPerSecond: 10,
         defaultBaseURL: "https://api.exchange.coinbase.com",
         limits: FetchLimits(candles: 300, trades: 1000, bookDepth: 1000, candleIntervals: APIRouter.candleIntervals),
         changeBasis: .rolling24h,
-        notListedCodes: [CoinbaseDecoding.notFoundCode]
+        notListedCodes: [CoinbaseDecoding.notFoundCode],
+        stream: Self.stream
     )
 
     private let client: VenueClient
@@ -28,6 +29,8 @@ package struct CoinbaseAdapter: CompiledAdapter {
         client = VenueClient(Self.descriptor, environment: environment, envelope: CoinbaseDecoding.envelope)
         notes = environment.notes
     }
+
+    package var tickerStream: (any TickerStreamCodec)? { CoinbaseTickerStream() }
 
     /// Ticker and stats are independent requests, sent at once: one round trip, not two.
     ///

@@ -25,16 +25,27 @@ enum CoinbaseDecoding {
         return VenueErrorFields(code: String(response.status), message: message)
     }
 
-    /// A quote from the `ticker` and `stats` answers of one product.
+    /// The names of the 24-hour statistics in a quote's sources: REST's `stats` answer calls
+    /// them `open`, `high`, `low` and `volume`; a stream `ticker` message carries them itself
+    /// as `open_24h`, `high_24h`, `low_24h` and `volume_24h`.
+    struct StatsKeys {
+        var open, high, low, volume: String
+
+        static let rest = StatsKeys(open: "open", high: "high", low: "low", volume: "volume")
+        static let stream = StatsKeys(open: "open_24h", high: "high_24h", low: "low_24h", volume: "volume_24h")
+    }
+
+    /// A quote from the `ticker` and `stats` answers of one product (`statsKeys` `.rest`), or
+    /// from one stream `ticker` message, passed as both (`.stream`).
     ///
-    /// Coinbase sends no change: it is derived from the 24-hour `open` of stats and the last
+    /// Coinbase sends no change: it is derived from the 24-hour open of the stats and the last
     /// trade of the ticker, exactly; the percent is rounded to `percentScale` decimals. The time
     /// is the ticker's `time`.
-    static func quote(market: Market, ticker: JSONCursor, stats: JSONCursor) throws(JSONDecodingError)
-        -> Quote
+    static func quote(market: Market, ticker: JSONCursor, stats: JSONCursor, statsKeys: StatsKeys = .rest)
+        throws(JSONDecodingError) -> Quote
     {
         let last = try ticker.price("price")
-        let open = try stats.optionalDecimal("open")
+        let open = try stats.optionalDecimal(statsKeys.open)
         let change = open.map { last - $0 }
         var changePercent: Decimal?
         if let open, let change, open != 0 {
@@ -43,7 +54,7 @@ enum CoinbaseDecoding {
         let timeField = ticker["time"]
         var timestamp: Timestamp?
         if let text = try timeField.optionalString() {
-            guard let parsed = CoinbaseTime.parse(text) else {
+            guard let parsed = Timestamp(iso8601: text) else {
                 throw timeField.failure("'\(text.prefix(40))' is not an ISO-8601 time")
             }
             timestamp = try timeField.venueTime(parsed)
@@ -53,12 +64,12 @@ enum CoinbaseDecoding {
             market: market,
             last: last,
             open: open,
-            high: try stats.optionalDecimal("high"),
-            low: try stats.optionalDecimal("low"),
+            high: try stats.optionalDecimal(statsKeys.high),
+            low: try stats.optionalDecimal(statsKeys.low),
             change: change,
             changePercent: changePercent,
             changeBasis: CoinbaseAdapter.descriptor.changeBasis,
-            baseVolume: try stats.optionalDecimal("volume"),
+            baseVolume: try stats.optionalDecimal(statsKeys.volume),
             timestamp: timestamp
         )
     }

@@ -61,7 +61,7 @@ extension CoinbaseDecoding {
     /// An ISO-8601 time field, exact to the millisecond.
     static func time(_ field: JSONCursor) throws(JSONDecodingError) -> Timestamp {
         let text = try field.string()
-        guard let time = CoinbaseTime.parse(text) else {
+        guard let time = Timestamp(iso8601: text) else {
             throw field.failure("'\(text.prefix(40))' is not an ISO-8601 time")
         }
         return time

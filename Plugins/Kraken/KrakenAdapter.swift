@@ -15,7 +15,7 @@ package struct KrakenAdapter: CompiledAdapter {
         country: "US",
         homeCurrency: "USD",
         quoteCurrencies: KrakenPairs.quoteCurrencies,
-        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook],
+        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .stream],
         // The public endpoints allow about one request a second from one address.
         requestsPerSecond: 1,
         defaultBaseURL: "https://api.kraken.com",
@@ -25,7 +25,8 @@ package struct KrakenAdapter: CompiledAdapter {
         changeBasis: .sinceUTCMidnight,
         notListedCodes: [KrakenDecoding.unknownPairError],
         rateLimitCodes: KrakenDecoding.rateLimitErrors,
-        batching: .allTickersPerQuote
+        batching: .allTickersPerQuote,
+        stream: Self.stream
     )
 
     private let client: VenueClient
@@ -33,6 +34,8 @@ package struct KrakenAdapter: CompiledAdapter {
     package init(environment: AdapterEnvironment) {
         client = VenueClient(Self.descriptor, environment: environment, envelope: KrakenDecoding.envelope)
     }
+
+    package var tickerStream: (any TickerStreamCodec)? { KrakenTickerStream() }
 
     package func quote(for market: Market) async throws(AggError) -> Quote {
         try await client.get(APIRouter.ticker(market), for: market) { result throws(JSONDecodingError) in

@@ -14,7 +14,7 @@ package struct OKXAdapter: CompiledAdapter {
         country: "SC",
         homeCurrency: "USDT",
         quoteCurrencies: APIRouter.quoteCurrencies,
-        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook],
+        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .stream],
         // 20 requests in 2 seconds per address.
         requestsPerSecond: 10,
         defaultBaseURL: "https://www.okx.com",
@@ -24,7 +24,8 @@ package struct OKXAdapter: CompiledAdapter {
         changeBasis: .rolling24h,
         notListedCodes: [OKXDecoding.unknownInstrumentCode],
         rateLimitCodes: [OKXDecoding.rateLimitCode],
-        batching: .allTickersPerQuote
+        batching: .allTickersPerQuote,
+        stream: Self.stream
     )
 
     private let client: VenueClient
@@ -32,6 +33,8 @@ package struct OKXAdapter: CompiledAdapter {
     package init(environment: AdapterEnvironment) {
         client = VenueClient(Self.descriptor, environment: environment, envelope: OKXDecoding.envelope)
     }
+
+    package var tickerStream: (any TickerStreamCodec)? { OKXTickerStream() }
 
     package func quote(for market: Market) async throws(AggError) -> Quote {
         try await client.get(APIRouter.ticker(market), for: market) { data throws(JSONDecodingError) in

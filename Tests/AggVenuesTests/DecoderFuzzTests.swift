@@ -28,7 +28,8 @@ struct DecoderFuzzTests {
             // Large answers (Binance's 1 MB all-tickers list) get fewer mutations: each is parsed once
             // per capability, on the shared cooperative pool.
             let mutations = body.count > 500_000 ? 2 : body.count > 20_000 ? 12 : 60
-            expected += mutations * descriptor.capabilities.count
+            // A stream is no REST answer: its frames are fuzzed by `fuzzStream`.
+            expected += mutations * descriptor.capabilities.subtracting([.stream]).count
             for _ in 0..<mutations {
                 // The scripted client answers without suspending, so a venue's cases would hold a
                 // thread of the two-thread cooperative pool for seconds and starve the timed tests.
@@ -86,10 +87,56 @@ struct DecoderFuzzTests {
             case .transferStatus:
                 await record { () async throws(AggError) in _ = try await adapter.transferStatus(coins: [market.base]) }
             case .stream:
-                // No REST answer to break: a stream's broken frames are its codec's tests.
+                // No REST answer to break: its frames are fuzzed by `fuzzStream`.
                 break
             }
         }
         return outcomes
+    }
+
+    static let streamVenues = AdapterRegistry.standard.descriptors.filter { $0.supports(.stream) }.map(\.id)
+
+    @Test(
+        "mutated stream frames never trap: each reads as quotes of the venue, or what does not decode says why",
+        arguments: streamVenues)
+    func fuzzStream(venue: String) async throws {
+        let adapter = try AdapterRegistry.standard.makeAdapter(
+            id: venue, environment: AdapterEnvironment(baseURL: "https://fuzz.test", http: ScriptedHTTPClient(body: ""))
+        )
+        let codec = try #require(adapter.tickerStream)
+        let directory = Fixtures.directory.appendingPathComponent("\(venue)/stream")
+        var frames: [StreamMessage] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        where name.hasSuffix(".jsonl") {
+            for step in try WebSocketScript.load(directory.appendingPathComponent(name)).steps {
+                guard case .send(let opcode, let data, _, _) = step else { continue }
+                if opcode == .text { frames.append(.text(String(decoding: data, as: UTF8.self))) }
+                if opcode == .binary { frames.append(.binary(data)) }
+            }
+        }
+        #expect(!frames.isEmpty, "\(venue) declares a stream but has no frame scripts in Fixtures/\(venue)/stream")
+        var random = SeededRandom(seed: 0x57E_0000 + UInt64(venue.utf8.reduce(0) { $0 &+ Int($1) }))
+        let now = ValueBounds.systemNow()
+        var broken = 0
+        for frame in frames {
+            // As above: leave the cooperative pool to the timed tests between frames.
+            await Task.yield()
+            for _ in 0..<100 {
+                let damaged = Mutator.mutate(frame.bytes, using: &random)
+                let message: StreamMessage =
+                    if case .text = frame { .text(String(decoding: damaged, as: UTF8.self)) } else { .binary(damaged) }
+                switch codec.read(message, receivedAt: now) {
+                case .malformed(let reason):
+                    broken += 1
+                    #expect(!reason.isEmpty)
+                case .quotes(let quotes, let skipped):
+                    broken += skipped.count
+                    #expect(quotes.allSatisfy { $0.exchange == venue && $0.receivedAt == now })
+                    #expect(skipped.allSatisfy { !$0.reason.isEmpty })
+                case .refused, .control, .reply: break
+                }
+            }
+        }
+        #expect(broken > 0)
     }
 }

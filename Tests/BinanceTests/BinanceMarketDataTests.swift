@@ -44,7 +44,7 @@ struct BinanceMarketDataRouterTests {
     @Test("the descriptor declares every capability with Binance's limits and intervals (no 10m bars)")
     func descriptor() {
         let descriptor = BinanceAdapter.descriptor
-        #expect(descriptor.capabilities == [.ticker, .allTickers, .markets, .candles, .trades, .orderBook])
+        #expect(descriptor.capabilities == [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .stream])
         #expect(
             descriptor.limits
                 == FetchLimits(

@@ -33,7 +33,7 @@ struct CoinbaseMarketDataRouterTests {
     @Test("the descriptor declares candles, trades and book with Coinbase's limits and granularities")
     func descriptor() {
         let descriptor = CoinbaseAdapter.descriptor
-        #expect(descriptor.capabilities == [.ticker, .markets, .candles, .trades, .orderBook])
+        #expect(descriptor.capabilities == [.ticker, .markets, .candles, .trades, .orderBook, .stream])
         #expect(
             descriptor.limits
                 == FetchLimits(

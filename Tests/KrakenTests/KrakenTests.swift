@@ -80,7 +80,7 @@ struct KrakenRouterTests {
         #expect(descriptor.country == "US")
         #expect(descriptor.homeCurrency == "USD")
         #expect(descriptor.quoteCurrencies == ["USD", "EUR", "USDT"])
-        #expect(descriptor.capabilities == [.ticker, .allTickers, .markets, .candles, .trades, .orderBook])
+        #expect(descriptor.capabilities == [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .stream])
         #expect(descriptor.requestsPerSecond == 1)
         #expect(descriptor.changeBasis == .sinceUTCMidnight)
         #expect(

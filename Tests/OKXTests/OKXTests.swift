@@ -62,7 +62,7 @@ struct OKXRouterTests {
         #expect(descriptor.id == "okx")
         #expect(descriptor.homeCurrency == "USDT")
         #expect(descriptor.quoteCurrencies == ["USDT", "USDC", "BTC"])
-        #expect(descriptor.capabilities == [.ticker, .allTickers, .markets, .candles, .trades, .orderBook])
+        #expect(descriptor.capabilities == [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .stream])
         #expect(descriptor.requestsPerSecond == 10)
         #expect(descriptor.changeBasis == .rolling24h)
         #expect(

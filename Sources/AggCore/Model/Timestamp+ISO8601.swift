@@ -1,12 +1,10 @@
-import AggCore
-
-/// Coinbase's ISO-8601 times (`2025-11-29T22:59:59.912345678Z`, up to nine fraction digits) as
-/// exact millisecond timestamps: digits past the millisecond are dropped, never rounded through
-/// a floating-point `Date`.
-enum CoinbaseTime {
-    /// The instant `text` names, or `nil` when it is not
-    /// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` with a real date and time.
-    static func parse(_ text: String) -> Timestamp? {
+extension Timestamp {
+    /// The instant an ISO-8601 (RFC 3339) time names, exact to the millisecond:
+    /// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` with a real date and time and up to nine
+    /// fraction digits (Coinbase's `2025-11-29T22:59:59.912345678Z`, Kraken's microseconds).
+    /// Digits past the millisecond are dropped, never rounded through a floating-point `Date`;
+    /// `nil` for anything else.
+    public init?(iso8601 text: String) {
         let bytes = Array(text.utf8)
         var index = 0
         func number(_ width: Int) -> Int? {
@@ -58,19 +56,14 @@ enum CoinbaseTime {
         } else {
             return nil
         }
-        guard index == bytes.count, day <= daysIn(month: month, year: year) else { return nil }
-        return Timestamp(
-            civil: CivilTime(
-                year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-                millisecond: millisecond),
-            offsetSeconds: offsetSeconds)
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
+        // The civil initializer refuses a day the month does not have, an hour of 24 and so on.
+        guard index == bytes.count,
+            let parsed = Timestamp(
+                civil: CivilTime(
+                    year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+                    millisecond: millisecond),
+                offsetSeconds: offsetSeconds)
+        else { return nil }
+        self = parsed
     }
 }
