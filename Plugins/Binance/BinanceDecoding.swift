@@ -22,27 +22,14 @@ enum BinanceDecoding {
     /// A `/api/v3/ticker/24hr` answer for one symbol. Every decimal is a string;
     /// `priceChangePercent` is already a percent; `closeTime` is the ticker's time.
     static func quote(_ ticker: JSONCursor) throws(JSONDecodingError) -> Quote {
-        let symbolField = ticker["symbol"]
-        let symbol = try symbolField.string()
-        guard let market = APIRouter.market(fromVenueSymbol: symbol) else {
-            throw symbolField.failure("unknown symbol '\(symbol.prefix(40))'")
-        }
-        return Quote(
-            exchange: BinanceAdapter.descriptor.id,
-            market: market,
-            last: try ticker.price("lastPrice"),
-            open: try ticker.optionalPrice("openPrice"),
-            high: try ticker.optionalPrice("highPrice"),
-            low: try ticker.optionalPrice("lowPrice"),
-            previousClose: try ticker.optionalPrice("prevClosePrice"),
-            change: try ticker.optionalDecimal("priceChange"),
-            changePercent: try ticker.optionalDecimal("priceChangePercent"),
-            changeBasis: BinanceAdapter.descriptor.changeBasis,
-            baseVolume: try ticker.optionalAmount("volume"),
-            quoteVolume: try ticker.optionalAmount("quoteVolume"),
-            timestamp: try ticker["closeTime"].optionalVenueTime()
-        )
+        let market = try ticker.market(symbol: "symbol", APIRouter.market(fromVenueSymbol:))
+        return try Quote(ticker, fields: tickerFields, market: market, venue: BinanceAdapter.descriptor)
     }
+
+    static let tickerFields = TickerFields(
+        last: "lastPrice", open: "openPrice", high: "highPrice", low: "lowPrice", previousClose: "prevClosePrice",
+        change: .named(change: "priceChange", percent: "priceChangePercent"), baseVolume: "volume",
+        quoteVolume: "quoteVolume", time: "closeTime")
 
     /// The trading symbols of an `/api/v3/exchangeInfo` answer whose quote agg asks Binance for.
     /// Binance names base and quote itself, so nothing is split here.
