@@ -35,29 +35,20 @@ enum APIRouter: VenueRoute, Equatable {
         case .exchangeInfo: "/api/v3/exchangeInfo"
         case .allTickers24h: "/api/v3/ticker/24hr"
         case .klines(let market, let interval, let limit):
-            "/api/v3/klines?symbol=\(market.base)\(market.quote)&interval=\(Self.intervalCode(interval) ?? "1m")&limit=\(limit)"
+            "/api/v3/klines?symbol=\(market.base)\(market.quote)&interval=\(Self.intervalCodes[interval] ?? "1m")&limit=\(limit)"
         case .trades(let market, let limit): "/api/v3/trades?symbol=\(market.base)\(market.quote)&limit=\(limit)"
         case .depth(let market, let limit): "/api/v3/depth?symbol=\(market.base)\(market.quote)&limit=\(limit)"
         }
     }
 
     /// The bar lengths Binance offers among agg's (it has no 10-minute bars).
-    static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter { intervalCode($0) != nil }
+    static let candleIntervals = intervalCodes.intervals
 
-    /// Binance's name for `interval` (`1m`, `1d`), or `nil` when it has no such bars.
-    static func intervalCode(_ interval: CandleInterval) -> String? {
-        switch interval {
-        case .oneMinute: "1m"
-        case .threeMinutes: "3m"
-        case .fiveMinutes: "5m"
-        case .thirtyMinutes: "30m"
-        case .oneHour: "1h"
-        case .sixHours: "6h"
-        case .twelveHours: "12h"
-        case .oneDay: "1d"
-        case .tenMinutes: nil
-        }
-    }
+    /// Binance's name for each bar length it offers (`1m`, `1d`).
+    static let intervalCodes = CandleIntervalCodes([
+        .oneMinute: "1m", .threeMinutes: "3m", .fiveMinutes: "5m", .thirtyMinutes: "30m", .oneHour: "1h",
+        .sixHours: "6h", .twelveHours: "12h", .oneDay: "1d",
+    ])
 
     /// Symbols quoted in AEUR, a euro stablecoin, end like EUR symbols (`BTCAEUR`, against
     /// `ADAEUR`): split at EUR they would make up a coin (`BTCA`). Binance quotes these three

@@ -19,50 +19,27 @@ enum BinanceDecoding {
         return VenueErrorFields(code: (try? json["code"].text()) ?? "", message: (try? json["msg"].text()) ?? "")
     }
 
-    /// The names of a 24-hour ticker's fields: REST's `/api/v3/ticker/24hr` spells them out
-    /// (`lastPrice`), the `@ticker` stream's `24hrTicker` event gives one letter (`c`). The
-    /// values are the same, so one mapping reads both.
-    struct TickerKeys {
-        var symbol, last, open, high, low, previousClose, change, changePercent, baseVolume, quoteVolume,
-            time: String
-
-        /// `/api/v3/ticker/24hr`; its time is `closeTime`, the end of the window.
-        static let rest = TickerKeys(
-            symbol: "symbol", last: "lastPrice", open: "openPrice", high: "highPrice", low: "lowPrice",
-            previousClose: "prevClosePrice", change: "priceChange", changePercent: "priceChangePercent",
-            baseVolume: "volume", quoteVolume: "quoteVolume", time: "closeTime")
-
-        /// The `@ticker` stream's event: `x` is the last price before the window (REST's
-        /// `prevClosePrice`), `E` the event's time.
-        static let stream = TickerKeys(
-            symbol: "s", last: "c", open: "o", high: "h", low: "l", previousClose: "x", change: "p",
-            changePercent: "P", baseVolume: "v", quoteVolume: "q", time: "E")
+    /// A 24-hour ticker for one symbol, from REST's `/api/v3/ticker/24hr` (`tickerFields`,
+    /// symbol `symbol`) or the `@ticker` stream's `24hrTicker` event (`streamTickerFields`,
+    /// symbol `s`): the values are the same, the names differ. Every decimal is a string; the
+    /// change percent is already a percent.
+    static func quote(_ ticker: JSONCursor, fields: TickerFields = tickerFields, symbol: String = "symbol")
+        throws(JSONDecodingError) -> Quote
+    {
+        let market = try ticker.market(symbol: symbol, APIRouter.market(fromVenueSymbol:))
+        return try Quote(ticker, fields: fields, market: market, venue: BinanceAdapter.descriptor)
     }
 
-    /// A 24-hour ticker for one symbol, from REST (`keys` `.rest`) or the stream (`.stream`).
-    /// Every decimal is a string; the change percent is already a percent.
-    static func quote(_ ticker: JSONCursor, keys: TickerKeys = .rest) throws(JSONDecodingError) -> Quote {
-        let symbolField = ticker[keys.symbol]
-        let symbol = try symbolField.string()
-        guard let market = APIRouter.market(fromVenueSymbol: symbol) else {
-            throw symbolField.failure("unknown symbol '\(symbol.prefix(40))'")
-        }
-        return Quote(
-            exchange: BinanceAdapter.descriptor.id,
-            market: market,
-            last: try ticker.price(keys.last),
-            open: try ticker.optionalPrice(keys.open),
-            high: try ticker.optionalPrice(keys.high),
-            low: try ticker.optionalPrice(keys.low),
-            previousClose: try ticker.optionalPrice(keys.previousClose),
-            change: try ticker.optionalDecimal(keys.change),
-            changePercent: try ticker.optionalDecimal(keys.changePercent),
-            changeBasis: BinanceAdapter.descriptor.changeBasis,
-            baseVolume: try ticker.optionalAmount(keys.baseVolume),
-            quoteVolume: try ticker.optionalAmount(keys.quoteVolume),
-            timestamp: try ticker[keys.time].optionalVenueTime()
-        )
-    }
+    static let tickerFields = TickerFields(
+        last: "lastPrice", open: "openPrice", high: "highPrice", low: "lowPrice", previousClose: "prevClosePrice",
+        change: .named(change: "priceChange", percent: "priceChangePercent"), baseVolume: "volume",
+        quoteVolume: "quoteVolume", time: "closeTime")
+
+    /// The `@ticker` stream's event: `x` is the last price before the window (REST's
+    /// `prevClosePrice`), `E` the event's time.
+    static let streamTickerFields = TickerFields(
+        last: "c", open: "o", high: "h", low: "l", previousClose: "x", change: .named(change: "p", percent: "P"),
+        baseVolume: "v", quoteVolume: "q", time: "E")
 
     /// The trading symbols of an `/api/v3/exchangeInfo` answer whose quote agg asks Binance for.
     /// Binance names base and quote itself, so nothing is split here.

@@ -71,7 +71,7 @@ struct BinanceTickerStream: TickerStreamCodec {
         do throws(JSONDecodingError) {
             switch try event["e"].string() {
             case "24hrTicker":
-                var quote = try BinanceDecoding.quote(event, keys: .stream)
+                var quote = try BinanceDecoding.quote(event, fields: BinanceDecoding.streamTickerFields, symbol: "s")
                 quote.receivedAt = receivedAt
                 return .quotes([quote], skipped: [])
             default:

@@ -30,7 +30,7 @@ enum APIRouter: VenueRoute, Equatable {
         case .stats(let market): "/products/\(Self.productID(market))/stats"
         case .products: "/products"
         case .candles(let market, let interval):
-            "/products/\(Self.productID(market))/candles?granularity=\(Self.granularity(interval) ?? 60)"
+            "/products/\(Self.productID(market))/candles?granularity=\(Self.granularities[interval] ?? 60)"
         case .trades(let market, let limit): "/products/\(Self.productID(market))/trades?limit=\(limit)"
         case .book(let market): "/products/\(Self.productID(market))/book?level=2"
         }
@@ -38,19 +38,12 @@ enum APIRouter: VenueRoute, Equatable {
 
     /// The bar lengths Coinbase offers among agg's (its granularities are 1, 5 and 15 minutes,
     /// 1, 6 and 24 hours).
-    static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter { granularity($0) != nil }
+    static let candleIntervals = granularities.intervals
 
-    /// Coinbase's granularity of `interval` in seconds, or `nil` when it has no such bars.
-    static func granularity(_ interval: CandleInterval) -> Int? {
-        switch interval {
-        case .oneMinute: 60
-        case .fiveMinutes: 300
-        case .oneHour: 3600
-        case .sixHours: 21600
-        case .oneDay: 86400
-        case .threeMinutes, .tenMinutes, .thirtyMinutes, .twelveHours: nil
-        }
-    }
+    /// Coinbase's granularity of each bar length it offers, in seconds.
+    static let granularities = CandleIntervalCodes([
+        .oneMinute: 60, .fiveMinutes: 300, .oneHour: 3600, .sixHours: 21600, .oneDay: 86400,
+    ])
 
     /// `BASE-QUOTE`, whatever the quote.
     static func productID(_ market: Market) -> String {

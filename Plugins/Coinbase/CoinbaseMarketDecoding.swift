@@ -32,13 +32,8 @@ extension CoinbaseDecoding {
     static func trades(_ json: JSONCursor) throws(JSONDecodingError) -> [Trade] {
         var trades: [Trade] = []
         for row in try json.elements() {
-            let sideField = row["side"]
-            let side: TradeSide
-            switch try sideField.string() {
-            case "buy": side = .sell
-            case "sell": side = .buy
-            case let other: throw sideField.failure("unknown side '\(other.prefix(40))'")
-            }
+            // Swapped: Coinbase's word names the maker's side.
+            let side = try TradeSide(row["side"], buy: "sell", sell: "buy")
             let price = try row["price"].price()
             let amount = try row["size"].size()
             trades.append(

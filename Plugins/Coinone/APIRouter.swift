@@ -46,7 +46,7 @@ enum APIRouter: VenueRoute, Equatable {
         case .orderBook(let market, let size): "/public/v2/orderbook/\(Self.pair(market))?size=\(size)"
         case .trades(let market, let size): "/public/v2/trades/\(Self.pair(market))?size=\(size)"
         case .chart(let market, let interval, let size):
-            "/public/v2/chart/\(Self.pair(market))?interval=\(Self.intervalCode(interval) ?? "1m")&size=\(size)"
+            "/public/v2/chart/\(Self.pair(market))?interval=\(Self.intervalCodes[interval] ?? "1m")&size=\(size)"
         case .currencies: "/public/v2/currencies"
         }
     }
@@ -57,22 +57,13 @@ enum APIRouter: VenueRoute, Equatable {
     }
 
     /// The bar lengths Coinone offers among agg's (it has 15m, 2h, 4h and 1w too, and no 12h).
-    static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter { intervalCode($0) != nil }
+    static let candleIntervals = intervalCodes.intervals
 
-    /// Coinone's name for `interval`, or `nil` when it has no such bars.
-    static func intervalCode(_ interval: CandleInterval) -> String? {
-        switch interval {
-        case .oneMinute: "1m"
-        case .threeMinutes: "3m"
-        case .fiveMinutes: "5m"
-        case .tenMinutes: "10m"
-        case .thirtyMinutes: "30m"
-        case .oneHour: "1h"
-        case .sixHours: "6h"
-        case .oneDay: "1d"
-        case .twelveHours: nil
-        }
-    }
+    /// Coinone's name for each bar length it offers.
+    static let intervalCodes = CandleIntervalCodes([
+        .oneMinute: "1m", .threeMinutes: "3m", .fiveMinutes: "5m", .tenMinutes: "10m", .thirtyMinutes: "30m",
+        .oneHour: "1h", .sixHours: "6h", .oneDay: "1d",
+    ])
 
     /// The smallest of `sizes` that holds `count` rows, or the largest when none does.
     static func size(toHold count: Int, from sizes: [Int]) -> Int {

@@ -41,25 +41,12 @@ enum CoinoneDecoding {
     /// One ticker. `first` is the price 24 hours ago (Coinone's window is rolling), so the change
     /// is `last - first`, exact, with the percent rounded to `PriceChange.percentScale` decimals.
     static func quote(_ ticker: JSONCursor) throws(JSONDecodingError) -> Quote {
-        let market = try self.market(ticker)
-        let last = try ticker.price("last")
-        let open = try ticker.optionalPrice("first")
-        let change = PriceChange.from(open, to: last)
-        return Quote(
-            exchange: CoinoneAdapter.descriptor.id,
-            market: market,
-            last: last,
-            open: open,
-            high: try ticker.optionalPrice("high"),
-            low: try ticker.optionalPrice("low"),
-            change: change?.change,
-            changePercent: change?.percent,
-            changeBasis: CoinoneAdapter.descriptor.changeBasis,
-            baseVolume: try ticker.optionalAmount("target_volume"),
-            quoteVolume: try ticker.optionalAmount("quote_volume"),
-            timestamp: try ticker["timestamp"].optionalVenueTime()
-        )
+        try Quote(ticker, fields: tickerFields, market: try self.market(ticker), venue: CoinoneAdapter.descriptor)
     }
+
+    static let tickerFields = TickerFields(
+        last: "last", open: "first", high: "high", low: "low", change: .sinceOpen, baseVolume: "target_volume",
+        quoteVolume: "quote_volume", time: "timestamp")
 
     /// The market named by an object's `quote_currency` and `target_currency`.
     static func market(_ object: JSONCursor) throws(JSONDecodingError) -> Market {

@@ -45,25 +45,18 @@ enum APIRouter: VenueRoute, Equatable {
         case .trades(let market, let limit): "/v2/trades?symbol=\(Self.symbol(market))&limit=\(limit)"
         case .currencies: "/v2/currencies"
         case .candles(let market, let interval, let limit):
-            "/v2/candles?symbol=\(Self.symbol(market))&interval=\(Self.intervalCode(interval) ?? "1")&limit=\(limit)"
+            "/v2/candles?symbol=\(Self.symbol(market))&interval=\(Self.intervalCodes[interval] ?? "1")&limit=\(limit)"
         }
     }
 
     /// The bar lengths Korbit offers among agg's (it has 15m, 4h and 1W too; no 3m, 10m, 6h or
     /// 12h).
-    static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter { intervalCode($0) != nil }
+    static let candleIntervals = intervalCodes.intervals
 
-    /// Korbit's name for `interval` (minutes, or `1D`), or `nil` when it has no such bars.
-    static func intervalCode(_ interval: CandleInterval) -> String? {
-        switch interval {
-        case .oneMinute: "1"
-        case .fiveMinutes: "5"
-        case .thirtyMinutes: "30"
-        case .oneHour: "60"
-        case .oneDay: "1D"
-        case .threeMinutes, .tenMinutes, .sixHours, .twelveHours: nil
-        }
-    }
+    /// Korbit's name for each bar length it offers (minutes, or `1D`).
+    static let intervalCodes = CandleIntervalCodes([
+        .oneMinute: "1", .fiveMinutes: "5", .thirtyMinutes: "30", .oneHour: "60", .oneDay: "1D",
+    ])
 
     /// Korbit's symbol for `market`: `btc_krw`.
     static func symbol(_ market: Market) -> String {

@@ -44,27 +44,15 @@ enum KorbitDecoding {
             of: data, venue: KorbitAdapter.descriptor.id, nameKey: "symbol",
             market: { APIRouter.market(fromSymbol: (try? $0["symbol"].string()) ?? "") }
         ) { ticker throws(JSONDecodingError) in
-            let symbolField = ticker["symbol"]
-            let symbol = try symbolField.string()
-            guard let market = APIRouter.market(fromSymbol: symbol) else {
-                throw symbolField.failure("unknown symbol '\(symbol.prefix(40))'")
-            }
-            return Quote(
-                exchange: KorbitAdapter.descriptor.id,
-                market: market,
-                last: try ticker.price("close"),
-                open: try ticker.optionalPrice("open"),
-                high: try ticker.optionalPrice("high"),
-                low: try ticker.optionalPrice("low"),
-                previousClose: try ticker.optionalPrice("prevClose"),
-                change: try ticker.optionalDecimal("priceChange"),
-                changePercent: try ticker.optionalDecimal("priceChangePercent"),
-                baseVolume: try ticker.optionalAmount("volume"),
-                quoteVolume: try ticker.optionalAmount("quoteVolume"),
-                timestamp: try ticker["lastTradedAt"].optionalVenueTime()
-            )
+            let market = try ticker.market(symbol: "symbol", APIRouter.market(fromSymbol:))
+            return try Quote(ticker, fields: tickerFields, market: market, venue: KorbitAdapter.descriptor)
         }
     }
+
+    static let tickerFields = TickerFields(
+        last: "close", open: "open", high: "high", low: "low", previousClose: "prevClose",
+        change: .named(change: "priceChange", percent: "priceChangePercent"), baseVolume: "volume",
+        quoteVolume: "quoteVolume", time: "lastTradedAt")
 
     /// The launched pairs in the `data` of a `/v2/currencyPairs` answer; stopped pairs (no
     /// trading) are left out.

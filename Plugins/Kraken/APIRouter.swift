@@ -36,25 +36,16 @@ enum APIRouter: VenueRoute, Equatable {
         case .depth(let market, let count): "/0/public/Depth?pair=\(KrakenPairs.name(market))&count=\(count)"
         case .trades(let market, let count): "/0/public/Trades?pair=\(KrakenPairs.name(market))&count=\(count)"
         case .ohlc(let market, let interval):
-            "/0/public/OHLC?pair=\(KrakenPairs.name(market))&interval=\(Self.intervalMinutes(interval) ?? 1)"
+            "/0/public/OHLC?pair=\(KrakenPairs.name(market))&interval=\(Self.intervalMinutes[interval] ?? 1)"
         }
     }
 
     /// The bar lengths Kraken offers among agg's (it has 15m, 4h, 1w and 15d too; no 3m, 10m,
     /// 6h or 12h).
-    static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter {
-        intervalMinutes($0) != nil
-    }
+    static let candleIntervals = intervalMinutes.intervals
 
-    /// Kraken's interval for `interval`, in minutes, or `nil` when it has no such bars.
-    static func intervalMinutes(_ interval: CandleInterval) -> Int? {
-        switch interval {
-        case .oneMinute: 1
-        case .fiveMinutes: 5
-        case .thirtyMinutes: 30
-        case .oneHour: 60
-        case .oneDay: 1440
-        case .threeMinutes, .tenMinutes, .sixHours, .twelveHours: nil
-        }
-    }
+    /// Kraken's interval for each bar length it offers, in minutes.
+    static let intervalMinutes = CandleIntervalCodes([
+        .oneMinute: 1, .fiveMinutes: 5, .thirtyMinutes: 30, .oneHour: 60, .oneDay: 1440,
+    ])
 }

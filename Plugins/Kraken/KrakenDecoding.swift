@@ -147,13 +147,7 @@ enum KrakenDecoding {
     static func trades(_ result: JSONCursor, market: Market) throws(JSONDecodingError) -> [Trade] {
         var trades: [Trade] = []
         for row in try entry(result, market: market).elements() {
-            let sideField = row[3]
-            let side: TradeSide
-            switch try sideField.string() {
-            case "b": side = .buy
-            case "s": side = .sell
-            case let other: throw sideField.failure("unknown side '\(other.prefix(20))'")
-            }
+            let side = try TradeSide(row[3], buy: "b", sell: "s")
             let price = try row[0].price()
             let amount = try row[1].size()
             trades.append(

@@ -39,28 +39,19 @@ enum APIRouter: VenueRoute, Equatable {
         case .books(let market, let size): "/api/v5/market/books?instId=\(Self.instrumentID(market))&sz=\(size)"
         case .trades(let market, let limit): "/api/v5/market/trades?instId=\(Self.instrumentID(market))&limit=\(limit)"
         case .candles(let market, let interval, let limit):
-            "/api/v5/market/candles?instId=\(Self.instrumentID(market))&bar=\(Self.bar(interval) ?? "1m")&limit=\(limit)"
+            "/api/v5/market/candles?instId=\(Self.instrumentID(market))&bar=\(Self.bars[interval] ?? "1m")&limit=\(limit)"
         }
     }
 
     /// The bar lengths OKX offers among agg's (no 10-minute bars).
-    static let candleIntervals: [CandleInterval] = CandleInterval.allCases.filter { bar($0) != nil }
+    static let candleIntervals = bars.intervals
 
-    /// OKX's name for `interval`, or `nil` when it has no such bars. Bars of 6 hours and longer
-    /// are asked for aligned to UTC (`6Hutc`); OKX's default aligns them to Hong Kong time.
-    static func bar(_ interval: CandleInterval) -> String? {
-        switch interval {
-        case .oneMinute: "1m"
-        case .threeMinutes: "3m"
-        case .fiveMinutes: "5m"
-        case .thirtyMinutes: "30m"
-        case .oneHour: "1H"
-        case .sixHours: "6Hutc"
-        case .twelveHours: "12Hutc"
-        case .oneDay: "1Dutc"
-        case .tenMinutes: nil
-        }
-    }
+    /// OKX's name for each bar length it offers. Bars of 6 hours and longer are asked for aligned
+    /// to UTC (`6Hutc`); OKX's default aligns them to Hong Kong time.
+    static let bars = CandleIntervalCodes([
+        .oneMinute: "1m", .threeMinutes: "3m", .fiveMinutes: "5m", .thirtyMinutes: "30m", .oneHour: "1H",
+        .sixHours: "6Hutc", .twelveHours: "12Hutc", .oneDay: "1Dutc",
+    ])
 
     /// OKX's instrument id for `market`: `BTC-USDT`.
     static func instrumentID(_ market: Market) -> String {

@@ -51,24 +51,12 @@ enum OKXDecoding {
     /// `PriceChange.percentScale` decimals. For spot, `vol24h` is in the base currency and
     /// `volCcy24h` in the quote currency.
     static func quote(_ ticker: JSONCursor, market: Market) throws(JSONDecodingError) -> Quote {
-        let last = try ticker.price("last")
-        let open = try ticker.optionalPrice("open24h")
-        let change = PriceChange.from(open, to: last)
-        return Quote(
-            exchange: OKXAdapter.descriptor.id,
-            market: market,
-            last: last,
-            open: open,
-            high: try ticker.optionalPrice("high24h"),
-            low: try ticker.optionalPrice("low24h"),
-            change: change?.change,
-            changePercent: change?.percent,
-            changeBasis: OKXAdapter.descriptor.changeBasis,
-            baseVolume: try ticker.optionalAmount("vol24h"),
-            quoteVolume: try ticker.optionalAmount("volCcy24h"),
-            timestamp: try ticker["ts"].optionalVenueTime()
-        )
+        try Quote(ticker, fields: tickerFields, market: market, venue: OKXAdapter.descriptor)
     }
+
+    static let tickerFields = TickerFields(
+        last: "last", open: "open24h", high: "high24h", low: "low24h", change: .sinceOpen, baseVolume: "vol24h",
+        quoteVolume: "volCcy24h", time: "ts")
 
     /// The live spot instruments of an `instruments` answer whose quote agg asks OKX for.
     ///
@@ -95,23 +83,9 @@ enum OKXDecoding {
     /// The trades of a `trades` answer, newest first: `side` is the taker's. The cost is
     /// `px × sz`, exact, as OKX sends none.
     static func trades(_ data: JSONCursor) throws(JSONDecodingError) -> [Trade] {
-        var trades: [Trade] = []
-        for row in try data.elements() {
-            let sideField = row["side"]
-            let side: TradeSide
-            switch try sideField.string() {
-            case "buy": side = .buy
-            case "sell": side = .sell
-            case let other: throw sideField.failure("unknown side '\(other.prefix(20))'")
-            }
-            let price = try row["px"].price()
-            let amount = try row["sz"].size()
-            trades.append(
-                Trade(
-                    time: Timestamp(millisecondsSince1970: try row["ts"].int64()), side: side, price: price,
-                    amount: amount, cost: price * amount))
+        try Trade.keyedRows(data, priceKey: "px", amountKey: "sz", timeKey: "ts") { row throws(JSONDecodingError) in
+            try TradeSide(row["side"], buy: "buy", sell: "sell")
         }
-        return trades.sorted(byTime: \.time, newestFirst: true, ties: .asSent)
     }
 
     /// The bars of a `candles` answer, oldest first (OKX sends the newest first). Rows are

@@ -21,3 +21,16 @@ extension Trade {
         return trades.sorted(byTime: \.time, newestFirst: true, ties: .asSent)
     }
 }
+
+extension TradeSide {
+    /// The taker's side read from `field`, where the venue writes `buy` for a taker buying and
+    /// `sell` for a taker selling (a venue that names the maker's side passes its words swapped);
+    /// any other word fails, quoting its first 40 characters.
+    public init(_ field: JSONCursor, buy: String, sell: String) throws(JSONDecodingError) {
+        switch try field.string() {
+        case buy: self = .buy
+        case sell: self = .sell
+        case let other: throw field.failure("unknown side '\(other.prefix(40))'")
+        }
+    }
+}

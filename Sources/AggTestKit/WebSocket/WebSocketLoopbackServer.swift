@@ -1,7 +1,6 @@
 import AggCore
 import Dispatch
 import Foundation
-import Glibc
 import Synchronization
 
 /// What the loopback WebSocket server saw on one connection.
@@ -78,84 +77,41 @@ public final class WebSocketLoopbackServer: Sendable {
     }
 }
 
-/// The state the server shares with its threads.
+/// The state the server shares with its threads: the acceptor and each connection's record.
 final class WebSocketServerCore: Sendable {
-    private struct State {
-        var stopped = false
-        var connections: Set<Int32> = []
-        var records: [WebSocketServerConnectionRecord] = []
-    }
-
-    let port: Int
-    private let listener: Int32
+    private let acceptor: LoopbackAcceptor
     private let scripts: [WebSocketScript]
-    private let state = Mutex(State())
-    private let acceptLoopEnded = DispatchSemaphore(value: 0)
+    private let state = Mutex<[WebSocketServerConnectionRecord]>([])
+
+    var port: Int { acceptor.port }
 
     init(scripts: [WebSocketScript]) throws(LoopbackServerError) {
-        let (listener, port) = try LoopbackSocket.listenOnLoopback()
-        self.listener = listener
-        self.port = port
+        acceptor = try LoopbackAcceptor(threadName: "loopback-ws")
         self.scripts = scripts
     }
 
+    /// Starts accepting: connection n gets record n and plays `scripts[n]` (the last script once
+    /// they run out).
     func start() {
-        let thread = Thread { [self] in acceptLoop() }
-        thread.name = "loopback-ws-accept"
-        thread.start()
-    }
-
-    var records: [WebSocketServerConnectionRecord] { state.withLock { $0.records } }
-
-    func record(_ index: Int, _ change: (inout WebSocketServerConnectionRecord) -> Void) {
-        state.withLock { change(&$0.records[index]) }
-    }
-
-    func stop() {
-        let wasRunning = state.withLock { state -> Bool in
-            guard !state.stopped else { return false }
-            state.stopped = true
-            shutdown(listener, Int32(SHUT_RDWR))
-            for connection in state.connections { shutdown(connection, Int32(SHUT_RDWR)) }
-            return true
-        }
-        if wasRunning { _ = acceptLoopEnded.wait(timeout: .now() + 5) }
-    }
-
-    private func acceptLoop() {
-        defer {
-            close(listener)
-            acceptLoopEnded.signal()
-        }
-        while true {
-            let connection = accept(listener, nil, nil)
-            guard connection >= 0 else {
-                if state.withLock({ $0.stopped }) { return }
-                if errno != EINTR && errno != ECONNABORTED { usleep(10_000) }
-                continue
-            }
-            _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
-            let index = state.withLock { state -> Int? in
-                guard !state.stopped else { return nil }
-                state.connections.insert(connection)
-                state.records.append(WebSocketServerConnectionRecord())
-                return state.records.count - 1
-            }
-            guard let index else {
-                close(connection)
-                return
-            }
+        acceptor.start { [self] connection, index in
+            state.withLock { $0.append(WebSocketServerConnectionRecord()) }
             let script = scripts[min(index, scripts.count - 1)]
-            let thread = Thread { [self] in
+            return { [self] in
                 var session = WebSocketServerConnection(
                     descriptor: connection, index: index, script: script, core: self)
                 session.run()
                 record(index) { $0.ended = true }
-                state.withLock { _ = $0.connections.remove(connection) }
-                close(connection)
             }
-            thread.name = "loopback-ws-connection"
-            thread.start()
         }
+    }
+
+    var records: [WebSocketServerConnectionRecord] { state.withLock { $0 } }
+
+    func record(_ index: Int, _ change: (inout WebSocketServerConnectionRecord) -> Void) {
+        state.withLock { change(&$0[index]) }
+    }
+
+    func stop() {
+        acceptor.stop()
     }
 }
