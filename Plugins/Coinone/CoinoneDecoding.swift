@@ -40,7 +40,11 @@ enum CoinoneDecoding {
 
     /// One ticker. `first` is the price 24 hours ago (Coinone's window is rolling), so the change
     /// is `last - first`, exact, with the percent rounded to `PriceChange.percentScale` decimals.
-    static func quote(_ ticker: JSONCursor) throws(JSONDecodingError) -> Quote {
+    /// The stream's tickers have the same fields, with `first` the UTC day's first price: the
+    /// stream passes that `changeBasis`.
+    static func quote(
+        _ ticker: JSONCursor, changeBasis: ChangeBasis? = CoinoneAdapter.descriptor.changeBasis
+    ) throws(JSONDecodingError) -> Quote {
         let market = try self.market(ticker)
         let last = try ticker.price("last")
         let open = try ticker.optionalPrice("first")
@@ -54,7 +58,7 @@ enum CoinoneDecoding {
             low: try ticker.optionalPrice("low"),
             change: change?.change,
             changePercent: change?.percent,
-            changeBasis: CoinoneAdapter.descriptor.changeBasis,
+            changeBasis: changeBasis,
             baseVolume: try ticker.optionalAmount("target_volume"),
             quoteVolume: try ticker.optionalAmount("quote_volume"),
             timestamp: try ticker["timestamp"].optionalVenueTime()

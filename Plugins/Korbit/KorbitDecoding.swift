@@ -49,21 +49,27 @@ enum KorbitDecoding {
             guard let market = APIRouter.market(fromSymbol: symbol) else {
                 throw symbolField.failure("unknown symbol '\(symbol.prefix(40))'")
             }
-            return Quote(
-                exchange: KorbitAdapter.descriptor.id,
-                market: market,
-                last: try ticker.price("close"),
-                open: try ticker.optionalPrice("open"),
-                high: try ticker.optionalPrice("high"),
-                low: try ticker.optionalPrice("low"),
-                previousClose: try ticker.optionalPrice("prevClose"),
-                change: try ticker.optionalDecimal("priceChange"),
-                changePercent: try ticker.optionalDecimal("priceChangePercent"),
-                baseVolume: try ticker.optionalAmount("volume"),
-                quoteVolume: try ticker.optionalAmount("quoteVolume"),
-                timestamp: try ticker["lastTradedAt"].optionalVenueTime()
-            )
+            return try quote(ticker, market: market)
         }
+    }
+
+    /// The fields of one ticker of `market`: the objects of `/v2/tickers`, and the `data` of
+    /// a stream's ticker frame (whose symbol is beside it).
+    static func quote(_ ticker: JSONCursor, market: Market) throws(JSONDecodingError) -> Quote {
+        Quote(
+            exchange: KorbitAdapter.descriptor.id,
+            market: market,
+            last: try ticker.price("close"),
+            open: try ticker.optionalPrice("open"),
+            high: try ticker.optionalPrice("high"),
+            low: try ticker.optionalPrice("low"),
+            previousClose: try ticker.optionalPrice("prevClose"),
+            change: try ticker.optionalDecimal("priceChange"),
+            changePercent: try ticker.optionalDecimal("priceChangePercent"),
+            baseVolume: try ticker.optionalAmount("volume"),
+            quoteVolume: try ticker.optionalAmount("quoteVolume"),
+            timestamp: try ticker["lastTradedAt"].optionalVenueTime()
+        )
     }
 
     /// The launched pairs in the `data` of a `/v2/currencyPairs` answer; stopped pairs (no

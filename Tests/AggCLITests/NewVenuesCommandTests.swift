@@ -46,7 +46,7 @@ struct NewVenuesCommandTests {
         #expect(try entry["country"].string() == country)
         #expect(try entry["homeCurrency"].string() == home)
         #expect(try entry["quoteCurrencies"].elements().map { try $0.string() } == quotes)
-        let transfers = ["coinone", "korbit"].contains(id) ? ["transferStatus"] : []
+        let transfers = ["coinone", "korbit"].contains(id) ? ["transferStatus", "stream"] : []
         #expect(
             try entry["capabilities"].elements().map { try $0.string() }
                 == ["ticker", "allTickers", "markets", "candles", "trades", "orderBook"] + transfers)

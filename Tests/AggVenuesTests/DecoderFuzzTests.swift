@@ -28,7 +28,8 @@ struct DecoderFuzzTests {
             // Large answers (Binance's 1 MB all-tickers list) get fewer mutations: each is parsed once
             // per capability, on the shared cooperative pool.
             let mutations = body.count > 500_000 ? 2 : body.count > 20_000 ? 12 : 60
-            expected += mutations * descriptor.capabilities.count
+            // A stream is no answer to fuzz here (its codec's tests break its frames).
+            expected += mutations * descriptor.capabilities.subtracting([.stream]).count
             for _ in 0..<mutations {
                 // The scripted client answers without suspending, so a venue's cases would hold a
                 // thread of the two-thread cooperative pool for seconds and starve the timed tests.
