@@ -173,6 +173,21 @@ struct GopaxStreamTests {
         #expect(await server.wait(within: 10) { $0.first?.ended == true })
         #expect(server.connections.first?.violations == [])
     }
+
+    @Test("faults.jsonl: GOPAX's refusal of the subscribe (o.result false, errCode, errData) is a refusal")
+    func loopbackError() async throws {
+        let codec = try Self.codec()
+        let server = try WebSocketLoopbackServer(script: .fixture(venue: "gopax", name: "faults"))
+        let connection = try await WebSocketClient().connect(to: server.url())
+        for message in codec.subscribeMessages(for: [btc]) { connection.send(message) }
+        let transcript = await TickerStreamTranscript.read(
+            connection.streamMessages, through: codec, until: { $0.readings.count == 1 }, send: connection.send,
+            receivedAt: received)
+        connection.close()
+        #expect(transcript.readings == [.refused(code: "10001", message: "No such endpoint")])
+        #expect(await server.wait(within: 10) { $0.first?.ended == true })
+        #expect(server.connections.first?.violations == [])
+    }
 }
 
 extension WebSocketConnection {
