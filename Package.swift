@@ -159,7 +159,7 @@ let package = Package(
         .testTarget(name: "DocsTests", dependencies: ["AggCLI"]),
         .testTarget(
             name: "AggDataVenuesTests",
-            dependencies: ["AggDataVenues", "AggCore", "AggJSON", "AggTestKit", "AggFixtures"]
+            dependencies: ["AggDataVenues", "AggCore", "AggJSON", "AggTestKit", "AggFixtures", "AggTransport"]
         ),
         .testTarget(
             name: "AggVenuesTests",

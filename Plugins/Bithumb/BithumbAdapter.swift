@@ -15,14 +15,15 @@ package struct BithumbAdapter: CompiledAdapter {
         country: "KR",
         homeCurrency: "KRW",
         quoteCurrencies: APIRouter.paymentCurrencies,
-        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus],
+        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus, .stream],
         requestsPerSecond: 150,
         defaultBaseURL: "https://api.bithumb.com",
         limits: FetchLimits(candles: 1500, trades: 100, bookDepth: 30),
         changeBasis: .rolling24h,
         notListedCodes: [BithumbDecoding.notListedCode, BithumbV1.notListedCode],
         settings: [BithumbAPI.setting],
-        batching: .allTickersPerQuote
+        batching: .allTickersPerQuote,
+        stream: Self.stream
     )
 
     /// The classic API.
@@ -35,6 +36,8 @@ package struct BithumbAdapter: CompiledAdapter {
         v1 = BithumbV1(environment: environment)
         preference = BithumbAPIPreference(BithumbAPI(rawValue: environment.value(of: BithumbAPI.setting)) ?? .classic)
     }
+
+    package var tickerStream: (any TickerStreamCodec)? { BithumbTickerStream() }
 
     /// The API asked first for `endpoint` (`ticker`, `allTickers/KRW`, `candles`, `trades`,
     /// `orderBook`): the configured one, or the other once it answered where the configured one

@@ -15,7 +15,7 @@ package struct CoinoneAdapter: CompiledAdapter {
         country: "KR",
         homeCurrency: "KRW",
         quoteCurrencies: APIRouter.quoteCurrencies,
-        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus],
+        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus, .stream],
         // 300 requests a minute per address.
         requestsPerSecond: 5,
         defaultBaseURL: "https://api.coinone.co.kr",
@@ -25,7 +25,8 @@ package struct CoinoneAdapter: CompiledAdapter {
         changeBasis: .rolling24h,
         notListedCodes: [CoinoneDecoding.unknownCurrencyCode],
         rateLimitCodes: [CoinoneDecoding.blockedCode],
-        batching: .allTickersPerQuote
+        batching: .allTickersPerQuote,
+        stream: Self.stream
     )
 
     private let client: VenueClient
@@ -33,6 +34,8 @@ package struct CoinoneAdapter: CompiledAdapter {
     package init(environment: AdapterEnvironment) {
         client = VenueClient(Self.descriptor, environment: environment, envelope: CoinoneDecoding.envelope)
     }
+
+    package var tickerStream: (any TickerStreamCodec)? { CoinoneTickerStream() }
 
     /// One `/public/v2/currencies` request for every coin.
     package func fetchTransferStatus() async throws(AggError) -> [TransferStatus] {

@@ -40,8 +40,15 @@ enum CoinoneDecoding {
 
     /// One ticker. `first` is the price 24 hours ago (Coinone's window is rolling), so the change
     /// is `last - first`, exact, with the percent rounded to `PriceChange.percentScale` decimals.
-    static func quote(_ ticker: JSONCursor) throws(JSONDecodingError) -> Quote {
-        try Quote(ticker, fields: tickerFields, market: try self.market(ticker), venue: CoinoneAdapter.descriptor)
+    /// The stream's tickers have the same fields, with `first` the UTC day's first price: the
+    /// stream passes that `changeBasis`.
+    static func quote(
+        _ ticker: JSONCursor, changeBasis: ChangeBasis? = CoinoneAdapter.descriptor.changeBasis
+    ) throws(JSONDecodingError) -> Quote {
+        var quote = try Quote(
+            ticker, fields: tickerFields, market: try self.market(ticker), venue: CoinoneAdapter.descriptor)
+        if quote.changeBasis != nil { quote.changeBasis = changeBasis }
+        return quote
     }
 
     static let tickerFields = TickerFields(

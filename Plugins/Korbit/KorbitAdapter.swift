@@ -18,7 +18,7 @@ package struct KorbitAdapter: CompiledAdapter {
         country: "KR",
         homeCurrency: "KRW",
         quoteCurrencies: APIRouter.quoteCurrencies,
-        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus],
+        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus, .stream],
         requestsPerSecond: 50,
         defaultBaseURL: "https://api.korbit.co.kr",
         limits: FetchLimits(
@@ -26,7 +26,8 @@ package struct KorbitAdapter: CompiledAdapter {
             candleIntervals: APIRouter.candleIntervals),
         notListedCodes: [KorbitDecoding.invalidPairCode],
         quotaHeader: .rateLimit,
-        batching: .symbolList(max: nil)
+        batching: .symbolList(max: nil),
+        stream: Self.stream
     )
 
     private let client: VenueClient
@@ -34,6 +35,8 @@ package struct KorbitAdapter: CompiledAdapter {
     package init(environment: AdapterEnvironment) {
         client = VenueClient(Self.descriptor, environment: environment, envelope: KorbitDecoding.envelope)
     }
+
+    package var tickerStream: (any TickerStreamCodec)? { KorbitTickerStream() }
 
     /// One `/v2/currencies` request for every coin and network.
     package func fetchTransferStatus() async throws(AggError) -> [TransferStatus] {

@@ -45,8 +45,14 @@ enum KorbitDecoding {
             market: { APIRouter.market(fromSymbol: (try? $0["symbol"].string()) ?? "") }
         ) { ticker throws(JSONDecodingError) in
             let market = try ticker.market(symbol: "symbol", APIRouter.market(fromSymbol:))
-            return try Quote(ticker, fields: tickerFields, market: market, venue: KorbitAdapter.descriptor)
+            return try quote(ticker, market: market)
         }
+    }
+
+    /// The fields of one ticker of `market`: the objects of `/v2/tickers`, and the `data` of
+    /// a stream's ticker frame (whose symbol is beside it).
+    static func quote(_ ticker: JSONCursor, market: Market) throws(JSONDecodingError) -> Quote {
+        try Quote(ticker, fields: tickerFields, market: market, venue: KorbitAdapter.descriptor)
     }
 
     static let tickerFields = TickerFields(

@@ -19,14 +19,15 @@ package struct UpbitAdapter: CompiledAdapter {
         country: "KR",
         homeCurrency: "KRW",
         quoteCurrencies: APIRouter.quoteCurrencies,
-        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus],
+        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus, .stream],
         requestsPerSecond: 10,
         defaultBaseURL: "https://api.upbit.com",
         limits: FetchLimits(candles: 200, trades: 500, bookDepth: 30, candleIntervals: APIRouter.candleIntervals),
         changeBasis: .sinceUTCMidnight,
         notListedCodes: [UpbitDecoding.notFoundCode],
         quotaHeader: .remainingReq,
-        batching: .symbolList(max: nil)
+        batching: .symbolList(max: nil),
+        stream: Self.stream
     )
 
     private let client: VenueClient
@@ -34,6 +35,8 @@ package struct UpbitAdapter: CompiledAdapter {
     package init(environment: AdapterEnvironment) {
         client = VenueClient(Self.descriptor, environment: environment, envelope: UpbitDecoding.envelope)
     }
+
+    package var tickerStream: (any TickerStreamCodec)? { UpbitTickerStream() }
 
     package func quote(for market: Market) async throws(AggError) -> Quote {
         try await client.get(APIRouter.ticker([market]), for: market) { json throws(JSONDecodingError) in

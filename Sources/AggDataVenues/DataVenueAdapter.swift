@@ -19,6 +19,9 @@ public struct DataVenueAdapter: VenueAdapter {
 
     public var descriptor: AdapterDescriptor { definition.descriptor }
 
+    /// The file's ticker stream, when it declares one.
+    public var tickerStream: (any TickerStreamCodec)? { DataVenueTickerStream(definition: definition) }
+
     /// The registration of `definition`, coming from `origin`.
     public static func registration(_ definition: DataVenueDefinition, origin: VenueOrigin) -> AdapterRegistration {
         AdapterRegistration(descriptor: definition.descriptor, origin: origin) { environment in
@@ -50,7 +53,7 @@ public struct DataVenueAdapter: VenueAdapter {
         let definition = definition
         return try await client.get(route) { json throws(JSONDecodingError) in
             .decoding(
-                try items(endpoint.items.read(json), symbol: endpoint.symbol), venue: descriptor.id,
+                try Self.items(endpoint.items.read(json), symbol: endpoint.symbol), venue: descriptor.id,
                 name: { $0.name },
                 market: { entry in (try? entry.symbol()).flatMap { definition.symbol.market(from: $0, quote: currency) }
                 }
@@ -136,7 +139,7 @@ public struct DataVenueAdapter: VenueAdapter {
     /// The items of a list: an array's elements with the symbol at `symbol`, or an object's
     /// members that are objects, named by their keys (other members, such as a `date` beside
     /// the tickers, are skipped).
-    private func items(_ list: JSONCursor, symbol: DataPath?) throws(JSONDecodingError) -> [ListItem] {
+    static func items(_ list: JSONCursor, symbol: DataPath?) throws(JSONDecodingError) -> [ListItem] {
         if case .object? = list.value {
             var items: [ListItem] = []
             for member in try list.members() {
@@ -155,37 +158,12 @@ public struct DataVenueAdapter: VenueAdapter {
         }
     }
 
-    /// A quote from one ticker object.
+    /// A quote from one ticker object of an answer, in the file's time format.
     private func quote(_ item: JSONCursor, fields: DataVenueDefinition.TickerFields, market: Market)
         throws(JSONDecodingError) -> Quote
     {
-        func decimal(_ path: DataPath?) throws(JSONDecodingError) -> Decimal? {
-            guard let path else { return nil }
-            return try path.read(item).optionalDecimal()
-        }
-        func price(_ path: DataPath?) throws(JSONDecodingError) -> Decimal? {
-            guard let path else { return nil }
-            return try path.read(item).optionalPrice()
-        }
-        func amount(_ path: DataPath?) throws(JSONDecodingError) -> Decimal? {
-            guard let path else { return nil }
-            return try path.read(item).optionalAmount()
-        }
-        var percent = try decimal(fields.changePercent)
-        if let fraction = try decimal(fields.changeFraction) { percent = fraction * 100 }
-        var time: Timestamp?
-        if let path = fields.time {
-            let field = path.read(item)
-            // A venue file that declares seconds for milliseconds puts its quotes in year 56573:
-            // outside the bounds, the entry fails instead of making every FX rate look old.
-            if field.isPresent { time = try field.venueTime(try definition.time.read(field)) }
-        }
-        return Quote(
-            exchange: descriptor.id, market: market, last: try fields.last.read(item).price(),
-            open: try price(fields.open), high: try price(fields.high), low: try price(fields.low),
-            previousClose: try price(fields.previousClose), change: try decimal(fields.change),
-            changePercent: percent, changeBasis: descriptor.changeBasis,
-            baseVolume: try amount(fields.baseVolume), quoteVolume: try amount(fields.quoteVolume), timestamp: time)
+        try definition.quote(
+            item, fields: fields, market: market, time: definition.time, changeBasis: descriptor.changeBasis)
     }
 
     /// The venue's error envelope: an answer with a code at `errors.code` that is not a success

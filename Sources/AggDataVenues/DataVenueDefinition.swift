@@ -17,6 +17,8 @@ public struct DataVenueDefinition: Sendable {
     public var ticker: TickerEndpoint
     public var allTickers: ListEndpoint?
     public var markets: MarketsEndpoint?
+    /// The ticker stream, when the file declares one (`DataVenueStream`).
+    public var stream: DataVenueStream?
 
     /// Where a venue's error code and message are, and which codes mean success.
     public struct ErrorFields: Sendable {
@@ -83,7 +85,8 @@ public struct DataVenueDefinitionError: Error, Sendable, Equatable, CustomString
 extension DataVenueDefinition {
     static let keys = [
         "format", "id", "name", "country", "homeCurrency", "quoteCurrencies", "baseURL", "requestsPerSecond",
-        "quotaHeader", "changeBasis", "symbol", "time", "errors", "ticker", "allTickers", "markets", "note",
+        "quotaHeader", "changeBasis", "symbol", "time", "errors", "ticker", "allTickers", "markets", "stream",
+        "note",
     ]
 
     /// The definition in `bytes`, checked strictly.
@@ -191,30 +194,34 @@ extension DataVenueDefinition {
                 koreanName: try path(list["koreanName"]))
         }
 
+        let stream = try DataVenueStream.parse(root["stream"])
+
         var capabilities: Set<Capability> = [.ticker]
         if allTickers != nil { capabilities.insert(.allTickers) }
         if markets != nil { capabilities.insert(.markets) }
+        if stream != nil { capabilities.insert(.stream) }
         let descriptor = AdapterDescriptor(
             id: id, displayName: name, country: country.uppercased() == "GLOBAL" ? "global" : country.uppercased(),
             homeCurrency: home, quoteCurrencies: quotes, capabilities: capabilities,
             requestsPerSecond: rate,
             defaultBaseURL: baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL,
-            changeBasis: changeBasis, notListedCodes: notListed, quotaHeader: quotaHeader)
+            changeBasis: changeBasis, notListedCodes: notListed, quotaHeader: quotaHeader,
+            stream: stream?.descriptor)
         return DataVenueDefinition(
             descriptor: descriptor, symbol: symbol, time: time, errors: errors, ticker: ticker,
-            allTickers: allTickers, markets: markets)
+            allTickers: allTickers, markets: markets, stream: stream)
     }
 
     // MARK: Pieces
 
-    private static func requireKeys(_ cursor: JSONCursor, allowed: [String]) throws(JSONDecodingError) {
+    static func requireKeys(_ cursor: JSONCursor, allowed: [String]) throws(JSONDecodingError) {
         for member in try cursor.members() where !allowed.contains(member.key) {
             throw member.value.failure(
                 "unknown key '\(member.key)'; expected one of: \(allowed.joined(separator: ", "))")
         }
     }
 
-    private static func code(_ cursor: JSONCursor) throws(JSONDecodingError) -> String {
+    static func code(_ cursor: JSONCursor) throws(JSONDecodingError) -> String {
         let text = try cursor.string()
         guard AssetCode.isNormalized(text) else {
             throw cursor.failure("'\(text.prefix(40))' is not an upper-case code of letters and digits")
@@ -222,7 +229,7 @@ extension DataVenueDefinition {
         return text
     }
 
-    private static func choice<T: RawRepresentable & CaseIterable>(_ cursor: JSONCursor, _ type: T.Type)
+    static func choice<T: RawRepresentable & CaseIterable>(_ cursor: JSONCursor, _ type: T.Type)
         throws(JSONDecodingError) -> T? where T.RawValue == String
     {
         guard cursor.isPresent else { return nil }
@@ -234,7 +241,7 @@ extension DataVenueDefinition {
         return value
     }
 
-    private static func path(_ cursor: JSONCursor) throws(JSONDecodingError) -> DataPath? {
+    static func path(_ cursor: JSONCursor) throws(JSONDecodingError) -> DataPath? {
         guard cursor.isPresent else { return nil }
         let text = try cursor.string()
         guard let path = DataPath(text) else {
@@ -243,7 +250,7 @@ extension DataVenueDefinition {
         return path
     }
 
-    private static func fields(_ cursor: JSONCursor) throws(JSONDecodingError) -> TickerFields {
+    static func fields(_ cursor: JSONCursor) throws(JSONDecodingError) -> TickerFields {
         try requireKeys(cursor, allowed: TickerFields.names)
         guard let last = try path(cursor["last"]) else { throw cursor["last"].failure("expected a JSON path") }
         if cursor["changePercent"].isPresent, cursor["changeFraction"].isPresent {
@@ -257,7 +264,7 @@ extension DataVenueDefinition {
             time: try path(cursor["time"]))
     }
 
-    private static func timeFormat(_ cursor: JSONCursor) throws(JSONDecodingError) -> VenueTimeFormat {
+    static func timeFormat(_ cursor: JSONCursor) throws(JSONDecodingError) -> VenueTimeFormat {
         guard cursor.isPresent else { return .epochMilliseconds }
         try requireKeys(cursor, allowed: ["format", "zone"])
         let format = try cursor["format"].string()

@@ -62,9 +62,10 @@ public struct UpbitShapeDecoder: Sendable {
         }
     }
 
-    /// One ticker object.
-    func quote(_ ticker: JSONCursor) throws(JSONDecodingError) -> Quote {
-        let marketField = ticker["market"]
+    /// One ticker object, whose market code is its member `codeKey`: `market` in REST answers,
+    /// `code` in stream frames (the other fields are the same in both).
+    public func quote(_ ticker: JSONCursor, codeKey: String = "market") throws(JSONDecodingError) -> Quote {
+        let marketField = ticker[codeKey]
         let code = try marketField.string()
         guard let market = markets.market(fromCode: code) else {
             throw marketField.failure("unknown market code '\(code.prefix(40))'")

@@ -17,6 +17,11 @@ public enum UpbitShapeTickerTime: Sendable, Equatable {
     /// milliseconds or as Korean wall time 9 hours ahead (Bithumb's v1). A `trade_timestamp`
     /// that is neither is ignored, so the time never depends on which way the venue writes it.
     case lastTradeUTC
+    /// The same with `trade_date` and `trade_time` in Korean time (UTC+9), as Bithumb's stream
+    /// writes them (`20260923` `121833` with `trade_timestamp` `1790133513858`, which is
+    /// 2026-09-23T03:18:33.858Z; repo nemanull/arbitrage-observatory,
+    /// docs/profiles/bithumb/websocket.md §6). `trade_timestamp` may come as a string.
+    case lastTradeKST
 
     /// Korea's offset from UTC (no daylight saving), in milliseconds.
     static let koreaOffsetMilliseconds: Int64 = 9 * 3_600_000
@@ -28,21 +33,30 @@ public enum UpbitShapeTickerTime: Sendable, Equatable {
         case .timestamp:
             return try ticker["timestamp"].optionalVenueTime()
         case .lastTradeUTC:
-            guard let time = try lastTrade(ticker) else { return nil }
+            guard let time = try lastTrade(ticker, zone: "UTC", offset: 0) else { return nil }
+            return try ticker["trade_time"].venueTime(time)
+        case .lastTradeKST:
+            guard let time = try lastTrade(ticker, zone: "KST", offset: Self.koreaOffsetMilliseconds) else {
+                return nil
+            }
             return try ticker["trade_time"].venueTime(time)
         }
     }
 
-    /// The last trade's time of a Bithumb v1 ticker, before its bounds are checked.
-    private func lastTrade(_ ticker: JSONCursor) throws(JSONDecodingError) -> Timestamp? {
+    /// The last trade's time of a Bithumb v1 ticker, whose date and time are written `offset`
+    /// milliseconds ahead of UTC (`zone` names it in messages), before its bounds are checked.
+    private func lastTrade(_ ticker: JSONCursor, zone: String, offset: Int64) throws(JSONDecodingError)
+        -> Timestamp?
+    {
         let dateField = ticker["trade_date"]
         let timeField = ticker["trade_time"]
         guard let date = try dateField.optionalString(), let time = try timeField.optionalString() else {
             return nil
         }
-        guard let second = Self.utc(date: date, time: time) else {
-            throw timeField.failure("expected trade_date 'YYYYMMDD' and trade_time 'HHMMSS' (UTC)")
+        guard let wall = Self.utc(date: date, time: time) else {
+            throw timeField.failure("expected trade_date 'YYYYMMDD' and trade_time 'HHMMSS' (\(zone))")
         }
+        let second = Timestamp(millisecondsSince1970: wall.millisecondsSince1970 - offset)
         guard let stamp = try ticker["trade_timestamp"].optionalInt64() else { return second }
         for candidate in [stamp, stamp &- Self.koreaOffsetMilliseconds]
         where Self.floorSeconds(candidate) == second.millisecondsSince1970 / 1000 {

@@ -47,10 +47,9 @@ struct NewVenuesCommandTests {
         #expect(try entry["homeCurrency"].string() == home)
         #expect(try entry["quoteCurrencies"].elements().map { try $0.string() } == quotes)
         let transfers = ["coinone", "korbit"].contains(id) ? ["transferStatus"] : []
-        let streams = ["kraken", "okx"].contains(id) ? ["stream"] : []
         #expect(
             try entry["capabilities"].elements().map { try $0.string() }
-                == ["ticker", "allTickers", "markets", "candles", "trades", "orderBook"] + transfers + streams)
+                == ["ticker", "allTickers", "markets", "candles", "trades", "orderBook"] + transfers + ["stream"])
         #expect(try entry["baseURL"].string() == baseURL)
     }
 

@@ -294,7 +294,7 @@ struct HelpTests {
         #expect(try entry["quoteCurrencies"].elements().map { try $0.string() } == ["KRW", "BTC"])
         #expect(
             try entry["capabilities"].elements().map { try $0.string() }
-                == ["ticker", "allTickers", "markets", "candles", "trades", "orderBook", "transferStatus"])
+                == ["ticker", "allTickers", "markets", "candles", "trades", "orderBook", "transferStatus", "stream"])
         #expect(try entry["baseURL"].string() == "https://api.bithumb.com")
     }
 }

@@ -42,7 +42,8 @@ struct CoinoneRouterTests {
         #expect(descriptor.homeCurrency == "KRW")
         #expect(descriptor.quoteCurrencies == ["KRW"])
         #expect(
-            descriptor.capabilities == [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus])
+            descriptor.capabilities
+                == [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus, .stream])
         #expect(descriptor.requestsPerSecond == 5)
         #expect(descriptor.changeBasis == .rolling24h)
         #expect(descriptor.notListedCodes == ["108"])

@@ -64,7 +64,8 @@ struct KorbitRouterTests {
         #expect(descriptor.country == "KR")
         #expect(descriptor.homeCurrency == "KRW")
         #expect(
-            descriptor.capabilities == [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus])
+            descriptor.capabilities
+                == [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus, .stream])
         #expect(descriptor.requestsPerSecond == 50)
         #expect(descriptor.changeBasis == nil)
         #expect(descriptor.notListedCodes == ["INVALID_CURRENCY_PAIR"])

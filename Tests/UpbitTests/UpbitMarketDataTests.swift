@@ -56,7 +56,8 @@ struct UpbitMarketDataRouterTests {
             descriptor.limits
                 == FetchLimits(candles: 200, trades: 500, bookDepth: 30, candleIntervals: APIRouter.candleIntervals))
         #expect(
-            descriptor.capabilities == [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus])
+            descriptor.capabilities
+                == [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus, .stream])
     }
 }
 
