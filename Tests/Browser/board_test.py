@@ -298,9 +298,13 @@ def main():
               and driver.find_element(By.CSS_SELECTOR, "label[for=filter]").text == "코인 검색"
               and driver.find_element(By.CSS_SELECTOR, "#venue-picker legend").text == "표시할 거래소"
               and driver.find_element(By.ID, "lang-toggle").text == "English"
-              and driver.find_element(By.ID, "theme-toggle").text == "어두운 테마",
-              "the header, the filter, the venue picker and the toggles are in Korean too")
+              and driver.find_element(By.ID, "theme-toggle").text == "어두운 테마"
+              and driver.find_element(By.ID, "status").text.startswith("갱신 "),
+              "the header, the filter, the venue picker, the toggles and the status are in Korean too")
         driver.find_element(By.ID, "lang-toggle").click()
+        check(driver.find_element(By.ID, "status").text.startswith("Updated ")
+              and driver.find_element(By.CSS_SELECTOR, 'th[data-key="coin"] button').text == "Coin",
+              "the toggle says everything again in English at once, the status line too")
         reload()
         headers_en = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "th button")]
         check(headers_en == ["Coin", "Exchange", "Last (KRW)", "Global (KRW)", "Premium", "USDT prem", "Volume 24h", "Transfer", "Note"]

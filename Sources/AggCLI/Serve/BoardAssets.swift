@@ -271,6 +271,7 @@ const state = {
   venueList: '', // the picker's venues, joined
   detail: null, // { coin, since, row }
   errors: [],
+  status: null, // () => the status line's text
 };
 
 const $ = (id) => document.getElementById(id);
@@ -300,10 +301,11 @@ function askToken() {
   const form = $('token-form');
   form.hidden = false;
   $('token-input').focus();
-  setStatus(L().needToken);
+  setStatus(() => L().needToken);
 }
 
-function setStatus(text) { $('status').textContent = text; }
+// The status line, kept as what makes it, so that a change of language says it again.
+function setStatus(make) { state.status = make; $('status').textContent = make(); }
 
 function ageText(seconds) {
   if (seconds < 60) return L().seconds(seconds);
@@ -357,6 +359,7 @@ function applyLanguage() {
   for (const entry of state.trs.values()) entry.row = null;
   if (state.board) { header(state.board); showErrors(); render(); }
   showVenues();
+  if (state.status) $('status').textContent = state.status();
   if (state.detail) showDetail();
 }
 
@@ -411,7 +414,7 @@ function cellText(row, key, currency) {
 }
 
 function apply(board) {
-  if (board.error) { setStatus(L().cannotMake(board.error.message)); return; }
+  if (board.error) { setStatus(() => L().cannotMake(board.error.message)); return; }
   const previous = state.rows;
   const next = rowsOf(board);
   const asOf = Date.parse(board.asOf);
@@ -432,7 +435,7 @@ function apply(board) {
   updatePicker();
   render();
   showErrors();
-  setStatus(L().updated(board.asOf));
+  setStatus(() => L().updated(board.asOf));
 }
 
 function showErrors() {
@@ -801,9 +804,9 @@ async function stream() {
           buffer = buffer.slice(end + 2);
         }
       }
-      setStatus(L().streamEnded);
+      setStatus(() => L().streamEnded);
     } catch (error) {
-      setStatus(L().streamBroken(error.message));
+      setStatus(() => L().streamBroken(error.message));
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
@@ -816,7 +819,7 @@ async function start() {
     apply(board);
     await loadVenues();
   } catch (error) {
-    setStatus(L().cannotLoad(error.message));
+    setStatus(() => L().cannotLoad(error.message));
   }
   stream();
 }
