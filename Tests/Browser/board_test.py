@@ -390,6 +390,8 @@ def main():
         check(driver.find_element(By.ID, "range-7d").get_attribute("aria-pressed") == "true"
               and driver.find_element(By.ID, "range-24h").get_attribute("aria-pressed") == "false",
               "the 7 d button asks /v1/history?since=7d: " + driver.find_element(By.ID, "detail-summary").text)
+        driver.save_screenshot(os.path.join(args.out, "board-detail.png"))
+        print("ok: screenshot " + os.path.join(args.out, "board-detail.png"), flush=True)
         driver.switch_to.active_element.send_keys(Keys.ESCAPE)
         check(not driver.find_element(By.ID, "detail").is_displayed()
               and driver.execute_script("return document.activeElement === window.__aggRow"),
