@@ -84,12 +84,12 @@ struct BoardBrowserTests {
         environment["AGG_HOME"] = home.appendingPathComponent("home").path
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
         // The detail view's history: two ticks of `agg record --premium` in agg's own database,
-        // which serve reads, as a user's recorder would have left them (6 s apart: each venue has
-        // half the interval to answer, which a loaded machine needs).
+        // which serve reads, as a user's recorder would have left them (10 s apart: each venue
+        // has half the interval to answer, which a loaded machine needs).
         let record = try await AggBinary.run(
             [
                 "record", "BTC", "ETH", "--premium", "--exchange", "bithumb,upbit,binance", "--count", "2",
-                "--interval", "6s", "--quiet",
+                "--interval", "10s", "--quiet",
             ],
             environment: environment)
         try #require(record.status == 0, "agg record: \(record.error)")

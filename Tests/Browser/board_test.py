@@ -380,6 +380,8 @@ def main():
         venues_points = sorted({p["exchange"] for p in points})
         check(lines == [[v, len([p for p in points if p["exchange"] == v])] for v in venues_points],
               "the chart has one line per venue with each recorded point: %r" % lines)
+        check(driver.execute_script("return document.querySelectorAll('#detail-chart svg circle').length") == len(points),
+              "and a dot on each of the %d points" % len(points))
         check(driver.execute_script("return document.querySelectorAll('#detail-chart svg rect.band').length") == 1
               and driver.execute_script("return document.querySelector('#detail-chart svg').namespaceURI") == "http://www.w3.org/2000/svg",
               "and the percentile band, in an inline SVG")

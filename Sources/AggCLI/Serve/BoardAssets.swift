@@ -742,6 +742,12 @@ function drawChart(points, min, max, low, high) {
     });
     line.appendChild(svg('title', {}, venue));
     root.appendChild(line);
+    // A dot on each recorded point: a line of one point would draw nothing.
+    for (const p of series) {
+      const dot = svg('circle', { class: 'key' + (index % 4), cx: x(Date.parse(p.time)), cy: y(p.percent), r: 3 });
+      dot.appendChild(svg('title', {}, venue + ' ' + p.time + ' ' + Decimal.percent(p.percent)));
+      root.appendChild(dot);
+    }
     root.appendChild(svg('rect', { class: 'key' + (index % 4), x: width - right + 10, y: top + index * 16, width: 10, height: 10 }));
     root.appendChild(svg('text', { x: width - right + 26, y: top + index * 16 + 9 }, venue));
   });
