@@ -12,8 +12,9 @@ set -euo pipefail
 packages=(${AGG_SETUP_PACKAGES:-libcurl4-openssl-dev libsqlite3-dev libpq-dev zlib1g-dev libwslay-dev libssl-dev})
 
 # `Tools/setup.sh --browser` (Tools/test only): instead, what the board page's browser tests
-# need, so that building agg never pulls a browser (AGG_SETUP_BROWSER_PACKAGES replaces that list).
-[ "${1:-}" = "--browser" ] && packages=(${AGG_SETUP_BROWSER_PACKAGES:-chromium chromium-driver python3-venv})
+# need (and a Korean font for the page's Korean labels), so that building agg never pulls a browser
+# (AGG_SETUP_BROWSER_PACKAGES replaces that list).
+[ "${1:-}" = "--browser" ] && packages=(${AGG_SETUP_BROWSER_PACKAGES:-chromium chromium-driver python3-venv fonts-nanum})
 
 missing=()
 for package in "${packages[@]}"; do

@@ -10,8 +10,9 @@ import Testing
 
 /// The board page in a real Chromium: `agg serve` (the built binary) on loopback fixtures, and
 /// Tests/Browser/board_test.py driving the browser with Selenium (rows, exact values, sort,
-/// filter, the live update, stale greying, the XSS case, a quiet console, a screenshot, the
-/// bearer token from the URL fragment and from the page's form).
+/// filter, the live update, stale greying, the XSS case, a quiet console, the themes and palettes
+/// with their contrast, the languages, the venue picker, a coin's history chart, the keyboard,
+/// screenshots of both themes, the bearer token from the URL fragment and from the page's form).
 /// Tools/test makes the Selenium venv and sets `AGG_TEST_BROWSER_PYTHON`; without it the test
 /// is skipped with one line (Tools/test leaves it unset only when Chromium cannot be installed).
 @Suite("agg serve: the board page in Chromium")
@@ -61,11 +62,11 @@ struct BoardBrowserTests {
     }
 
     @Test(
-        "rows, exact values, sort, filter, live update, stale greying, the XSS case, a quiet console, the token",
+        "rows, values, sort, filter, live update, stale, XSS, themes, languages, venues, detail chart, keys, token",
         .enabled(
             if: python != nil,
             "AGG_TEST_BROWSER_PYTHON is not set: no browser to test with (Tools/test sets up Chromium and Selenium)"),
-        .timeLimit(.minutes(3)))
+        .timeLimit(.minutes(6)))
     func board() async throws {
         let python = try #require(Self.python)
         let knobs = Knobs()
@@ -82,6 +83,16 @@ struct BoardBrowserTests {
         var environment = fixtures.environment
         environment["AGG_HOME"] = home.appendingPathComponent("home").path
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        // The detail view's history: two ticks of `agg record --premium` in agg's own database,
+        // which serve reads, as a user's recorder would have left them (10 s apart: each venue
+        // has half the interval to answer, which a loaded machine needs).
+        let record = try await AggBinary.run(
+            [
+                "record", "BTC", "ETH", "--premium", "--exchange", "bithumb,upbit,binance", "--count", "2",
+                "--interval", "10s", "--quiet",
+            ],
+            environment: environment)
+        try #require(record.status == 0, "agg record: \(record.error)")
         // The page must work behind the token: the whole test runs with one.
         environment["AGG_TOKEN"] = Self.token
         let (process, _, error) = try AggBinary.start(
