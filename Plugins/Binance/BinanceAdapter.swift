@@ -22,7 +22,7 @@ package struct BinanceAdapter: CompiledAdapter {
         changeBasis: .rolling24h,
         notListedCodes: [BinanceDecoding.invalidSymbolCode],
         quotaHeader: .usedWeight,
-        stream: Self.stream
+        stream: Self.stream, fees: Self.fees
     )
 
     private let client: VenueClient

@@ -23,7 +23,7 @@ package struct BithumbAdapter: CompiledAdapter {
         notListedCodes: [BithumbDecoding.notListedCode, BithumbV1.notListedCode],
         settings: [BithumbAPI.setting],
         batching: .allTickersPerQuote,
-        stream: Self.stream
+        stream: Self.stream, fees: Self.fees
     )
 
     /// The classic API.

@@ -19,7 +19,7 @@ package struct CoinbaseAdapter: CompiledAdapter {
         limits: FetchLimits(candles: 300, trades: 1000, bookDepth: 1000, candleIntervals: APIRouter.candleIntervals),
         changeBasis: .rolling24h,
         notListedCodes: [CoinbaseDecoding.notFoundCode],
-        stream: Self.stream
+        stream: Self.stream, fees: Self.fees
     )
 
     private let client: VenueClient

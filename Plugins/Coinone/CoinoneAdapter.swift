@@ -26,7 +26,7 @@ package struct CoinoneAdapter: CompiledAdapter {
         notListedCodes: [CoinoneDecoding.unknownCurrencyCode],
         rateLimitCodes: [CoinoneDecoding.blockedCode],
         batching: .allTickersPerQuote,
-        stream: Self.stream
+        stream: Self.stream, fees: Self.fees
     )
 
     private let client: VenueClient

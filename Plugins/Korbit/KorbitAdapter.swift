@@ -27,7 +27,7 @@ package struct KorbitAdapter: CompiledAdapter {
         notListedCodes: [KorbitDecoding.invalidPairCode],
         quotaHeader: .rateLimit,
         batching: .symbolList(max: nil),
-        stream: Self.stream
+        stream: Self.stream, fees: Self.fees
     )
 
     private let client: VenueClient

@@ -26,7 +26,7 @@ package struct KrakenAdapter: CompiledAdapter {
         notListedCodes: [KrakenDecoding.unknownPairError],
         rateLimitCodes: KrakenDecoding.rateLimitErrors,
         batching: .allTickersPerQuote,
-        stream: Self.stream
+        stream: Self.stream, fees: Self.fees
     )
 
     private let client: VenueClient

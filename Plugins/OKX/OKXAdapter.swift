@@ -25,7 +25,7 @@ package struct OKXAdapter: CompiledAdapter {
         notListedCodes: [OKXDecoding.unknownInstrumentCode],
         rateLimitCodes: [OKXDecoding.rateLimitCode],
         batching: .allTickersPerQuote,
-        stream: Self.stream
+        stream: Self.stream, fees: Self.fees
     )
 
     private let client: VenueClient

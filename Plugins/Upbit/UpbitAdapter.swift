@@ -27,7 +27,7 @@ package struct UpbitAdapter: CompiledAdapter {
         notListedCodes: [UpbitDecoding.notFoundCode],
         quotaHeader: .remainingReq,
         batching: .symbolList(max: nil),
-        stream: Self.stream
+        stream: Self.stream, fees: Self.fees
     )
 
     private let client: VenueClient
