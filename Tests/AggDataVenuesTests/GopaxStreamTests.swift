@@ -161,46 +161,27 @@ struct GopaxStreamTests {
     func loopback() async throws {
         let codec = try Self.codec()
         let server = try WebSocketLoopbackServer(script: .fixture(venue: "gopax", name: "ticker"))
-        let connection = try await WebSocketClient().connect(to: server.url())
-        for message in codec.subscribeMessages(for: [btc, eth]) { connection.send(message) }
-        let transcript = await TickerStreamTranscript.read(
-            connection.streamMessages, through: codec, until: { $0.quotes.count == 3 }, send: connection.send,
-            receivedAt: received)
-        connection.close()
+        let run = try await TickerStreamRun.play(
+            codec, markets: [btc, eth], server: server, connector: WebSocketClient(), receivedAt: received,
+            until: { $0.quotes.count == 3 })
+        let transcript = run.transcript
         #expect(transcript.quotes == fixtureQuotes)
         #expect(transcript.replies == [.text(#""primus::pong::1796259724500""#)])
         #expect(transcript.failure == nil)
-        #expect(await server.wait(within: 10) { $0.first?.ended == true })
-        #expect(server.connections.first?.violations == [])
+        #expect(run.ended)
+        #expect(run.connections.first?.violations == [])
     }
 
     @Test("faults.jsonl: GOPAX's refusal of the subscribe (o.result false, errCode, errData) is a refusal")
     func loopbackError() async throws {
         let codec = try Self.codec()
         let server = try WebSocketLoopbackServer(script: .fixture(venue: "gopax", name: "faults"))
-        let connection = try await WebSocketClient().connect(to: server.url())
-        for message in codec.subscribeMessages(for: [btc]) { connection.send(message) }
-        let transcript = await TickerStreamTranscript.read(
-            connection.streamMessages, through: codec, until: { $0.readings.count == 1 }, send: connection.send,
-            receivedAt: received)
-        connection.close()
+        let run = try await TickerStreamRun.play(
+            codec, markets: [btc], server: server, connector: WebSocketClient(), receivedAt: received,
+            until: { $0.readings.count == 1 })
+        let transcript = run.transcript
         #expect(transcript.readings == [.refused(code: "10001", message: "No such endpoint")])
-        #expect(await server.wait(within: 10) { $0.first?.ended == true })
-        #expect(server.connections.first?.violations == [])
-    }
-}
-
-extension WebSocketConnection {
-    /// The messages as the codec reads them.
-    fileprivate var streamMessages: some AsyncSequence<StreamMessage, any Error> {
-        messages.map { $0.kind == .text ? .text(String(decoding: $0.bytes, as: UTF8.self)) : .binary($0.bytes) }
-    }
-
-    /// Sends a codec's message.
-    fileprivate func send(_ message: StreamMessage) {
-        switch message {
-        case .text(let text): send(text: text)
-        case .binary(let bytes): send(binary: bytes)
-        }
+        #expect(run.ended)
+        #expect(run.connections.first?.violations == [])
     }
 }

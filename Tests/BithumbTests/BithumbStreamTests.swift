@@ -135,43 +135,25 @@ struct BithumbStreamTests {
     @Test("the real client against the loopback server playing ticker.jsonl: the subscribe checked, 3 quotes in order")
     func loopback() async throws {
         let server = try WebSocketLoopbackServer(script: .fixture(venue: "bithumb", name: "ticker"))
-        let connection = try await WebSocketClient().connect(to: server.url())
-        for message in codec.subscribeMessages(for: [btc, eth]) { connection.send(message) }
-        let transcript = await TickerStreamTranscript.read(
-            connection.streamMessages, through: codec, until: { $0.quotes.count == 3 }, send: connection.send,
-            receivedAt: received)
-        connection.close()
+        let run = try await TickerStreamRun.play(
+            codec, markets: [btc, eth], server: server, connector: WebSocketClient(), receivedAt: received,
+            until: { $0.quotes.count == 3 })
+        let transcript = run.transcript
         #expect(transcript.quotes == fixtureQuotes)
         #expect(transcript.failure == nil)
-        #expect(await server.wait(within: 10) { $0.first?.ended == true })
-        #expect(server.connections.first?.violations == [])
+        #expect(run.ended)
+        #expect(run.connections.first?.violations == [])
     }
 
     @Test("faults.jsonl: the error frame is a refusal, and the venue's close ends the stream")
     func loopbackError() async throws {
         let server = try WebSocketLoopbackServer(script: .fixture(venue: "bithumb", name: "faults"))
-        let connection = try await WebSocketClient().connect(to: server.url())
-        for message in codec.subscribeMessages(for: [btc, eth]) { connection.send(message) }
-        let transcript = await TickerStreamTranscript.read(
-            connection.streamMessages, through: codec, until: { _ in false }, send: connection.send,
-            receivedAt: received)
+        let run = try await TickerStreamRun.play(
+            codec, markets: [btc, eth], server: server, connector: WebSocketClient(), receivedAt: received,
+            until: { _ in false })
+        let transcript = run.transcript
         #expect(transcript.readings == [.refused(code: "INVALID_PARAM", message: "codes 필드가 비어 있습니다.")])
-        #expect(transcript.failure == "\(server.url()) closed the WebSocket with code 1000")
-        #expect(server.connections.first?.violations == [])
-    }
-}
-
-extension WebSocketConnection {
-    /// The messages as the codec reads them.
-    fileprivate var streamMessages: some AsyncSequence<StreamMessage, any Error> {
-        messages.map { $0.kind == .text ? .text(String(decoding: $0.bytes, as: UTF8.self)) : .binary($0.bytes) }
-    }
-
-    /// Sends a codec's message.
-    fileprivate func send(_ message: StreamMessage) {
-        switch message {
-        case .text(let text): send(text: text)
-        case .binary(let bytes): send(binary: bytes)
-        }
+        #expect(transcript.closeCode == 1000)
+        #expect(run.connections.first?.violations == [])
     }
 }

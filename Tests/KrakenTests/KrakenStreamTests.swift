@@ -220,25 +220,12 @@ struct KrakenStreamLoopbackTests {
         #expect(records.first?.violations == [])
     }
 
-    /// Connects the real client to `server`, subscribes `markets` with the codec and reads
-    /// until `until` holds or the stream ends; then what the server saw.
+    /// The codec over the real client against `server`: what it read, and what the server saw.
     private func play(
         _ server: WebSocketLoopbackServer, markets: [Market], until: (TickerStreamTranscript) -> Bool
     ) async throws -> (TickerStreamTranscript, [WebSocketServerConnectionRecord]) {
-        let connection = try await WebSocketClient().connect(to: server.url())
-        let transcript = await TickerStreamTranscript.play(
-            codec, markets: markets,
-            messages: connection.messages.map {
-                $0.kind == .text ? .text(String(decoding: $0.bytes, as: UTF8.self)) : .binary($0.bytes)
-            },
-            send: { message in
-                switch message {
-                case .text(let text): connection.send(text: text)
-                case .binary(let bytes): connection.send(binary: bytes)
-                }
-            }, clock: { received }, until: until)
-        connection.close()
-        _ = await server.wait(within: 10) { $0.first?.ended == true }
-        return (transcript, server.connections)
+        let run = try await TickerStreamRun.play(
+            codec, markets: markets, server: server, connector: WebSocketClient(), receivedAt: received, until: until)
+        return (run.transcript, run.connections)
     }
 }
