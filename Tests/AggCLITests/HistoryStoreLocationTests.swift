@@ -1,7 +1,8 @@
-import AggCLI
 import AggCore
 import AggPostgres
 import Testing
+
+@testable import AggOptions
 
 @Suite("--store: where the history goes")
 struct HistoryStoreLocationTests {
