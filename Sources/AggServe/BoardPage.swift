@@ -8,7 +8,7 @@ enum BoardPage {
     /// One file of the page.
     struct Asset: Sendable {
         var contentType: String
-        package var bytes: [UInt8]
+        var bytes: [UInt8]
         /// A tag of the content (FNV-1a, 64 bits): the same across runs of the same binary.
         var etag: String
 
@@ -25,7 +25,7 @@ enum BoardPage {
 
         /// The asset with the page's headers: its type, a content security policy that allows
         /// only this origin (no inline script or style), `nosniff`, and revalidation by ETag.
-        package var response: HTTPServerResponse {
+        var response: HTTPServerResponse {
             HTTPServerResponse(
                 status: 200,
                 headers: [

@@ -8,12 +8,12 @@ import Synchronization
 
 /// What the poller last published, with what is derived from it once per poll.
 package struct ServePublication: Sendable {
-    package var snapshot: ServeSnapshot
+    var snapshot: ServeSnapshot
     /// The one before, for the rates' previous values.
-    package var previous: ServeSnapshot?
+    var previous: ServeSnapshot?
     /// `/v1/premium` with no query: the board streamed to `/v1/stream`, made once a poll (when
     /// its last answer is in) and at the first publication.
-    package var board: String
+    var board: String
     var boardValue: PremiumBoard?
     /// The snapshot part of `/metrics`, as bytes, rendered once per publication.
     var metricsBytes: [UInt8]
@@ -21,21 +21,21 @@ package struct ServePublication: Sendable {
 
 /// The latest publication, shared by the routes and the poller.
 package final class PublicationBox: Sendable {
-    package let value = Mutex<ServePublication?>(nil)
+    let value = Mutex<ServePublication?>(nil)
 }
 
 /// `agg serve`'s HTTP side: the routes, the bearer check, the shared answers and the metrics.
 /// Every answer is read from the latest publication; nothing a client sends reaches a venue.
 final class ServeApp: HTTPHandler {
     let endpoints: ServeEndpoints
-    package let plan: ServePlan
+    let plan: ServePlan
     let token: BearerToken?
     let metrics: ServeMetrics
     let streams: EventStreamHub
-    package let limits: ServeLimits
+    let limits: ServeLimits
     let cache: ResponseCache
     /// Expensive answers (compare, premium, rates, status, history), a few at a time.
-    package let work: WorkQueue
+    let work: WorkQueue
     /// Quotes, in a lane of their own.
     let quoteWork: WorkQueue
     private let published = PublicationBox()
@@ -117,11 +117,11 @@ final class ServeApp: HTTPHandler {
         return router.route(request)
     }
 
-    package func label(for request: HTTPServerRequest) -> String {
+    func label(for request: HTTPServerRequest) -> String {
         router.knows(request.path) ? request.path : "other"
     }
 
-    package func finished(label: String, status: Int, seconds: Double) {
+    func finished(label: String, status: Int, seconds: Double) {
         metrics.httpDurations.observe(label, seconds: seconds)
         metrics.httpRequests.increment(label, String(status))
     }
@@ -129,7 +129,7 @@ final class ServeApp: HTTPHandler {
     /// The work queues of the routes that compute.
     struct Lanes: Sendable {
         var expensive: WorkQueue
-        package var quote: WorkQueue
+        var quote: WorkQueue
     }
 
     private static func routes(
@@ -280,11 +280,11 @@ final class ServeApp: HTTPHandler {
 /// (still 200) when some did not, naming them, and `down` (503) when no venue did; with the
 /// snapshot's generation, time and age in seconds.
 struct ServeHealth: Sendable {
-    package var status: String
-    package var stale: [String]
+    var status: String
+    var stale: [String]
     var generation: Int
-    package var time: Timestamp
-    package var ageSeconds: Int64
+    var time: Timestamp
+    var ageSeconds: Int64
 
     init(_ snapshot: ServeSnapshot, plan: ServePlan, now: Timestamp) {
         let ids = Set(plan.venues.map(\.descriptor.id) + plan.fxSources.map(\.id))
@@ -296,7 +296,7 @@ struct ServeHealth: Sendable {
         ageSeconds = max(0, (now.millisecondsSince1970 - snapshot.time.millisecondsSince1970) / 1000)
     }
 
-    package var response: HTTPServerResponse {
+    var response: HTTPServerResponse {
         let document: JSONValue =
             stale.isEmpty
             ? [

@@ -6,7 +6,7 @@ import Synchronization
 /// cancelled (a request waiting in a retry or a token bucket may take a while to notice): a hung
 /// venue costs the poll its deadline and nothing more.
 enum ServeDeadline {
-    package static func outcome<Value: Sendable>(
+    static func outcome<Value: Sendable>(
         within seconds: Double, or timeout: AggError,
         _ operation: @escaping @Sendable () async throws(AggError) -> Value
     ) async -> Result<Value, AggError> {
@@ -35,7 +35,7 @@ private final class FirstOutcome<Value: Sendable>: Sendable {
 
     /// Whether `outcome` was the first.
     @discardableResult
-    package func resume(_ outcome: Result<Value, AggError>) -> Bool {
+    func resume(_ outcome: Result<Value, AggError>) -> Bool {
         guard
             let waiting = continuation.withLock({ state in
                 defer { state = nil }; return state

@@ -12,18 +12,18 @@ import FoundationEssentials
 /// `--format json` for the same data.
 package struct ServeEndpoints: Sendable {
     /// The venues as the command line knows them, for `/v1/exchanges`.
-    package var context: CLIContext
+    var context: CLIContext
     /// The venues `agg serve` polls.
     var polled: Set<String>
-    package var history: (any HistoryStore)?
+    var history: (any HistoryStore)?
 
     /// How one endpoint's query names map onto its command line.
     package struct QueryMap: Sendable {
         /// The query name whose comma-separated values are the positionals.
         var positional: String?
         /// Query name → option name (without `--`).
-        package var options: [String: String]
-        package var names: [String] { ([positional].compactMap { $0 } + options.keys).sorted() }
+        var options: [String: String]
+        var names: [String] { ([positional].compactMap { $0 } + options.keys).sorted() }
     }
 
     static let quoteQuery = QueryMap(positional: "symbol", options: ["exchange": "exchange", "quote": "quote"])
@@ -110,7 +110,7 @@ package struct ServeEndpoints: Sendable {
     /// `agg quote SYMBOL... [-e ...] [--quote CUR] -f json`: `QuoteRequest` and `QuoteService`,
     /// without the quote cache; a venue whose last poll failed answers with its last good quote,
     /// marked stale.
-    package func quote(_ arguments: [HTTPServerRequest.Argument], snapshot: ServeSnapshot) async throws(AggError)
+    func quote(_ arguments: [HTTPServerRequest.Argument], snapshot: ServeSnapshot) async throws(AggError)
         -> String
     {
         let parsed = try parse(arguments, Self.quoteQuery, QuoteCommand.spec)
@@ -125,7 +125,7 @@ package struct ServeEndpoints: Sendable {
 
     /// `agg compare SYMBOL... [--in CUR] [-e ...] [--usdt HOW] -f json`: `CompareRequest` and
     /// `CompareService`, without the database (no stored rates, no percentiles).
-    package func compare(_ arguments: [HTTPServerRequest.Argument], snapshot: ServeSnapshot) async throws(AggError)
+    func compare(_ arguments: [HTTPServerRequest.Argument], snapshot: ServeSnapshot) async throws(AggError)
         -> String
     {
         let parsed = try parse(arguments, Self.compareQuery, CompareCommand.spec)
@@ -138,8 +138,8 @@ package struct ServeEndpoints: Sendable {
     /// The premium endpoint's body and the board itself (for metrics). A struct, not a tuple:
     /// it is the result of async closures (see the release-miscompile rule).
     package struct PremiumAnswer: Sendable {
-        package var text: String
-        package var board: PremiumBoard?
+        var text: String
+        var board: PremiumBoard?
 
         package init(text: String, board: PremiumBoard? = nil) {
             self.text = text
@@ -149,7 +149,7 @@ package struct ServeEndpoints: Sendable {
 
     /// `agg premium [SYMBOL...] [options] -f json`: `PremiumRequest` and `PremiumService`,
     /// without favorites or percentiles; and the board itself (for metrics).
-    package func premium(_ arguments: [HTTPServerRequest.Argument], snapshot: ServeSnapshot) async throws(AggError)
+    func premium(_ arguments: [HTTPServerRequest.Argument], snapshot: ServeSnapshot) async throws(AggError)
         -> PremiumAnswer
     {
         let parsed = try parse(arguments, Self.premiumQuery, PremiumCommand.spec)
@@ -161,7 +161,7 @@ package struct ServeEndpoints: Sendable {
 
     /// `agg rates [BASE] [--to ...] [--source ID|all] -f json`: `RatesRequest` and `RatesService`,
     /// the previous table being the source's table in the previous snapshot, if any.
-    package func rates(_ arguments: [HTTPServerRequest.Argument], snapshot: ServeSnapshot, previous: ServeSnapshot?)
+    func rates(_ arguments: [HTTPServerRequest.Argument], snapshot: ServeSnapshot, previous: ServeSnapshot?)
         async throws(AggError) -> String
     {
         let parsed = try parse(arguments, Self.ratesQuery, RatesCommand.spec)
@@ -174,7 +174,7 @@ package struct ServeEndpoints: Sendable {
     }
 
     /// `agg status SYMBOL... [-e ...] -f json`: `StatusRequest` and `TransferStatusService`.
-    package func status(_ arguments: [HTTPServerRequest.Argument], snapshot: ServeSnapshot) async throws(AggError)
+    func status(_ arguments: [HTTPServerRequest.Argument], snapshot: ServeSnapshot) async throws(AggError)
         -> String
     {
         let parsed = try parse(arguments, Self.statusQuery, StatusCommand.spec)
@@ -187,7 +187,7 @@ package struct ServeEndpoints: Sendable {
     }
 
     /// `agg exchanges -f json`: every registered venue, polled or not.
-    package func exchanges() -> String {
+    func exchanges() -> String {
         let context = self.context
         return ExchangesRendering(
             descriptors: context.registry.descriptors,
@@ -201,7 +201,7 @@ extension ServeSnapshot {
     /// The last good quote of `outcome`'s market when its venue's last poll failed: what
     /// `/v1/quote` shows, marked stale, in the failure's place (the snapshot's stand-in for the
     /// command line's quote cache).
-    package func lastGood(_ outcome: QuoteService.Outcome) -> StaleQuote? {
+    func lastGood(_ outcome: QuoteService.Outcome) -> StaleQuote? {
         guard let venue = venues[outcome.exchange], !venue.isFresh, let fetched = venue.fetched,
             let quote = venue.byMarket[outcome.market]
         else { return nil }

@@ -11,7 +11,7 @@ enum ServeHistory {
     static let maximumSeconds: Int64 = 366 * 86_400
 
     /// The query, validated: the coin, the venues, and the start.
-    package static func query(_ arguments: [HTTPServerRequest.Argument], now: Timestamp, registry: AdapterRegistry)
+    static func query(_ arguments: [HTTPServerRequest.Argument], now: Timestamp, registry: AdapterRegistry)
         throws(AggError) -> HistoryQuery
     {
         var values: [String: String] = [:]
@@ -50,7 +50,7 @@ enum ServeHistory {
 
     /// `{"symbol","since","prices":[{"time","exchange","symbol","last","baseVolume"}],
     /// "premiums":[{"time","exchange","symbol","basis","fxSource","percent"}]}` and a newline.
-    package static func json(query: HistoryQuery, prices: [PricePoint], premiums: [PremiumPoint]) -> String {
+    static func json(query: HistoryQuery, prices: [PricePoint], premiums: [PremiumPoint]) -> String {
         var json = JSONWriter(capacity: 96 * (prices.count + premiums.count) + 64)
         json.beginObject()
         json.member("symbol", string: query.symbol)

@@ -24,7 +24,7 @@ package struct ServeLimits: Sendable {
     var returnsMemory = true
 
     /// The limits for this machine: one compute slot less than its cores.
-    package static var standard: ServeLimits {
+    static var standard: ServeLimits {
         ServeLimits(computeSlots: max(1, ProcessInfo.processInfo.activeProcessorCount - 1))
     }
 }

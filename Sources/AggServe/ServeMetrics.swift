@@ -126,7 +126,7 @@ package final class ServeMetrics: Sendable {
     }
 
     /// Unix seconds with milliseconds: `1723104735.027`.
-    package static func seconds(_ time: Timestamp) -> String {
+    static func seconds(_ time: Timestamp) -> String {
         let milliseconds = time.millisecondsSince1970
         let whole = milliseconds / 1000
         let fraction = milliseconds % 1000
@@ -140,12 +140,12 @@ package final class ServeMetrics: Sendable {
 
 /// The poller's HTTP client, counting each venue's requests by outcome and timing them.
 struct MeteredHTTPClient: HTTPClient {
-    package let base: any HTTPClient
+    let base: any HTTPClient
     /// (URL prefix, venue id), longest prefix first.
-    package let venues: [(prefix: String, id: String)]
+    let venues: [(prefix: String, id: String)]
     let metrics: ServeMetrics
 
-    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let venue = venues.first { request.url.hasPrefix($0.prefix) }?.id ?? "other"
         let started = ContinuousClock.now
         let response: HTTPResponse

@@ -8,14 +8,14 @@ import Synchronization
 /// is due, and each transfer-status list.
 package struct ServePlan: Sendable {
     package struct Venue: Sendable {
-        package var descriptor: AdapterDescriptor
+        var descriptor: AdapterDescriptor
         /// The currency asked for: the venue's home currency.
-        package var currency: String
+        var currency: String
         /// The coins asked one by one; `nil` for the all-tickers request.
-        package var coins: [String]?
+        var coins: [String]?
 
         /// Requests one poll sends.
-        package var requests: Int { coins?.count ?? 1 }
+        var requests: Int { coins?.count ?? 1 }
 
         package init(descriptor: AdapterDescriptor, currency: String, coins: [String]? = nil) {
             self.descriptor = descriptor
@@ -24,12 +24,12 @@ package struct ServePlan: Sendable {
         }
     }
 
-    package var venues: [Venue]
-    package var fxSources: [AdapterDescriptor]
+    var venues: [Venue]
+    var fxSources: [AdapterDescriptor]
     var transferVenues: [AdapterDescriptor]
 
     /// Every id polled.
-    package var ids: Set<String> { Set(venues.map(\.descriptor.id) + fxSources.map(\.id) + transferVenues.map(\.id)) }
+    var ids: Set<String> { Set(venues.map(\.descriptor.id) + fxSources.map(\.id) + transferVenues.map(\.id)) }
 
     /// `exchanges` (empty: every venue with a ticker), `fx` (empty: every FX source), and the
     /// coins for venues without an all-tickers request.
@@ -59,7 +59,7 @@ package struct ServePlan: Sendable {
     }
 
     /// The shortest interval that keeps every venue within its published rate.
-    package var minimumInterval: Double {
+    var minimumInterval: Double {
         let venueFloors = venues.map { venue in
             Double(venue.requests + (venue.descriptor.supports(.transferStatus) ? 1 : 0))
                 / max(venue.descriptor.requestsPerSecond, 0.001)
@@ -77,9 +77,9 @@ package struct ServePlan: Sendable {
 /// hung venue delays only itself. A venue that fails keeps its last tickers, served marked stale.
 /// FX sources are asked only when `FXSchedule` says they are due.
 final class ServePoller: Sendable {
-    package let plan: ServePlan
+    let plan: ServePlan
     /// Seconds each venue, FX source and transfer list has to answer in one poll.
-    package let venueDeadline: Double
+    let venueDeadline: Double
     private let factory: AdapterFactory
     private let now: @Sendable () -> Timestamp
     private let state = Mutex(State())
@@ -88,8 +88,8 @@ final class ServePoller: Sendable {
     private let publish: @Sendable (ServeSnapshot, _ pollEnded: Bool) async -> Void
 
     private struct State {
-        package var snapshot: ServeSnapshot?
-        package var fx = FXSchedule()
+        var snapshot: ServeSnapshot?
+        var fx = FXSchedule()
     }
 
     /// One request of a poll, under the poll's deadline.
@@ -98,7 +98,7 @@ final class ServePoller: Sendable {
         case fx(AdapterDescriptor)
         case transfers(AdapterDescriptor)
 
-        package func run(factory: AdapterFactory, seconds: Double) async -> Arrival {
+        func run(factory: AdapterFactory, seconds: Double) async -> Arrival {
             switch self {
             case .venue(let venue):
                 let timeout = ServePoller.timeout(venue.descriptor, factory: factory, seconds: seconds)
@@ -141,7 +141,7 @@ final class ServePoller: Sendable {
     }
 
     /// The snapshot published last, if any.
-    package var snapshot: ServeSnapshot? { state.withLock { $0.snapshot } }
+    var snapshot: ServeSnapshot? { state.withLock { $0.snapshot } }
 
     /// The deadline of each venue in a poll every `interval` seconds: `venueDeadline`, but at
     /// most four fifths of the interval, so that a hung venue never delays the next poll.
@@ -149,7 +149,7 @@ final class ServePoller: Sendable {
 
     /// Polls every interval until the task is cancelled: the next poll starts `interval` seconds
     /// after the previous one started (or at once when a poll took longer).
-    package func run(interval: Double) async {
+    func run(interval: Double) async {
         let deadline = deadline(interval: interval)
         while !Task.isCancelled {
             let started = ContinuousClock.now
@@ -163,7 +163,7 @@ final class ServePoller: Sendable {
     /// One poll: every venue, due FX source and transfer list at once, each published as it
     /// answers (or fails, at its deadline). Returns the last snapshot published.
     @discardableResult
-    package func poll(deadline: Double? = nil) async -> ServeSnapshot {
+    func poll(deadline: Double? = nil) async -> ServeSnapshot {
         let seconds = deadline ?? venueDeadline
         let factory = self.factory
         let startedAt = now()

@@ -8,17 +8,17 @@ package struct ServeSnapshot: Sendable {
     /// One venue's tickers in the currency polled: what its last request answered, and the
     /// last tickers it sent (kept through later failures, served marked stale).
     package struct Venue: Sendable {
-        package var currency: String
+        var currency: String
         /// The last request's outcome.
-        package var result: Result<[Quote], AggError>
+        var result: Result<[Quote], AggError>
         /// The last tickers the venue sent: this poll's, or an earlier poll's after a failure.
-        package var quotes: [Quote]
+        var quotes: [Quote]
         /// When `quotes` were fetched; `nil` when the venue never answered.
         var fetched: Timestamp?
         var byMarket: [Market: Quote]
         /// The entries of the answer `quotes` came from that were skipped because they did not
         /// decode: each costs only its own market.
-        package var skipped: [SkippedEntry]
+        var skipped: [SkippedEntry]
         /// Entries skipped in all the venue's answers since the start (a counter for `/metrics`).
         var skippedTotal: Int
 
@@ -58,18 +58,18 @@ package struct ServeSnapshot: Sendable {
     /// as it comes, so a poll publishes several).
     var generation: Int
     /// When it was published.
-    package var time: Timestamp
-    package var venues: [String: Venue]
-    package var fx: [String: Result<RateTable, AggError>]
+    var time: Timestamp
+    var venues: [String: Venue]
+    var fx: [String: Result<RateTable, AggError>]
     /// When each FX table was fetched (tables are kept between polls until their source is due).
     var fxFetched: [String: Timestamp]
     /// The last table each FX source sent, kept through later failures (for the metrics).
     var fxTables: [String: RateTable] = [:]
-    package var transfers: [String: Result<[TransferStatus], AggError>]
+    var transfers: [String: Result<[TransferStatus], AggError>]
 
     /// The venues and FX sources whose last request failed (or that have not answered yet),
     /// among `ids`, sorted.
-    package func stale(among ids: Set<String>) -> [String] { ids.filter { !isUp($0) }.sorted() }
+    func stale(among ids: Set<String>) -> [String] { ids.filter { !isUp($0) }.sorted() }
 
     /// Whether `source` answered its last request (venue or FX source).
     func isUp(_ source: String) -> Bool {
@@ -83,8 +83,8 @@ package struct ServeSnapshot: Sendable {
 /// A venue as the snapshot knows it: the CLI's services run unchanged on top of it, so that
 /// every endpoint answers exactly what the command would for the same data.
 struct SnapshotAdapter: VenueAdapter {
-    package let descriptor: AdapterDescriptor
-    package let snapshot: ServeSnapshot
+    let descriptor: AdapterDescriptor
+    let snapshot: ServeSnapshot
 
     /// The venue's descriptor, asked market by market: the snapshot holds no batch endpoint,
     /// and each market keeps its own answer (`quote(for:)`).
@@ -97,7 +97,7 @@ struct SnapshotAdapter: VenueAdapter {
 
     private var id: String { descriptor.id }
 
-    package func quote(for market: Market) async throws(AggError) -> Quote {
+    func quote(for market: Market) async throws(AggError) -> Quote {
         guard let venue = snapshot.venues[id] else { throw .unsupported(venue: id, capability: .ticker) }
         if case .failure(let error) = venue.result { throw error }
         guard let quote = venue.byMarket[market] else {
@@ -118,7 +118,7 @@ struct SnapshotAdapter: VenueAdapter {
         return BulkAnswer(values: try venue.result.get(), skipped: venue.skipped)
     }
 
-    package func fetchRates(_ request: RateRequest) async throws(AggError) -> RateTable {
+    func fetchRates(_ request: RateRequest) async throws(AggError) -> RateTable {
         guard let table = snapshot.fx[id] else { throw .unsupported(venue: id, capability: .fxRates) }
         let answered = try table.get()
         guard answered.base == request.base else {
@@ -136,7 +136,7 @@ struct SnapshotAdapter: VenueAdapter {
 /// Fails every request: the services behind `agg serve`'s endpoints reach venues only through
 /// `SnapshotAdapter`, never the network.
 struct NoNetworkHTTPClient: HTTPClient {
-    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         throw TransportError.connection(url: request.url, detail: "agg serve answers from its snapshot only")
     }
 }
@@ -154,7 +154,7 @@ extension AdapterRegistry {
     }
 
     /// Only the venues with `ids`.
-    package func only(_ ids: Set<String>) -> AdapterRegistry {
+    func only(_ ids: Set<String>) -> AdapterRegistry {
         AdapterRegistry(registrations.filter { ids.contains($0.descriptor.id) })
     }
 }

@@ -3,6 +3,7 @@ import AggPostgres
 import Testing
 
 @testable import AggOptions
+@testable import AggServices
 
 @Suite("--store: where the history goes")
 struct HistoryStoreLocationTests {

@@ -12,7 +12,7 @@ enum ServeOptions {
                 ListenAddress.parse($0)
             }),
         help: "Listen on this address and port", builtIn: .standard, shown: \.description)
-    package static let interval = Setting(
+    static let interval = Setting(
         Option<Double>(
             "interval", short: "i", value: "DURATION", help: "",
             parser: .seconds(in: 1...86_400, expected: "seconds, such as 5 or 1m")),
@@ -27,13 +27,13 @@ enum ServeOptions {
         "token-file", value: "PATH",
         help: "Read the token from PATH (one line of 16 to 256 printable characters), out of sight of ps.",
         parser: ValueParser(expected: "a file path") { $0.isEmpty ? nil : $0 })
-    package static let fx = Setting(
+    static let fx = Setting(
         Option<[String]>(
             "fx", value: "ID[,ID...]", help: "", completion: .exchangeIDs,
             parser: .list(of: .venueID, expected: "FX source ids such as frankfurter"), combine: +),
         help: "Poll only these FX sources (frankfurter, the ECB's rates, suits a shared service)",
         builtIn: DecidedPerRun("every FX source"))
-    package static let coins = Setting(
+    static let coins = Setting(
         Option<[String]>(
             "coins", value: "SYMBOL[,SYMBOL...]", help: "",
             parser: .list(of: .assetCode, expected: "coins such as BTC,ETH"), combine: +),
@@ -41,7 +41,7 @@ enum ServeOptions {
         shown: { $0.joined(separator: ",") })
 
     /// The default poll interval in seconds.
-    package static let defaultInterval: Double = 5
+    static let defaultInterval: Double = 5
     /// Event-stream clients at once, and the events queued for each before it is dropped.
     static let maximumStreams = 64
     static let streamQueue = 8

@@ -16,10 +16,10 @@ package struct ServeRequest: Sendable {
     var address: ListenAddress
     var token: BearerToken?
     /// The network options; `--offline` never applies to a server.
-    package var options: NetworkOptions
-    package var plan: ServePlan
+    var options: NetworkOptions
+    var plan: ServePlan
     /// Seconds between polls.
-    package var interval: Double
+    var interval: Double
 
     /// - Parameter warn: takes the warning for `--token` (visible in `ps`) as soon as it is known,
     ///   before any later refusal.
@@ -54,9 +54,9 @@ package struct ServeRequest: Sendable {
 
     /// What to poll and how often.
     private struct Polling {
-        package var options: NetworkOptions
-        package var plan: ServePlan
-        package var interval: Double
+        var options: NetworkOptions
+        var plan: ServePlan
+        var interval: Double
 
         init(_ arguments: ParsedArguments, context: CLIContext) throws(AggError) {
             options = try NetworkOptions(arguments, context: context)

@@ -14,7 +14,7 @@ package struct ServeService: Sendable {
     }
 
     /// The registry, environment, config, HTTP client, clock and history store of the run.
-    package var context: CLIContext
+    var context: CLIContext
 
     /// Serves `request` until `interrupts` (asked for once the server listens) delivers a
     /// stop; requests in flight then have `ServeOptions.drainSeconds`.

@@ -10,11 +10,11 @@ import AggServices
 /// echoed in an error, since a near-miss of a secret is still a secret.
 package enum ServeToken {
     /// What a token is, in words.
-    package static let expected = "a token of 16 to 256 printable characters"
+    static let expected = "a token of 16 to 256 printable characters"
 
     /// Why no token could be taken: the message and the exit code.
     package struct Failure: Error, Equatable {
-        package var message: String
+        var message: String
         var exitCode: ExitCode
 
         package init(message: String, exitCode: ExitCode) {
@@ -26,10 +26,10 @@ package enum ServeToken {
     /// The token, and the warning to print once (for `--token`, which `ps` shows).
     package struct Resolved: Equatable {
         var token: String?
-        package var warning: String?
+        var warning: String?
     }
 
-    package static func isValid(_ text: String) -> Bool {
+    static func isValid(_ text: String) -> Bool {
         (16...256).contains(text.utf8.count) && text.utf8.allSatisfy { (0x21...0x7E).contains($0) }
     }
 
@@ -41,7 +41,7 @@ package enum ServeToken {
 
     /// The token from the flags or the environment: `--token-file` or `--token` (not both),
     /// else `AGG_TOKEN`.
-    package static func resolve(flag: String?, file: String?, environment: [String: String]) -> Result<
+    static func resolve(flag: String?, file: String?, environment: [String: String]) -> Result<
         Resolved, Failure
     > {
         if flag != nil, file != nil {
@@ -65,7 +65,7 @@ package enum ServeToken {
     }
 
     /// The file's token: its content without one final line break.
-    package static func read(_ path: String) -> Result<String, Failure> {
+    static func read(_ path: String) -> Result<String, Failure> {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             return .failure(

@@ -6,9 +6,9 @@ package struct AlertDelivery: Sendable {
     /// The bell, rung once a tick that fired, after its lines.
     static let bell = "\u{07}"
 
-    package var console: Console
+    var console: Console
     var log: AlertLogFile?
-    package var program: AlertProgram?
+    var program: AlertProgram?
 
     /// Delivers `alerts`: the stderr lines first, then the log (awaited, synced), then the
     /// programs (started, not awaited). Answers the log's failure, after which the caller stops.

@@ -13,7 +13,7 @@ import Dispatch
 /// The descriptor is owned here and closed in `deinit`. Writes run on a queue of their own, off
 /// the cooperative pool, since a sync can wait on the disk.
 package final class AlertLogFile: Sendable {
-    package let path: String
+    let path: String
     private let descriptor: Int32
     private let queue = DispatchQueue(label: "agg.alert-log")
 
@@ -32,7 +32,7 @@ package final class AlertLogFile: Sendable {
     }
 
     /// Appends `lines` (each ending in a line break) and syncs; the failure, if any.
-    package func append(_ lines: [String]) async -> WriteFailure? {
+    func append(_ lines: [String]) async -> WriteFailure? {
         let descriptor = self.descriptor
         let text = lines.joined()
         return await withCheckedContinuation { continuation in

@@ -32,7 +32,7 @@ enum AlertOptions {
     static let log = Option<String>(
         "alert-log", value: "FILE", help: "Append each alert to FILE as one JSON object a line.",
         parser: ValueParser(expected: "a file path") { $0.isEmpty ? nil : $0 })
-    package static let program = Option<String>(
+    static let program = Option<String>(
         "on-alert", value: "PROGRAM",
         help: "Run PROGRAM (a path; no shell) for each alert, with the alert as JSON on its standard input.",
         parser: ValueParser(expected: "the path of a program") { $0.isEmpty ? nil : $0 })
@@ -41,7 +41,7 @@ enum AlertOptions {
         parser: ValueParser(expected: "an argument") { [$0] }, combine: +)
 
     /// Every alert option, in the order help shows them.
-    package static let all: [any OptionDeclaration] = [alert, reset, cooldown, log, program, programArgument]
+    static let all: [any OptionDeclaration] = [alert, reset, cooldown, log, program, programArgument]
 }
 
 /// The alerts one run of a command was asked for: the rules, checked against what the command
@@ -62,15 +62,15 @@ package struct AlertSetup: Sendable {
     /// What a command can evaluate, to check the rules against.
     package struct Scope: Sendable {
         /// The command as the user typed it (`agg watch`).
-        package var command: String
+        var command: String
         /// The threshold fields its ticks carry.
         var fields: [AlertRule.Field]
         /// Where the others can be had, for the message.
         var elsewhere: String
         /// The venues it asks.
-        package var venues: [AdapterDescriptor]
+        var venues: [AdapterDescriptor]
         /// The coins it asks for; `nil` for every coin (the whole board).
-        package var symbols: [String]?
+        var symbols: [String]?
         /// The venues whose premiums are measured (those quoting in the board's currency).
         var localVenues: [String] = []
         /// Whether the command asks the venues' transfer status (`withdraw|deposit closed`).
@@ -156,17 +156,17 @@ extension AlertSetup {
 package struct AlertRequest: Sendable {
     /// `--on-alert` and its `--on-alert-arg`s.
     package struct Program: Sendable, Equatable {
-        package var path: String
-        package var arguments: [String]
+        var path: String
+        var arguments: [String]
     }
 
-    package var rules: [AlertRule]
-    package var settings: AlertSettings
-    package var program: Program?
+    var rules: [AlertRule]
+    var settings: AlertSettings
+    var program: Program?
     var log: AlertLogFile?
 
     /// The coins the rules name: the only ones a tick's readings need.
-    package var symbols: Set<String> { Set(rules.map(\.symbol)) }
+    var symbols: Set<String> { Set(rules.map(\.symbol)) }
 
     /// The rules waiting for a transfer status.
     var transferRules: [AlertRule] {
@@ -175,7 +175,7 @@ package struct AlertRequest: Sendable {
 
     /// The request from the command line, or `nil` without `--alert` (then the other alert
     /// options are usage errors).
-    package static func make(_ arguments: ParsedArguments, scope: AlertSetup.Scope, registry: AdapterRegistry)
+    static func make(_ arguments: ParsedArguments, scope: AlertSetup.Scope, registry: AdapterRegistry)
         throws(AggError) -> AlertRequest?
     {
         guard let texts = arguments[AlertOptions.alert] else {

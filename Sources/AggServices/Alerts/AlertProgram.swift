@@ -24,8 +24,8 @@ package final class AlertProgram: Sendable {
     /// The default time limit, in seconds.
     static let defaultTimeLimit: Double = 10
 
-    package let path: String
-    package let arguments: [String]
+    let path: String
+    let arguments: [String]
     let timeLimit: Double
     private let console: Console
     private let running = DispatchGroup()
@@ -38,7 +38,7 @@ package final class AlertProgram: Sendable {
     }
 
     /// Starts the program for `alert` and returns at once.
-    package func run(_ alert: Alert) {
+    func run(_ alert: Alert) {
         let input = alert.json + "\n"
         running.enter()
         // A queue of its own per run: it targets the overcommitting global queue, which gives it
@@ -50,7 +50,7 @@ package final class AlertProgram: Sendable {
     }
 
     /// Waits until every program started has ended (each within its time limit).
-    package func finish() async {
+    func finish() async {
         await withCheckedContinuation { continuation in
             running.notify(queue: .global()) { continuation.resume() }
         }
@@ -182,5 +182,5 @@ private enum ProcessEnvironment {
 
 /// An `errno` from `posix_spawn`.
 private struct SpawnError: Error {
-    package var code: Int32
+    var code: Int32
 }

@@ -4,12 +4,12 @@ import FoundationEssentials
 
 /// `agg candles`: OHLCV bars of one market on one venue, as a table or a chart of the closes.
 package enum CandlesCommand {
-    package static let interval = Setting(
+    static let interval = Setting(
         Option<CandleInterval>("interval", short: "i", value: "INTERVAL", help: "", parser: .choice()),
         help: "Bar length", builtIn: .oneMinute, shown: \.rawValue)
     static let limit = Setting.venueCount(
         "limit", short: "n", help: "How many of the latest bars", standard: defaultLimit)
-    package static let chart = Flag("chart", help: "Draw the closes as a line chart sized to the terminal.")
+    static let chart = Flag("chart", help: "Draw the closes as a line chart sized to the terminal.")
 
     package static let spec = CommandSpec(
         name: "candles",

@@ -7,8 +7,8 @@ import FoundationEssentials
 /// `agg compare`: one coin on every venue, converted into one currency, with each venue's
 /// premium over the global venues (for KRW, the "kimchi premium").
 package enum CompareCommand {
-    package static let currency = Settings.localCurrency(help: "Convert into this currency")
-    package static let usdt = Setting(
+    static let currency = Settings.localCurrency(help: "Convert into this currency")
+    static let usdt = Setting(
         Option<StablecoinValuation>("usdt", value: "HOW", help: "", parser: .choice()),
         help: "Value USDT as one US dollar (assume) or at a Korean venue's USDT/KRW (market)", builtIn: .assume,
         shown: \.rawValue)

@@ -10,9 +10,9 @@ import AggStore
 /// code (`USDT`, `1INCH`) into the coin list only. A code in a list it does not appear in is
 /// harmless: it orders nothing.
 package enum FavoritesCommand {
-    package static let currency = Flag(
+    static let currency = Flag(
         "currency", help: "Only the currency list (three-letter codes, for `agg rates`).")
-    package static let coin = Flag("coin", help: "Only the coin list (for `agg quote`).")
+    static let coin = Flag("coin", help: "Only the coin list (for `agg quote`).")
 
     /// The command line `agg help` describes.
     package static let spec = CommandSpec(

@@ -4,13 +4,13 @@ import FoundationEssentials
 
 /// `agg history`: a coin's recorded prices or premiums, with statistics per venue.
 package enum HistoryCommand {
-    package static let premium = Flag(
+    static let premium = Flag(
         "premium", help: "Show the recorded premiums (percent, per venue and basis) instead of prices.")
-    package static let since = Setting(
+    static let since = Setting(
         Option<HistorySince>("since", value: "WHEN", help: "", parser: HistorySince.parser),
         help: "From this long ago (24h, 7d) or this UTC date or time (2026-12-01, 2026-12-01T08:00Z)",
         builtIn: .ago(seconds: 86_400), shown: \.description)
-    package static let chart = Flag(
+    static let chart = Flag(
         "chart", help: "Draw each series as a line chart instead of listing the latest points.")
 
     package static let spec = CommandSpec(

@@ -4,8 +4,8 @@ import FoundationEssentials
 
 /// `agg quote`: tickers of one or more coins on one or more venues, fetched concurrently.
 package enum QuoteCommand {
-    package static let all = Flag("all", short: "a", help: "List every market of the venue(s) in one request each.")
-    package static let maxStale = Settings.maxStale
+    static let all = Flag("all", short: "a", help: "List every market of the venue(s) in one request each.")
+    static let maxStale = Settings.maxStale
 
     package static let spec = CommandSpec(
         name: "quote",

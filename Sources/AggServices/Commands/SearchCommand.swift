@@ -5,7 +5,7 @@ import FoundationEssentials
 
 /// `agg search`: markets whose symbol or published name matches what was typed, across venues.
 package enum SearchCommand {
-    package static let quote = Option<String>(
+    static let quote = Option<String>(
         "quote", short: "q", value: "CUR", help: "Only markets quoted in this currency.", parser: .assetCode)
     static let limit = Setting(
         Option<Int>("limit", short: "n", value: "N", help: "", parser: .wholeNumber(in: 1...maximumLimit)),

@@ -8,7 +8,7 @@ import AggOptions
 /// line, one table, or CSV rows), so the output can be piped and logged. Fetching and rendering
 /// are `agg quote`'s own.
 package enum WatchCommand {
-    package static let interval = Setting(
+    static let interval = Setting(
         Option<Double>(
             "interval", short: "i", value: "SECONDS", help: "",
             parser: .seconds(
@@ -16,7 +16,7 @@ package enum WatchCommand {
         help:
             "Seconds between refreshes, at least \(Int(WatchRequest.minimumInterval)) and within each venue's rate limit (0.5, 5s, 1m)",
         builtIn: DecidedPerRun("\(Int(WatchRequest.defaultInterval))s, or longer when a venue's rate limit needs it"))
-    package static let count = Option<Int>(
+    static let count = Option<Int>(
         "count", short: "c", value: "N", help: "Stop after N refreshes.",
         parser: .wholeNumber(in: 1...Int.max, expected: "a whole number of refreshes, 1 or more"))
 

@@ -59,7 +59,7 @@ package struct CSVWriter {
     }
 
     /// The rows written, without the line break after the last.
-    package var text: String {
+    var text: String {
         String(decoding: bytes.dropLast(bytes.last == UInt8(ascii: "\n") ? 1 : 0), as: UTF8.self)
     }
 

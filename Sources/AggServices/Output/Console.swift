@@ -51,7 +51,7 @@ package struct WriteFailure: Error, Sendable, Equatable, CustomStringConvertible
 /// Writes to a file descriptor, retrying short and interrupted writes. The first failure is
 /// kept (see `failure`) and nothing more is written: `agg` exits 74 when its output was lost.
 package struct FileDescriptorSink: TextSink {
-    package let descriptor: Int32
+    let descriptor: Int32
     /// Shared by every copy of this sink.
     private let state = WriteState()
 
@@ -115,7 +115,7 @@ package struct FileDescriptorSink: TextSink {
 
 /// The first failure of a `FileDescriptorSink`; a class, so that copies of the sink share it.
 private final class WriteState: Sendable {
-    package let failure = Mutex<WriteFailure?>(nil)
+    let failure = Mutex<WriteFailure?>(nil)
 }
 
 /// Collects everything written, for tests.
@@ -129,7 +129,7 @@ package final class BufferSink: TextSink {
     }
 
     /// Everything written so far.
-    package var text: String { buffer.withLock { $0 } }
+    var text: String { buffer.withLock { $0 } }
 }
 
 /// Where output goes and what kind of terminal, if any, is attached.

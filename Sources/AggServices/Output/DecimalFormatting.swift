@@ -16,7 +16,7 @@ package enum DecimalFormatting {
     }
 
     /// `value` rounded half away from zero to `places` decimals, exactly (on its decimal digits).
-    package static func rounded(_ value: Decimal, places: Int) -> Decimal {
+    static func rounded(_ value: Decimal, places: Int) -> Decimal {
         DecimalRounding.rounded(value, places: places)
     }
 
@@ -28,7 +28,7 @@ package enum DecimalFormatting {
     }
 
     /// The value rounded to exactly `places` decimals, grouped: `139,925,761` or `97,012.35`.
-    package static func fixed(_ value: Decimal, places: Int, grouping: Bool = true) -> String {
+    static func fixed(_ value: Decimal, places: Int, grouping: Bool = true) -> String {
         var text = plain(value)
         round(&text, places: places)
         pad(&text, places: places)
@@ -37,7 +37,7 @@ package enum DecimalFormatting {
     }
 
     /// `text` with exactly `places` fraction digits (it must already have at most that many).
-    package static func padded(_ text: String, places: Int) -> String {
+    static func padded(_ text: String, places: Int) -> String {
         var bytes = Array(text.utf8)
         pad(&bytes, places: places)
         return string(bytes)
@@ -46,7 +46,7 @@ package enum DecimalFormatting {
     /// A price for a table: grouped, with at least `currency`'s usual decimals and every decimal
     /// the exact value has (`80,630,000` KRW, `97,012.30` USD, `0.01897` KRW). Nothing is rounded
     /// away: a price is what the venue said.
-    package static func price(_ value: Decimal, currency: String) -> String {
+    static func price(_ value: Decimal, currency: String) -> String {
         var text = plain(value)
         let fraction = text.firstIndex(of: point).map { text.count - $0 - 1 } ?? 0
         pad(&text, places: max(minorUnits(of: currency), fraction))
@@ -61,7 +61,7 @@ package enum DecimalFormatting {
     }
 
     /// A signed percent with two decimals: `+1.25%`, `-0.54%`, `0.00%`.
-    package static func percent(_ value: Decimal) -> String {
+    static func percent(_ value: Decimal) -> String {
         var text: [UInt8] = value > 0 ? [UInt8(ascii: "+")] : []
         text += plain(value)
         round(&text, places: 2)
@@ -72,7 +72,7 @@ package enum DecimalFormatting {
     }
 
     /// Inserts commas every three digits of the integer part of plain decimal text.
-    package static func group(_ text: String) -> String {
+    static func group(_ text: String) -> String {
         var bytes = Array(text.utf8)
         group(&bytes)
         return string(bytes)

@@ -4,11 +4,11 @@ import AggOptions
 
 /// `agg exchanges` output: every registered venue and FX source with what it can do.
 package struct ExchangesRendering: Rendering {
-    package var descriptors: [AdapterDescriptor]
+    var descriptors: [AdapterDescriptor]
     /// The base URL in effect for a venue (environment, config file or default).
-    package var baseURL: @Sendable (AdapterDescriptor) -> String
+    var baseURL: @Sendable (AdapterDescriptor) -> String
     /// Where a venue comes from: built in, a shipped data file or a user's.
-    package var origin: @Sendable (AdapterDescriptor) -> VenueOrigin
+    var origin: @Sendable (AdapterDescriptor) -> VenueOrigin
 
     package func json() -> JSONValue {
         let entries: [JSONValue] = descriptors.map { descriptor in

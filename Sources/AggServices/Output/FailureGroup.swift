@@ -5,9 +5,9 @@ import AggJSON
 /// request, whose error names its URL), reported once rather than once a market: 2,000 coins
 /// in a failed request are one line naming a few of them, not 2,000 copies of its URL.
 package struct FailureGroup: Sendable, Equatable {
-    package var exchange: String
-    package var markets: [Market]
-    package var error: AggError
+    var exchange: String
+    var markets: [Market]
+    var error: AggError
 
     /// How many markets a line names before "and N more".
     static let namedMarkets = 3
@@ -45,7 +45,7 @@ package struct FailureGroup: Sendable, Equatable {
 
     /// The entry of JSON `errors`: one market's as before (`symbol`); several markets' with
     /// `symbols`, every market of the group, in place of `symbol`.
-    package var json: JSONValue {
+    var json: JSONValue {
         guard markets.count > 1 else {
             return JSONOutput.error(error, exchange: exchange, symbol: markets.first?.description)
         }

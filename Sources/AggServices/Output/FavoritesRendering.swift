@@ -7,7 +7,7 @@ struct FavoritesRendering: Rendering {
     var listing: [(kind: FavoriteKind, codes: [String])]
 
     /// `{"currencies":[...],"coins":[...]}`.
-    package func json() -> JSONValue {
+    func json() -> JSONValue {
         JSONValue.object(
             JSONObject(
                 listing.map { entry in
@@ -18,14 +18,14 @@ struct FavoritesRendering: Rendering {
     }
 
     /// `kind,code` rows.
-    package func csv() -> String {
+    func csv() -> String {
         CSVWriter.render(
             header: ["kind", "code"],
             rows: listing.flatMap { entry in entry.codes.map { [FavoritesCommand.label(entry.kind), $0] } })
     }
 
     /// A plain table that is never cut: a few short codes.
-    package func table(width: Int, style: TextStyle) -> String {
+    func table(width: Int, style: TextStyle) -> String {
         guard listing.contains(where: { !$0.codes.isEmpty }) else {
             return "No favorites yet; add some with: agg favorites add KRW BTC"
         }

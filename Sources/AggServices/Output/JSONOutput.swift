@@ -9,11 +9,11 @@ package enum JSONOutput {
         value.map { .string(DecimalText.format($0)) } ?? .null
     }
 
-    package static func string(_ value: String?) -> JSONValue {
+    static func string(_ value: String?) -> JSONValue {
         value.map { .string($0) } ?? .null
     }
 
-    package static func time(_ value: Timestamp?) -> JSONValue {
+    static func time(_ value: Timestamp?) -> JSONValue {
         value.map { .string($0.description) } ?? .null
     }
 
@@ -24,7 +24,7 @@ package enum JSONOutput {
     ///
     /// Quotes are written straight into the output buffer, without a `JSONValue` tree: `--all`
     /// writes hundreds of them.
-    package static func write(_ quote: Quote, stale: StaleQuote? = nil, to json: inout JSONWriter) {
+    static func write(_ quote: Quote, stale: StaleQuote? = nil, to json: inout JSONWriter) {
         json.beginObject()
         json.member("exchange", string: quote.exchange)
         json.member("symbol", string: quote.market.description)
@@ -49,7 +49,7 @@ package enum JSONOutput {
     }
 
     /// `{"exchange","symbol","kind","code","message"}`; `symbol` is left out when `nil`.
-    package static func error(_ error: AggError, exchange: String?, symbol: String?) -> JSONValue {
+    static func error(_ error: AggError, exchange: String?, symbol: String?) -> JSONValue {
         var members: [JSONObject.Member] = [
             .init(key: "exchange", value: string(exchange ?? error.venue))
         ]

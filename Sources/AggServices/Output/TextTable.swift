@@ -6,7 +6,7 @@ package struct TextTable: Sendable {
     package enum Alignment: Sendable { case left, right }
 
     package struct Column: Sendable {
-        package var title: String
+        var title: String
         var alignment: Alignment
         /// Higher survives longer when the table must shrink; 0 is never dropped.
         var priority: Int
@@ -22,7 +22,7 @@ package struct TextTable: Sendable {
     package struct Cell: Sendable {
         /// What the cell shows. Control characters in it (a venue's text may hold any) are
         /// shown escaped (`TerminalText.escape`), never sent to the terminal.
-        package var text: String
+        var text: String
         var paint: (@Sendable (String) -> String)?
 
         package init(_ text: String, paint: (@Sendable (String) -> String)? = nil) {
@@ -31,18 +31,18 @@ package struct TextTable: Sendable {
         }
     }
 
-    package var columns: [Column]
-    package var rows: [[Cell]] = []
+    var columns: [Column]
+    var rows: [[Cell]] = []
 
     package init(columns: [Column]) {
         self.columns = columns
     }
 
-    package mutating func append(_ cells: [Cell]) {
+    mutating func append(_ cells: [Cell]) {
         rows.append(cells)
     }
 
-    package mutating func append(texts: [String]) {
+    mutating func append(texts: [String]) {
         rows.append(texts.map { Cell($0) })
     }
 
@@ -132,13 +132,13 @@ package struct TextTable: Sendable {
 
 /// Columns a string occupies in a terminal: East Asian wide characters (Hangul, CJK) take two.
 package enum DisplayWidth {
-    package static func of(_ text: String) -> Int {
+    static func of(_ text: String) -> Int {
         // Every ASCII character takes one column.
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
         return text.unicodeScalars.reduce(0) { $0 + width(of: $1) }
     }
 
-    package static func width(of scalar: Unicode.Scalar) -> Int {
+    static func width(of scalar: Unicode.Scalar) -> Int {
         switch scalar.value {
         case 0x0300...0x036F, 0x200B...0x200F, 0xFE00...0xFE0F: 0
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,

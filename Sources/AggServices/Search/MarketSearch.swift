@@ -32,7 +32,7 @@ package enum MarketSearch {
     /// A listing and how it matched.
     package struct Match: Sendable, Equatable {
         var listing: MarketListing
-        package var kind: MatchKind
+        var kind: MatchKind
 
         package init(listing: MarketListing, kind: MatchKind) {
             self.listing = listing
@@ -42,7 +42,7 @@ package enum MarketSearch {
 
     /// The query with surrounding white space removed, after checking that it is not empty, not
     /// longer than `maximumQueryLength` characters and free of control characters.
-    package static func validate(_ query: String) throws(AggError) -> String {
+    static func validate(_ query: String) throws(AggError) -> String {
         let trimmed = ASCIIText.trimmed(query)
         guard !trimmed.isEmpty else { throw .usage("the search query is empty") }
         if let control = trimmed.unicodeScalars.first(where: isControl) {

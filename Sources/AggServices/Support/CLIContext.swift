@@ -107,7 +107,7 @@ extension OutputFormat {
 
     /// The explicit choice, else the configured one, else a table on a terminal and JSON for
     /// pipes and scripts.
-    package static func resolve(_ flag: OutputFormat?, configured: OutputFormat? = nil, console: Console)
+    static func resolve(_ flag: OutputFormat?, configured: OutputFormat? = nil, console: Console)
         -> OutputFormat
     {
         if let flag { return flag }

@@ -5,7 +5,7 @@ package enum FavoritesFirst {
     /// The partition is stable: each group keeps the order `items` came in, so callers sort
     /// by code first when they want code order within both groups (as `agg rates` does), and
     /// `agg quote` keeps the order the symbols were asked in.
-    package static func order<Item>(
+    static func order<Item>(
         _ items: [Item], favorites: Set<String>, code: (Item) -> String
     ) -> [Item] {
         guard !favorites.isEmpty else { return items }

@@ -6,7 +6,7 @@ extension HistoryStoreLocation {
     /// Opens the store: PostgreSQL here (connecting and migrating, or `forReading` only
     /// checking the schema, so that a read-only role can read), SQLite through `sqlite`, which is
     /// given the path (`nil` for the default) and opens the embedded store.
-    package func open(
+    func open(
         forReading: Bool = false, sqlite: (String?) async throws(AggError) -> any HistoryStore
     ) async throws(AggError) -> any HistoryStore {
         switch self {

@@ -11,7 +11,7 @@ import Dispatch
 /// and restore the terminal instead of being killed mid-draw.
 package enum InterruptSignal {
     /// The signals the stream reports.
-    package static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     /// One element per stop signal from now until the stream ends (its consumer stops iterating
     /// or its task is cancelled); then each signal's previous disposition comes back. One stream
@@ -24,13 +24,13 @@ package enum InterruptSignal {
     /// with SIGTERM still ignored). A handler runs in whichever thread receives the signal, so
     /// none is lost. A signal that was already ignored when the stream started (`nohup` ignores
     /// SIGHUP, a shell ignores SIGINT for background jobs) stays ignored and is not reported.
-    package static func stream() -> AsyncStream<Void> {
+    static func stream() -> AsyncStream<Void> {
         make { _ in () }
     }
 
     /// As `stream()`, each element the number of the signal (`SIGINT`, `SIGTERM`, `SIGHUP`), for
     /// a command that exits with the shell's status for it (128 + the number).
-    package static func signals() -> AsyncStream<Int32> {
+    static func signals() -> AsyncStream<Int32> {
         make { Int32($0) }
     }
 
@@ -64,8 +64,8 @@ package enum InterruptSignal {
 /// A process-wide constant at the signal (C) boundary: the handler is a C function that can
 /// capture nothing, so it finds the pipe here. It is created once and never changes.
 private struct InterruptPipe: Sendable {
-    package let read: Int32
-    package let write: Int32
+    let read: Int32
+    let write: Int32
 
     static let shared = InterruptPipe()
 
@@ -163,7 +163,7 @@ private final class ReadSource: @unchecked Sendable {
         source.resume()
     }
 
-    package func cancel() {
+    func cancel() {
         source.cancel()
     }
 }

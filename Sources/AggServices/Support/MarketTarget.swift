@@ -9,7 +9,7 @@ package struct MarketTarget: Sendable {
 
     /// The venue from `--exchange` (exactly one, able to do `capability`), else the first
     /// venue in the config file that can; and the market from `symbol`.
-    package static func resolve(
+    static func resolve(
         symbol: String, capability: Capability, options: NetworkOptions, registry: AdapterRegistry,
         command: String
     ) throws(AggError) -> MarketTarget {
@@ -43,7 +43,7 @@ package struct MarketTarget: Sendable {
 
     /// The count given for `option` (`--limit`, `--depth`), or `standard`; it must be from 1
     /// to `maximum`, this venue's limit.
-    package func count(_ given: VenueCount?, option: any OptionDeclaration, standard: Int, maximum: Int)
+    func count(_ given: VenueCount?, option: any OptionDeclaration, standard: Int, maximum: Int)
         throws(AggError) -> Int
     {
         guard let given else { return min(standard, maximum) }
@@ -59,9 +59,9 @@ package struct MarketTarget: Sendable {
 /// A count whose range depends on the venue (`--limit`, `--depth`): parsed as typed, checked
 /// once the venue is known, so that the message can name the venue's limit.
 package struct VenueCount: Sendable {
-    package var text: String
+    var text: String
     /// The whole number, when the text is one.
-    package var value: Int?
+    var value: Int?
 }
 
 extension Setting where Value == VenueCount, BuiltIn == DecidedPerRun {

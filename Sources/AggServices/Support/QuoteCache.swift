@@ -5,11 +5,11 @@ import AggStore
 /// how old it is.
 package struct StaleQuote: Sendable, Equatable {
     /// The quote as it was fetched.
-    package var quote: Quote
+    var quote: Quote
     /// When agg fetched it.
-    package var fetchedAt: Timestamp
+    var fetchedAt: Timestamp
     /// Whole seconds from `fetchedAt` to the run that shows it (never negative).
-    package var ageSeconds: Int64
+    var ageSeconds: Int64
 
     /// A stale quote with every field given.
     package init(quote: Quote, fetchedAt: Timestamp, ageSeconds: Int64) {
@@ -28,9 +28,9 @@ package struct StaleQuote: Sendable, Equatable {
 /// than `Store.cacheWriteWaitMilliseconds`, this run's quotes are not cached.
 package struct QuoteCache {
     /// The database, or `nil` when it could not be had.
-    package var store: Store?
+    var store: Store?
     /// The time of this run.
-    package var now: Timestamp
+    var now: Timestamp
     /// The oldest a cached quote may be, in seconds, to stand in for a failed venue; 0 turns
     /// stale answers off.
     var maxAge: Int64

@@ -15,9 +15,9 @@ package struct RefreshLoop: Sendable {
     }
 
     /// Seconds between the start of one wait and the next refresh.
-    package var interval: Double
+    var interval: Double
     /// Refreshes to make; `nil` for no limit.
-    package var count: Int?
+    var count: Int?
 
     /// Calls `refresh` with the state and the refresh's number (from 1) until the loop ends;
     /// `refresh` returns whether to go on.

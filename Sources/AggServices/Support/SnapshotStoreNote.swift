@@ -6,7 +6,7 @@ import AggStore
 enum SnapshotStoreNote {
     /// "rate snapshot: PATH is being written by another process; the USD table of exchangerate as
     /// of 2024-08-20T00:02:31Z is not stored this time".
-    package static func skipped(_ table: RateTable, in store: Store) -> String {
+    static func skipped(_ table: RateTable, in store: Store) -> String {
         "rate snapshot: \(store.path) is being written by another process; the \(table.base) table of "
             + "\(table.source) as of \(table.asOf) is not stored this time"
     }

@@ -5,7 +5,7 @@ import FoundationEssentials
 
 /// `compare` output in the three formats.
 struct CompareRendering: Rendering {
-    package var report: CompareReport
+    var report: CompareReport
     /// Each venue's premium among those `agg record` stored over the last seven days; the
     /// column and the JSON field `premiumPercentile7d` appear only when there are any.
     var percentiles: PremiumPercentiles = .none
@@ -28,7 +28,7 @@ struct CompareRendering: Rendering {
         value.map { .string($0.iso8601Seconds) } ?? .null
     }
 
-    package func json() -> JSONValue {
+    func json() -> JSONValue {
         let fx: [JSONValue] = comparison.rateLines.map { line in
             [
                 "from": .string(line.from), "to": .string(line.to), "rate": JSONOutput.decimal(line.rate),
@@ -97,7 +97,7 @@ struct CompareRendering: Rendering {
         "exchange", "symbol", "last", "currency", "rate", "lastConverted", "premiumPercent",
     ]
 
-    package func csv() -> String {
+    func csv() -> String {
         CSVWriter.render(
             header: Self.csvHeader,
             rows: report.outcomes.compactMap { _, outcome in
@@ -110,7 +110,7 @@ struct CompareRendering: Rendering {
             })
     }
 
-    package func table(width: Int, style: TextStyle) -> String {
+    func table(width: Int, style: TextStyle) -> String {
         let places = DecimalFormatting.minorUnits(of: currency)
         // Without a reference there is no premium: the column is left out, not filled with dashes.
         let premiums = comparison.reference != nil
@@ -188,16 +188,16 @@ struct CompareRendering: Rendering {
 struct CompareRenderings: Rendering {
     var renderings: [CompareRendering]
 
-    package func json() -> JSONValue {
+    func json() -> JSONValue {
         ["comparisons": .array(renderings.map { $0.json() })]
     }
 
-    package func csv() -> String {
+    func csv() -> String {
         let lines = renderings.flatMap { $0.csv().split(separator: "\n").dropFirst().map(String.init) }
         return ([CompareRendering.csvHeader.joined(separator: ",")] + lines).joined(separator: "\n")
     }
 
-    package func table(width: Int, style: TextStyle) -> String {
+    func table(width: Int, style: TextStyle) -> String {
         renderings.map { rendering in
             "\(rendering.report.plan.coin)\n" + rendering.table(width: width, style: style)
         }.joined(separator: "\n\n")

@@ -12,11 +12,11 @@ package struct CompareReport: Sendable {
         case failed(AggError)
     }
 
-    package var plan: ComparePlan
+    var plan: ComparePlan
     var comparison: PriceComparison
-    package var outcomes: [(venue: ComparePlan.Venue, outcome: Outcome)]
+    var outcomes: [(venue: ComparePlan.Venue, outcome: Outcome)]
     /// Why each missing input could not be had.
-    package var unavailable: [RateInput: String]
+    var unavailable: [RateInput: String]
     /// FX sources that failed when no source gave the rates needed.
     var fxFailures: [(source: String, error: AggError)]
 
@@ -84,7 +84,7 @@ package struct CompareReport: Sendable {
     }
 
     /// One line per failure for standard error, without the `agg: ` prefix.
-    package var problemLines: [String] {
+    var problemLines: [String] {
         let venueLines: [String] = outcomes.compactMap { venue, outcome in
             switch outcome {
             case .compared(let row) where row.converted == nil:

@@ -9,7 +9,7 @@ package struct CompareRequest: Sendable {
     /// One plan a coin, in the order given, each coin once.
     var plans: [ComparePlan]
     /// `--refresh`: ask every FX source even when its stored snapshot is current.
-    package var refresh: Bool
+    var refresh: Bool
 
     package init(_ arguments: ParsedArguments, options: NetworkOptions, context: CLIContext) throws(AggError) {
         var coins: [String] = []

@@ -6,12 +6,12 @@ import FoundationEssentials
 /// The compare use case: ask every venue for the coin, the FX sources (or their stored
 /// snapshots) and the USDT/KRW venues at once, store the rate tables fetched, and compare.
 package struct CompareService: Sendable {
-    package var factory: AdapterFactory
+    var factory: AdapterFactory
     /// The local database for stored rates; `nil` without one (or for `--offline`).
-    package var store: Store?
-    package var now: @Sendable () -> Timestamp
+    var store: Store?
+    var now: @Sendable () -> Timestamp
     /// Where `AGG_DEBUG` notes go (a rate snapshot not stored because the database was busy).
-    package var debug: @Sendable (String) -> Void = { _ in }
+    var debug: @Sendable (String) -> Void = { _ in }
 
     /// Opens the local database (creating it when asked): its stored rates stand in for FX
     /// requests and take the tables fetched, and its recorded premiums give each venue's
@@ -48,7 +48,7 @@ package struct CompareService: Sendable {
 
     /// The report for `plan`; with `refresh`, every FX source is asked even when its stored
     /// snapshot is still current.
-    package func compare(_ plan: ComparePlan, refresh: Bool) async -> CompareReport {
+    func compare(_ plan: ComparePlan, refresh: Bool) async -> CompareReport {
         let stored = refresh ? [:] : plan.storedRates(in: store, now: now())
         let fetch = await plan.fetch(factory: factory, stored: stored, now: now)
         plan.save(fetch.tables, in: store, debug: debug)
@@ -59,7 +59,7 @@ package struct CompareService: Sendable {
     /// stored snapshot is not current and the USDT/KRW venues (`--usdt market`); the others then
     /// use those tables and tickers, so that each source and each USDT/KRW market is asked at
     /// most once.
-    package func compare(_ plans: [ComparePlan], refresh: Bool) async -> [CompareReport] {
+    func compare(_ plans: [ComparePlan], refresh: Bool) async -> [CompareReport] {
         guard let first = plans.first else { return [] }
         var stored = refresh ? [:] : first.storedRates(in: store, now: now())
         let factory = self.factory
@@ -89,10 +89,10 @@ package struct CompareService: Sendable {
 package struct ComparePlan: Sendable {
     /// One venue's market, or why it is not asked.
     package struct Venue: Sendable {
-        package var venue: String
-        package var market: Market
+        var venue: String
+        var market: Market
         /// Set when the venue is not asked at all (the coin is its own quote currency).
-        package var skipped: AggError?
+        var skipped: AggError?
 
         package init(venue: String, market: Market, skipped: AggError? = nil) {
             self.venue = venue
@@ -101,17 +101,17 @@ package struct ComparePlan: Sendable {
         }
     }
 
-    package var coin: String
-    package var currency: String
+    var coin: String
+    var currency: String
     var stablecoins: StablecoinValuation
     /// `--fx` and `--max-fx-age`: the FX source to convert with (only it is asked) or the
     /// freshest that answers, and the oldest rate allowed.
-    package var fx: FXOptions
-    package var venues: [Venue]
+    var fx: FXOptions
+    var venues: [Venue]
     /// The inputs the conversion needs.
     var inputs: Set<RateInput>
     /// FX adapters, in the order they are preferred.
-    package var fxSources: [String]
+    var fxSources: [String]
     /// Venues that may quote USDT in KRW, in the order they are preferred.
     var usdtVenues: [String]
     /// The credit each FX source asks for wherever its rates are shown, by id.
@@ -205,15 +205,15 @@ package struct ComparePlan: Sendable {
     /// What one fetch learned: the report, the rate tables fetched (not the stored ones), and
     /// each USDT/KRW venue's answer, for the next coins to reuse.
     package struct Fetch: Sendable {
-        package var report: CompareReport
-        package var tables: [RateTable]
-        package var usdt: [String: QuoteResult]
+        var report: CompareReport
+        var tables: [RateTable]
+        var usdt: [String: QuoteResult]
     }
 
     /// Asks every venue, every FX source without a `stored` table and every USDT/KRW venue
     /// without a `usdt` answer at once, then compares. An FX rate's age is measured at the
     /// newest price's time (`now` when no price has one).
-    package func fetch(
+    func fetch(
         factory: AdapterFactory, stored: [String: RateTable] = [:], usdt known: [String: QuoteResult] = [:],
         now: @Sendable () -> Timestamp
     ) async -> Fetch {

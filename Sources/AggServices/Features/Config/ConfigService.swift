@@ -14,9 +14,9 @@ package enum ConfigReport: Sendable, Equatable {
 /// `agg config`'s use case: where the file is, and the settings in effect, from the
 /// environment, the loaded config file and the registry (no terminal).
 package struct ConfigService: Sendable {
-    package var environment: [String: String]
-    package var configuration: Configuration
-    package var registry: AdapterRegistry
+    var environment: [String: String]
+    var configuration: Configuration
+    var registry: AdapterRegistry
 
     package func run(_ request: ConfigRequest) -> ConfigReport {
         switch request {
@@ -52,7 +52,7 @@ package struct ConfigService: Sendable {
 
     /// Every venue setting in effect, the file's value or the default, for the venues that have
     /// settings.
-    package func venueSettings() -> [JSONObject.Member] {
+    func venueSettings() -> [JSONObject.Member] {
         registry.descriptors.filter { !$0.settings.isEmpty }.map { descriptor in
             let chosen = configuration.venueSettings[descriptor.id] ?? [:]
             let values = descriptor.settings.map { setting in

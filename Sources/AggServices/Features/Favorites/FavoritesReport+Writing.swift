@@ -15,7 +15,7 @@ extension FavoritesReport {
 
 extension FavoritesCommand {
     /// The word for a list in output: `currency` and `coin` (`FavoritesRendering`'s).
-    package static func label(_ kind: FavoriteKind) -> String {
+    static func label(_ kind: FavoriteKind) -> String {
         switch kind {
         case .currency: "currency"
         case .symbol: "coin"

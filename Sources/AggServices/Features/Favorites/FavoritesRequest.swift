@@ -12,14 +12,14 @@ package struct FavoritesRequest: Sendable, Equatable {
 
     /// A validated code and the lists it goes to.
     package struct Entry: Sendable, Equatable {
-        package var code: String
+        var code: String
         var kinds: [FavoriteKind]
     }
 
     var action: Action
     /// `--currency` or `--coin`: the one list concerned; `nil` for both.
-    package var only: FavoriteKind?
-    package var entries: [Entry]
+    var only: FavoriteKind?
+    var entries: [Entry]
 
     /// - Throws: a usage error for an unknown action (with the closest one), `--currency` with
     ///   `--coin`, codes after `list`, no code after `add` or `remove`, or a malformed code.
@@ -52,7 +52,7 @@ package struct FavoritesRequest: Sendable, Equatable {
 
     /// Validates every code and decides its lists: without `only`, a three-letter code goes
     /// into both lists, any other code into the coin list.
-    package static func entries(_ texts: [String], only: FavoriteKind?) throws(AggError) -> [Entry] {
+    static func entries(_ texts: [String], only: FavoriteKind?) throws(AggError) -> [Entry] {
         var entries: [Entry] = []
         for text in texts {
             let entry: Entry

@@ -5,7 +5,7 @@ import AggStore
 /// list.
 package struct FavoritesReport: Sendable, Equatable {
     struct List: Sendable, Equatable {
-        package var kind: FavoriteKind
+        var kind: FavoriteKind
         var codes: [String]
     }
 
@@ -17,7 +17,7 @@ package struct FavoritesReport: Sendable, Equatable {
 /// reads the lists back (no terminal).
 package struct FavoritesService: Sendable {
     /// Opens the database when the request is run (`LocalStore.open`, or a test's).
-    package var openStore: @Sendable () throws(AggError) -> Store
+    var openStore: @Sendable () throws(AggError) -> Store
 
     package init(openStore: @escaping @Sendable () throws(AggError) -> Store) {
         self.openStore = openStore

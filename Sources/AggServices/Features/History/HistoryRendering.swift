@@ -13,8 +13,8 @@ import FoundationEssentials
 /// - CSV: every point, `time,exchange,market,last` (or `time,exchange,basis,premium`), oldest
 ///   first.
 package struct HistoryRendering: Rendering {
-    package var report: HistoryService.Report
-    package var chart: Bool
+    var report: HistoryService.Report
+    var chart: Bool
 
     /// Points the table shows under the statistics.
     static let recentRows = 20

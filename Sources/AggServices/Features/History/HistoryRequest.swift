@@ -4,11 +4,11 @@ import AggOptions
 /// What `agg history` asks for, checked: the coin, the venues, prices or premiums, the window
 /// and whether it is charted (then on a table only). It asks no venue: the store answers.
 package struct HistoryRequest: Sendable {
-    package var symbol: String
+    var symbol: String
     /// Venue ids as registered, in the order given; empty for every venue.
-    package var exchanges: [String]
-    package var premium: Bool
-    package var since: Timestamp
+    var exchanges: [String]
+    var premium: Bool
+    var since: Timestamp
     /// Just after `now`: the window holds what was recorded up to the run.
     var until: Timestamp
     package var chart: Bool

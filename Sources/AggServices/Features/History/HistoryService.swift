@@ -6,8 +6,8 @@ import FoundationEssentials
 package struct HistoryService: Sendable {
     /// One recorded value.
     package struct Point: Sendable, Equatable {
-        package var time: Timestamp
-        package var value: Decimal
+        var time: Timestamp
+        var value: Decimal
 
         package init(time: Timestamp, value: Decimal) {
             self.time = time
@@ -17,9 +17,9 @@ package struct HistoryService: Sendable {
 
     /// One venue's series: its prices in one market, or its premiums on one basis.
     package struct Series: Sendable, Equatable {
-        package var exchange: String
+        var exchange: String
         /// The market (`BTC/KRW`) of a price series; the basis (`usd`, `usdt`) of a premium series.
-        package var label: String
+        var label: String
         /// Oldest first.
         var points: [Point]
         var statistics: SeriesStatistics
@@ -27,16 +27,16 @@ package struct HistoryService: Sendable {
 
     /// What was asked, and the series found.
     package struct Report: Sendable, Equatable {
-        package var symbol: String
+        var symbol: String
         /// Premiums rather than prices.
-        package var premium: Bool
-        package var since: Timestamp
+        var premium: Bool
+        var since: Timestamp
         var until: Timestamp
         /// By exchange, then label.
         var series: [Series]
     }
 
-    package var store: any HistoryStore
+    var store: any HistoryStore
 
     package init(store: any HistoryStore) {
         self.store = store
@@ -44,7 +44,7 @@ package struct HistoryService: Sendable {
 
     /// The series of `symbol` from `since` up to `until` (exclusive), of `exchanges` (every venue
     /// when empty).
-    package func report(symbol: String, exchanges: [String], premium: Bool, since: Timestamp, until: Timestamp)
+    func report(symbol: String, exchanges: [String], premium: Bool, since: Timestamp, until: Timestamp)
         async throws(AggError) -> Report
     {
         let query = HistoryQuery(symbol: symbol, exchanges: exchanges, since: since, until: until)

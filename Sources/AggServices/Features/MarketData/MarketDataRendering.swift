@@ -5,9 +5,9 @@ import FoundationEssentials
 
 /// `agg candles` output: the bars as a table, JSON or CSV.
 package struct CandlesRendering: Rendering {
-    package var candles: [Candle]
-    package var target: MarketTarget
-    package var interval: CandleInterval
+    var candles: [Candle]
+    var target: MarketTarget
+    var interval: CandleInterval
 
     package func json() -> JSONValue {
         [
@@ -67,7 +67,7 @@ package struct CandlesRendering: Rendering {
 
     /// The closes as a braille line chart, coloured by the move over the period, with the first
     /// and last bar times underneath and a summary line.
-    package func chart(width: Int, style: TextStyle) -> String {
+    func chart(width: Int, style: TextStyle) -> String {
         let currency = target.market.quote
         guard let first = candles.first, let last = candles.last else {
             return style.dim(caption(0))
@@ -99,7 +99,7 @@ package struct CandlesRendering: Rendering {
 
 /// `agg candles --chart`: the closes as a line chart, in place of the table.
 package struct CandlesChartRendering: Rendering {
-    package var bars: CandlesRendering
+    var bars: CandlesRendering
 
     /// A chart fills the terminal, or 80 columns where nothing sets a width (a pipe).
     package func table(width: Int, style: TextStyle) -> String {
@@ -116,8 +116,8 @@ package struct CandlesChartRendering: Rendering {
 
 /// `agg trades` output: the trades as a table, JSON or CSV.
 package struct TradesRendering: Rendering {
-    package var trades: [Trade]
-    package var target: MarketTarget
+    var trades: [Trade]
+    var target: MarketTarget
 
     package func json() -> JSONValue {
         [
@@ -177,8 +177,8 @@ package struct TradesRendering: Rendering {
 
 /// `agg book` output: asks above bids with the spread, as a table, JSON or CSV.
 package struct BookRendering: Rendering {
-    package var book: OrderBook
-    package var target: MarketTarget
+    var book: OrderBook
+    var target: MarketTarget
 
     package func json() -> JSONValue {
         func levels(_ levels: [BookLevel]) -> JSONValue {

@@ -14,25 +14,24 @@ package struct PremiumPercentiles: Sendable, Equatable {
 
     /// One current premium.
     package struct Current: Sendable {
-        package var exchange: String
-        package var symbol: String
-        package var percent: Decimal
+        var exchange: String
+        var symbol: String
+        var percent: Decimal
     }
 
     /// By `"exchange SYMBOL"`.
     private var values: [String: Decimal] = [:]
 
-    package static let none = PremiumPercentiles()
+    static let none = PremiumPercentiles()
 
-    package var isEmpty: Bool { values.isEmpty }
+    var isEmpty: Bool { values.isEmpty }
 
     func percentile(exchange: String, symbol: String) -> Decimal? {
         values["\(exchange) \(symbol)"]
     }
 
     /// The percentiles of `current` in `store` over the seven days before `now`: one read per coin.
-    package static func load(store: (any HistoryStore)?, current: [Current], now: Timestamp) async -> PremiumPercentiles
-    {
+    static func load(store: (any HistoryStore)?, current: [Current], now: Timestamp) async -> PremiumPercentiles {
         guard let store, !current.isEmpty else { return .none }
         let since = Timestamp(millisecondsSince1970: now.millisecondsSince1970 - windowSeconds * 1000)
         var result = PremiumPercentiles()

@@ -13,10 +13,10 @@ package struct PremiumRendering: Rendering {
         var sortBasis: PremiumBoard.Basis { self == .usdt ? .usdt : .fx }
     }
 
-    package var result: PremiumService.Result
-    package var basis: Basis
+    var result: PremiumService.Result
+    var basis: Basis
     /// The rows to show, in order.
-    package var rows: [PremiumBoard.Row]
+    var rows: [PremiumBoard.Row]
     /// FX attributions by source id.
     var attributions: [String: String]
     /// Each local venue's premium among those recorded over the last seven days; the column and
@@ -30,7 +30,7 @@ package struct PremiumRendering: Rendering {
     var missingSymbols: [String] = []
     /// Entries of the venues' answers that were skipped (and concern the symbols asked for):
     /// one JSON error entry each, naming the venue, the market and the JSON path.
-    package var skipped: [SkippedEntry] = []
+    var skipped: [SkippedEntry] = []
 
     /// What a symbol missing from the board is told: one line on stderr, one JSON error.
     static func notListedMessage(_ symbol: String) -> String {

@@ -9,12 +9,12 @@ import FoundationEssentials
 package struct PremiumRequest: Sendable {
     /// What the service fetches.
     package var service: PremiumService.Request
-    package var basis: PremiumRendering.Basis
-    package var order: PremiumBoard.Order
-    package var symbols: [String]
+    var basis: PremiumRendering.Basis
+    var order: PremiumBoard.Order
+    var symbols: [String]
     var minimumVolume: Decimal?
-    package var top: Int?
-    package var favorites: Set<String>
+    var top: Int?
+    var favorites: Set<String>
     var attributions: [String: String]
     /// Global venues the board cannot ask (no all-tickers request).
     var notAsked: [String] = []
@@ -68,7 +68,7 @@ package struct PremiumRequest: Sendable {
     }
 
     /// `--interval`, checked against every venue's rate limit (one request a venue a refresh).
-    package static func interval(_ arguments: ParsedArguments, venues: [AdapterDescriptor]) throws(AggError) -> Double {
+    static func interval(_ arguments: ParsedArguments, venues: [AdapterDescriptor]) throws(AggError) -> Double {
         let floor = venues.map { $0.requestsPerSecond > 0 ? 1 / $0.requestsPerSecond : 1 }.max() ?? 1
         let seconds = arguments.flag(PremiumCommand.interval) ?? max(PremiumCommand.defaultInterval, floor)
         guard seconds >= floor else {

@@ -8,14 +8,14 @@ package struct PremiumService: Sendable {
     /// What to build.
     package struct Request: Sendable {
         /// The local currency (KRW).
-        package var currency: String
+        var currency: String
         /// Venues with an all-tickers request: local ones quote in `currency`, global ones in a
         /// dollar or a dollar stablecoin.
         package var venues: [AdapterDescriptor]
         /// FX sources to ask.
         package var fxSources: [AdapterDescriptor]
         /// `--fx`: the FX source to use; `nil` for the freshest that answered.
-        package var fxSource: String?
+        var fxSource: String?
         var maximumFXAgeSeconds: Int64
         var maximumDeviationPercent: Decimal = PremiumBoard.defaultMaximumDeviationPercent
         /// FX tables still fresh from an earlier run (`premium --watch`): their sources are not
@@ -26,10 +26,10 @@ package struct PremiumService: Sendable {
     /// What came back.
     package struct Result: Sendable {
         /// The board's currency (the request's), also when there is no board.
-        package var currency: String
+        var currency: String
         package var board: PremiumBoard?
         /// The FX table the board used.
-        package var fx: RateTable?
+        var fx: RateTable?
         /// Every FX table that answered.
         package var tables: [RateTable]
         /// One per venue or FX source that failed, and the FX choice when it was refused.
@@ -37,31 +37,31 @@ package struct PremiumService: Sendable {
         /// When the board was made.
         package var asOf: Timestamp
         /// Deposit and withdrawal status from the local venues that publish it.
-        package var transfers = TransferStatusService.Report(rows: [], errors: [])
+        var transfers = TransferStatusService.Report(rows: [], errors: [])
         /// Every ticker that answered (for the alerts' last and change).
-        package var quotes: [Quote] = []
+        var quotes: [Quote] = []
         /// The entries of the venues' answers that were skipped because they did not decode:
         /// each costs only its own market (`BulkAnswer`).
-        package var skipped: [SkippedEntry] = []
+        var skipped: [SkippedEntry] = []
 
         /// Whether `coin` can move in and out of `venue`.
-        package func transfer(venue: String, coin: String) -> TransferState {
+        func transfer(venue: String, coin: String) -> TransferState {
             transfers.state(venue: venue, coin: coin)
         }
     }
 
     /// A venue's answer: its tickers and the entries skipped, or why there are none.
     private struct VenueAnswer: Sendable {
-        package var venue: String
-        package var outcome: Swift.Result<BulkAnswer<Quote>, AggError>
+        var venue: String
+        var outcome: Swift.Result<BulkAnswer<Quote>, AggError>
     }
 
-    package var factory: AdapterFactory
-    package var now: @Sendable () -> Timestamp
+    var factory: AdapterFactory
+    var now: @Sendable () -> Timestamp
 
     /// Venues that can take part: an all-tickers request in `currency` (local) or in a dollar
     /// currency (global). The local ones come first.
-    package static func venues(in registry: AdapterRegistry, currency: String, named: [String]) throws(AggError)
+    static func venues(in registry: AdapterRegistry, currency: String, named: [String]) throws(AggError)
         -> [AdapterDescriptor]
     {
         var chosen: [AdapterDescriptor] = []

@@ -5,7 +5,7 @@ import FoundationEssentials
 
 /// Quote output in the three formats.
 package struct QuoteRendering: Rendering {
-    package var outcomes: [QuoteService.Outcome]
+    var outcomes: [QuoteService.Outcome]
 
     /// The quotes fetched this time, without stale ones.
     package var quotes: [Quote] {
@@ -14,7 +14,7 @@ package struct QuoteRendering: Rendering {
 
     /// Every quote shown, in order: the fetched ones, and the cached ones standing in for
     /// failures (with their stale mark).
-    package var shown: [(quote: Quote, stale: StaleQuote?)] {
+    var shown: [(quote: Quote, stale: StaleQuote?)] {
         outcomes.compactMap { outcome in
             switch outcome.result {
             case .success(let quote): (quote, nil)
@@ -38,7 +38,7 @@ package struct QuoteRendering: Rendering {
     package func jsonLine(time: Timestamp?) -> String { String(decoding: jsonBytes(time: time), as: UTF8.self) }
 
     /// `jsonLine(time:)` as UTF-8, written straight into one buffer.
-    package func jsonBytes(time: Timestamp?) -> [UInt8] {
+    func jsonBytes(time: Timestamp?) -> [UInt8] {
         var json = JSONWriter(capacity: 340 * outcomes.count + 64)
         json.beginObject()
         if let time { json.member("time", time: time) }

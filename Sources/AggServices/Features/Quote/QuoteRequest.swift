@@ -6,7 +6,7 @@ import AggOptions
 /// (the command line, or `agg serve`'s query turned into one); holds every validation, so that
 /// nothing is asked before the whole request is known to be good.
 package struct QuoteRequest: Sendable {
-    package var plan: QuoteService.Plan
+    var plan: QuoteService.Plan
     /// Seconds a cached quote may be old to stand in for a failed one (`--max-stale`).
     var maxStaleSeconds: Int64
 

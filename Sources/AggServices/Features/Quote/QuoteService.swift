@@ -10,45 +10,45 @@ package struct QuoteService: Sendable {
     package struct Outcome: Sendable {
         package var exchange: String
         package var market: Market
-        package var result: QuoteResult
+        var result: QuoteResult
         /// For a failure: the cached quote shown in its place, if one is young enough.
-        package var stale: StaleQuote? = nil
+        var stale: StaleQuote? = nil
     }
 
     /// What to ask one venue for.
     package struct VenueRequest: Sendable {
-        package var venue: String
-        package var markets: [Market]
+        var venue: String
+        var markets: [Market]
     }
 
     /// What to fetch: the venue requests and whether each asks for every market.
     package struct Plan: Sendable {
-        package var requests: [VenueRequest]
+        var requests: [VenueRequest]
         /// `--all`: every market of each venue, one request each.
-        package var all: Bool
+        var all: Bool
         /// The quote currency for bare symbols (`nil`: each venue's home currency).
         var quoteCurrency: String?
 
         package var venues: [String] { requests.map(\.venue) }
     }
 
-    package var factory: AdapterFactory
-    package var registry: AdapterRegistry
+    var factory: AdapterFactory
+    var registry: AdapterRegistry
     /// Gives the local database for the quote cache and favorites (`nil` without one). `quotes`
     /// calls it once its requests are on their way, so that opening the file (and SQLite reading
     /// back its write-ahead log) happens while the venues answer, not before they are asked.
-    package var openStore: @Sendable () -> Store? = { nil }
+    var openStore: @Sendable () -> Store? = { nil }
     /// Whether the store's quote cache is read and written (not for `--offline`, whose output
     /// stays that of the recordings).
-    package var caches: Bool
-    package var now: @Sendable () -> Timestamp
+    var caches: Bool
+    var now: @Sendable () -> Timestamp
     /// The last good quote of a venue's market, when the venue's answers come from somewhere that
     /// keeps one (`agg serve`'s snapshot): it stands in, marked stale, for a failure. `nil` for
     /// the command line, whose stand-ins come from the quote cache.
     package var lastGood: (@Sendable (Outcome) -> StaleQuote?)? = nil
 
     /// Validates symbols and venues before any request is made.
-    package static func plan(
+    static func plan(
         symbols: [String], exchanges: ExchangeSelection, quoteCurrency: String?, all: Bool,
         registry: AdapterRegistry
     ) throws(AggError) -> Plan {
@@ -126,7 +126,7 @@ package struct QuoteService: Sendable {
     /// Fetches the plan, then, with a store, stands cached quotes up to `maxStale` seconds old
     /// in for failures; favorites first. The answer caches what answered when asked to
     /// (`Answer.rememberQuotes`).
-    package func quotes(_ plan: Plan, maxStale: Int64) async throws(AggError) -> Answer {
+    func quotes(_ plan: Plan, maxStale: Int64) async throws(AggError) -> Answer {
         let adapters = try adapters(for: plan)
         async let fetching = Self.fetch(adapters, plan: plan)
         let store = openStore()
@@ -150,7 +150,7 @@ package struct QuoteService: Sendable {
     }
 
     /// Asks every venue of the plan at once; within a venue the adapter batches as its API allows.
-    package func fetch(_ plan: Plan) async throws(AggError) -> [Outcome] {
+    func fetch(_ plan: Plan) async throws(AggError) -> [Outcome] {
         await Self.fetch(try adapters(for: plan), plan: plan)
     }
 

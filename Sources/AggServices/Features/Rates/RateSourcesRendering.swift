@@ -6,7 +6,7 @@ import FoundationEssentials
 /// `rates --source all` in the three formats: one row per source, set against the median of the
 /// FX sources.
 package struct RateSourcesRendering: Rendering {
-    package var result: RateSourcesService.Result
+    var result: RateSourcesService.Result
     /// FX attributions by source id.
     var attributions: [String: String]
 

@@ -6,18 +6,18 @@ import FoundationEssentials
 package struct RateSourcesService: Sendable {
     /// What came back.
     package struct Result: Sendable {
-        package var sources: RateSources
+        var sources: RateSources
         /// One per source or venue that failed.
-        package var errors: [AggError]
+        var errors: [AggError]
         /// When the answers were put together.
-        package var asOf: Timestamp
+        var asOf: Timestamp
     }
 
-    package var factory: AdapterFactory
-    package var registry: AdapterRegistry
-    package var now: @Sendable () -> Timestamp
+    var factory: AdapterFactory
+    var registry: AdapterRegistry
+    var now: @Sendable () -> Timestamp
 
-    package func run(base: String, quote: String) async -> Result {
+    func run(base: String, quote: String) async -> Result {
         let factory = self.factory
         let fxSources = registry.descriptors(supporting: .fxRates)
         let venues =

@@ -18,7 +18,7 @@ package protocol RatesArchive: Sendable {
 
 /// The local database as `agg rates`' archive.
 package struct StoredRates: RatesArchive {
-    package var store: Store
+    var store: Store
 
     package func current(base: String, source: String, now: Timestamp) throws(AggError) -> RateTable? {
         try store.currentSnapshot(base: base, source: source, now: now)
@@ -46,7 +46,7 @@ package struct StoredRates: RatesArchive {
 /// no favorites.
 package struct KeptRates: RatesArchive {
     /// By source id.
-    package var tables: [String: RateTable]
+    var tables: [String: RateTable]
 
     package func current(base: String, source: String, now: Timestamp) -> RateTable? { nil }
 

@@ -14,21 +14,21 @@ extension RatesCommand {
     /// The one currency `--source all` compares when `--to` is not given.
     static let comparedCurrency = "KRW"
 
-    package static let to = Setting(
+    static let to = Setting(
         Option<[String]>(
             "to", short: "t", value: "CODE[,CODE...]", help: "",
             parser: .list(of: .currency, expected: "currency codes such as USD,JPY"), combine: +),
         help: "Only these currencies",
         builtIn: DecidedPerRun("every currency; \(comparedCurrency) with --source all"))
-    package static let threshold = Setting(
+    static let threshold = Setting(
         Option<Decimal>(
             "threshold", value: "X", help: "", parser: .amount(expected: "a non-negative decimal such as 0.01")),
         help: "Smallest change marked up or down, in units of each currency",
         builtIn: RateComparison.defaultThreshold, shown: { "\($0)" })
-    package static let keep = Setting(
+    static let keep = Setting(
         Option<Int>("keep", value: "N", help: "", parser: .wholeNumber(in: 1...maximumKeep)),
         help: "Snapshots kept per source and base currency", builtIn: defaultKeep, shown: { "\($0)" })
-    package static let source = Setting(
+    static let source = Setting(
         Option<String>("source", value: "ID", help: "", completion: .exchangeIDs, parser: .venueID),
         help:
             "The FX source: exchangerate, frankfurter, dunamu (see `agg exchanges`), or all:"

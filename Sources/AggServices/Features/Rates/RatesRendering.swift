@@ -5,13 +5,13 @@ import FoundationEssentials
 
 /// `agg rates` output in the three formats.
 struct RatesRendering: Rendering {
-    package var report: RatesReport
+    var report: RatesReport
 
     /// `{"source","attribution","base","asOf","nextUpdate","previousAsOf","rates":[{"code","rate","previous","change","trend"}]}`,
     /// times in ISO-8601 UTC to the second, decimals as exact strings; `trend` is `null` when
     /// there is nothing to compare with. `attribution` is the credit the source asks for
     /// wherever its rates are shown (`null` when it asks none).
-    package func json() -> JSONValue {
+    func json() -> JSONValue {
         let table = report.table
         return [
             "source": .string(table.source),
@@ -39,7 +39,7 @@ struct RatesRendering: Rendering {
 
     static let csvHeader = ["base", "code", "rate", "previous", "change", "trend"]
 
-    package func csv() -> String {
+    func csv() -> String {
         CSVWriter.render(
             header: Self.csvHeader,
             rows: report.changes.map { change in
@@ -66,7 +66,7 @@ struct RatesRendering: Rendering {
         return (change > 0 ? "+" : "") + DecimalFormatting.grouped(change)
     }
 
-    package func table(width: Int, style: TextStyle) -> String {
+    func table(width: Int, style: TextStyle) -> String {
         var table = TextTable(columns: [
             .init("CODE"), .init("RATE", .right), .init(""), .init("CHANGE", .right, priority: 1),
         ])

@@ -10,15 +10,15 @@ import FoundationEssentials
 package enum RatesRequest: Sendable {
     /// One source's table.
     package struct Table: Sendable {
-        package var base: String
-        package var source: AdapterDescriptor
+        var base: String
+        var source: AdapterDescriptor
         /// `--to`, each code once; empty for every currency.
         var targets: [String]
         var comparison: RateComparison
         /// Snapshots kept per source and base (`--keep`).
-        package var keep: Int
+        var keep: Int
         /// `--refresh`: ask the source even when the stored table is current.
-        package var refresh: Bool
+        var refresh: Bool
     }
 
     case table(Table)
@@ -54,7 +54,7 @@ package enum RatesRequest: Sendable {
     }
 
     /// The FX source named by `--source`, or the default one (else the first FX source registered).
-    package static func source(_ id: String?, registry: AdapterRegistry) throws(AggError) -> AdapterDescriptor {
+    static func source(_ id: String?, registry: AdapterRegistry) throws(AggError) -> AdapterDescriptor {
         if let id {
             let descriptor = try registry.requireDescriptor(id: id)
             guard descriptor.supports(.fxRates) else {
@@ -72,10 +72,10 @@ package enum RatesRequest: Sendable {
 
 /// What `agg rates` shows: the fetched table set against the previous snapshot.
 package struct RatesReport: Sendable {
-    package var source: AdapterDescriptor
-    package var table: RateTable
+    var source: AdapterDescriptor
+    var table: RateTable
     var previousAsOf: Timestamp?
     /// In listing order: favorites first, then the rest by code.
     var changes: [RateChange]
-    package var threshold: Decimal
+    var threshold: Decimal
 }

@@ -12,11 +12,11 @@ package struct RatesService: Sendable {
     /// How many tables of each source and base are kept when not told: today and the day before.
     static let defaultKeep = 2
 
-    package var factory: AdapterFactory
-    package var registry: AdapterRegistry
-    package var now: @Sendable () -> Timestamp
+    var factory: AdapterFactory
+    var registry: AdapterRegistry
+    var now: @Sendable () -> Timestamp
     /// Where `AGG_DEBUG` notes go (a table not kept because the database was busy).
-    package var debug: @Sendable (String?) -> Void = { _ in }
+    var debug: @Sendable (String?) -> Void = { _ in }
 
     /// The answer to `request`, with `archive`'s tables (`agg rates --source all` uses none).
     ///
@@ -90,9 +90,9 @@ package struct RatesService: Sendable {
 
 /// One source's table as `agg rates` shows it, and what went wrong beside it.
 package struct RatesTableAnswer: Sendable {
-    package var report: RatesReport
+    var report: RatesReport
     /// Whether the table was kept (not when it has refused rates).
-    package var kept: Bool
+    var kept: Bool
     /// Currencies asked with `--to` that the table does not have.
     var missing: [String]
 }

@@ -3,9 +3,9 @@ import AggOptions
 
 /// `agg record`'s own options, which `RecordCommand.spec` lists and `RecordRequest` reads.
 enum RecordOptions {
-    package static let premium = Flag(
+    static let premium = Flag(
         "premium", help: "Also record the premium board (each KRW venue's premium, both bases).")
-    package static let interval = Setting(
+    static let interval = Setting(
         Option<Double>(
             "interval", short: "i", value: "SECONDS", help: "",
             parser: .seconds(in: 1...86_400, expected: "seconds, such as 10 or 1m")),
@@ -18,10 +18,10 @@ enum RecordOptions {
             parser: .duration(minimum: 60, expected: "a duration such as 30d, 12h or 3600, at least 60 s")),
         help: "Delete recorded rows older than this, at least 1m", builtIn: RecordRequest.defaultRetainSeconds,
         shown: { ValueParser<Double>.durationText(Double($0)) })
-    package static let count = Setting(
+    static let count = Setting(
         Option<Int>(
             "count", short: "c", value: "N", help: "",
             parser: .wholeNumber(in: 1...Int.max, expected: "a whole number of ticks, 1 or more")),
         help: "Stop after N ticks", builtIn: DecidedPerRun("until Ctrl-C or SIGTERM"))
-    package static let quiet = Flag("quiet", help: "Print no progress (failures still go to stderr).")
+    static let quiet = Flag("quiet", help: "Print no progress (failures still go to stderr).")
 }

@@ -17,12 +17,12 @@ package struct RecordRequest: Sendable {
     /// reports the venue's last answer or a timeout, comes first).
     static let venueGraceShare = 0.1
     /// The interval when `--interval` is not given.
-    package static let defaultInterval: Double = 10
+    static let defaultInterval: Double = 10
     /// The retention when `--retain` is not given: 30 days.
     static let defaultRetainSeconds: Int64 = 30 * 86_400
 
     /// Each venue's deadline within a tick: `venueShare` of the interval, at most `--timeout`.
-    package static func venueDeadline(interval: Double, timeout: Double) -> Double {
+    static func venueDeadline(interval: Double, timeout: Double) -> Double {
         min(interval * venueShare, timeout)
     }
 

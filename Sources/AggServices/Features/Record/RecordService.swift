@@ -22,9 +22,9 @@ package struct RecordService: Sendable {
     package struct Venue: Sendable, Equatable {
         package var descriptor: AdapterDescriptor
         /// The quote currency asked for (the venue's home currency).
-        package var currency: String
+        var currency: String
         /// The markets to ask for one by one; empty means every ticker in `currency`, in one request.
-        package var markets: [Market]
+        var markets: [Market]
         /// Fetched on one tick in this many (1: every tick), so that its requests stay within its
         /// rate limit whatever the interval.
         package var everyTicks: Int
@@ -38,9 +38,9 @@ package struct RecordService: Sendable {
     /// What to record.
     package struct Plan: Sendable {
         package var venues: [Venue]
-        package var fxSources: [AdapterDescriptor]
+        var fxSources: [AdapterDescriptor]
         /// Coins to keep; empty keeps every coin the venues answer with.
-        package var symbols: Set<String>
+        var symbols: Set<String>
         /// With `--premium`: the local currency of the premium board (KRW).
         var premiumCurrency: String?
         /// The quote currencies whose FX rates are recorded (the venues' currencies).
@@ -50,9 +50,9 @@ package struct RecordService: Sendable {
     /// How the loop runs.
     package struct Settings: Sendable {
         /// Seconds between ticks.
-        package var interval: Double
+        var interval: Double
         /// Seconds each venue has to answer within a tick (the HTTP clients' budget).
-        package var venueDeadline: Double
+        var venueDeadline: Double
         /// Seconds after `venueDeadline` at which a venue's fetch is abandoned as a timeout if
         /// its transport has not answered by then: the transport's own deadline comes first and
         /// reports the venue's last answer (an HTTP 500) rather than a timeout.
@@ -78,7 +78,7 @@ package struct RecordService: Sendable {
 
     /// A venue (or FX source) that failed in a tick.
     package struct Failure: Sendable {
-        package var venue: String
+        var venue: String
         package var error: AggError
     }
 
@@ -131,15 +131,15 @@ package struct RecordService: Sendable {
         /// Ticks since each venue was last fetched.
         var sinceFetch: [String: Int] = [:]
         /// When each FX source is due, and its last table.
-        package var fx = FXSchedule()
+        var fx = FXSchedule()
     }
 
-    package var factory: AdapterFactory
+    var factory: AdapterFactory
     package var store: any HistoryStore
-    package var clock: RecorderClock
+    var clock: RecorderClock
     /// Who holds the leases: `host:ID` (see `RecorderIdentity`).
-    package var holder: String
-    package var settings: Settings
+    var holder: String
+    var settings: Settings
 
     package init(
         factory: AdapterFactory, store: any HistoryStore, clock: RecorderClock, holder: String, settings: Settings
@@ -208,7 +208,7 @@ package struct RecordService: Sendable {
 
     /// Ticks between two fetches of `venue`: its requests take `requestsPerFetch / rate` seconds
     /// of its allowance, and a tick comes every `interval` seconds.
-    package static func everyTicks(_ venue: Venue, interval: Double) -> Int {
+    static func everyTicks(_ venue: Venue, interval: Double) -> Int {
         let rate = venue.descriptor.requestsPerSecond
         guard rate > 0, interval > 0 else { return 1 }
         let seconds = Double(venue.requestsPerFetch) / rate
@@ -320,7 +320,7 @@ package struct RecordService: Sendable {
     }
 
     /// One tick: claim the venues, fetch those due, store what answered in one transaction.
-    package func tick(_ plan: Plan, number: Int, state: inout State) async -> TickReport {
+    func tick(_ plan: Plan, number: Int, state: inout State) async -> TickReport {
         let now = clock.now()
         var report = TickReport(number: number, time: now)
         let leaseEnd = Timestamp(
@@ -449,13 +449,13 @@ package struct RecordService: Sendable {
     }
 
     private struct VenueAnswer: Sendable {
-        package var venue: String
-        package var outcome: Result<BulkAnswer<Quote>, AggError>
+        var venue: String
+        var outcome: Result<BulkAnswer<Quote>, AggError>
     }
 
     private struct FXAnswer: Sendable {
-        package var source: String
-        package var outcome: Result<RateTable, AggError>
+        var source: String
+        var outcome: Result<RateTable, AggError>
     }
 
     /// A venue's tickers within the deadline, with the entries of an all-tickers answer that
@@ -511,7 +511,7 @@ final class StopSwitch: Sendable {
     var isRequested: Bool { state.withLock { $0.requested } }
 
     /// Asks the loop to stop after the tick in flight, waking it from its sleep.
-    package func request() {
+    func request() {
         let sleeper = state.withLock { state in
             state.requested = true
             return state.sleeper
@@ -520,7 +520,7 @@ final class StopSwitch: Sendable {
     }
 
     /// Sleeps `seconds` on `clock`; `false` when a stop was requested before or during the sleep.
-    package func sleep(_ seconds: Double, clock: RecorderClock) async -> Bool {
+    func sleep(_ seconds: Double, clock: RecorderClock) async -> Bool {
         let task = Task { _ = try? await clock.sleep(seconds) }
         let started = state.withLock { state in
             guard !state.requested else { return false }
@@ -540,10 +540,10 @@ final class StopSwitch: Sendable {
 final class PruneCount: Sendable {
     private let state = Mutex((total: 0, running: false))
 
-    package var total: Int { state.withLock { $0.total } }
+    var total: Int { state.withLock { $0.total } }
     var isRunning: Bool { state.withLock { $0.running } }
 
     func start() { state.withLock { $0.running = true } }
-    package func finish() { state.withLock { $0.running = false } }
-    package func add(_ rows: Int) { state.withLock { $0.total += rows } }
+    func finish() { state.withLock { $0.running = false } }
+    func add(_ rows: Int) { state.withLock { $0.total += rows } }
 }

@@ -5,9 +5,9 @@ import AggCore
 /// so that they run thousands of ticks in a moment.
 package struct RecorderClock: Sendable {
     /// The current time; each tick is stamped with it.
-    package var now: @Sendable () -> Timestamp
+    var now: @Sendable () -> Timestamp
     /// Waits `seconds` (never negative); throws when the waiting task is cancelled.
-    package var sleep: @Sendable (_ seconds: Double) async throws -> Void
+    var sleep: @Sendable (_ seconds: Double) async throws -> Void
     /// What the token buckets and retries measure time with.
     package var retry: RetryClock
 

@@ -35,14 +35,14 @@ package final class RecorderIdentity: Sendable {
     }
 
     /// The file that keeps the id, in `folder`.
-    package static func file(in folder: String) -> String {
+    static func file(in folder: String) -> String {
         (folder.hasSuffix("/") ? folder : folder + "/") + "recorder-id"
     }
 
     /// The identity for a recorder whose data folder is `folder`: the id in `recorder-id`,
     /// written there when missing. When the folder cannot keep one, the process id stands in
     /// (leases then wait for their expiry after a restart, as before).
-    package static func claim(folder: String, host: String = hostName(), pid: Int32 = getpid()) -> RecorderIdentity {
+    static func claim(folder: String, host: String = hostName(), pid: Int32 = getpid()) -> RecorderIdentity {
         let path = file(in: folder)
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return processOnly(host: host, pid: pid) }

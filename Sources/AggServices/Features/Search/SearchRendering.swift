@@ -5,11 +5,11 @@ import FoundationEssentials
 
 /// `agg search` output: the matching markets with their last prices.
 package struct SearchRendering: Rendering {
-    package var query: String
-    package var rows: [(listing: MarketListing, last: Decimal?)]
-    package var failures: [SearchService.VenueFailure]
+    var query: String
+    var rows: [(listing: MarketListing, last: Decimal?)]
+    var failures: [SearchService.VenueFailure]
     /// List entries that were skipped: each is one more `errors` entry in JSON.
-    package var skipped: [SkippedEntry] = []
+    var skipped: [SkippedEntry] = []
 
     /// A table with no match is one line on stderr instead.
     package var emptyTableNotice: String? { rows.isEmpty ? "agg: no market matches '\(query)'" : nil }

@@ -7,7 +7,7 @@ package struct SearchRequest: Sendable {
     package var query: String
     package var venues: [AdapterDescriptor]
     /// `--quote`: only markets quoted in this currency.
-    package var quote: String?
+    var quote: String?
     var limit: Int
 
     package init(_ arguments: ParsedArguments, options: NetworkOptions, registry: AdapterRegistry) throws(AggError) {

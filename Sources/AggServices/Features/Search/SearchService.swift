@@ -7,22 +7,22 @@ import FoundationEssentials
 package struct SearchService: Sendable {
     /// What one venue contributed.
     struct VenueResult: Sendable {
-        package var venue: String
+        var venue: String
         var matches: [MarketSearch.Match] = []
-        package var prices: [Market: Decimal] = [:]
+        var prices: [Market: Decimal] = [:]
         /// The requests that failed; the matches are those of the requests that answered.
-        package var failures: [MarketList.Failure] = []
+        var failures: [MarketList.Failure] = []
         /// The entries of the venue's list that did not decode (each costs only itself).
-        package var skipped: [SkippedEntry] = []
+        var skipped: [SkippedEntry] = []
     }
 
     /// A failed request of one venue's list, as `quote` reports a failed `--all`: its part of
     /// the list is the market `ALL/<currency>`.
     package struct VenueFailure: Sendable {
-        package var venue: String
-        package var failure: MarketList.Failure
+        var venue: String
+        var failure: MarketList.Failure
 
-        package var symbol: String? { failure.quoteCurrency.map { "ALL/\($0)" } }
+        var symbol: String? { failure.quoteCurrency.map { "ALL/\($0)" } }
 
         /// "bithumb ALL/BTC: error 5500: ...", or the error's own line for a whole list.
         package var line: String {
@@ -30,7 +30,7 @@ package struct SearchService: Sendable {
             return "\(venue) \(symbol): \(failure.error.summaryNamingNoMarket)"
         }
 
-        package var json: JSONValue { JSONOutput.error(failure.error, exchange: venue, symbol: symbol) }
+        var json: JSONValue { JSONOutput.error(failure.error, exchange: venue, symbol: symbol) }
     }
 
     /// What a search found: the ranked rows with their prices, the requests that failed, and
@@ -41,7 +41,7 @@ package struct SearchService: Sendable {
         package var skipped: [SkippedEntry] = []
     }
 
-    package var factory: AdapterFactory
+    var factory: AdapterFactory
 
     /// The `limit` best matches of `query` on `venues` (markets quoted in `quote` only, when set).
     func search(_ query: String, quote: String?, limit: Int, venues: [AdapterDescriptor]) async throws(AggError)
@@ -68,7 +68,7 @@ package struct SearchService: Sendable {
 
     /// The venues to search: those named (each must list its markets), else the config file's
     /// that can, else every venue that can.
-    package static func venues(_ exchanges: ExchangeSelection, registry: AdapterRegistry) throws(AggError)
+    static func venues(_ exchanges: ExchangeSelection, registry: AdapterRegistry) throws(AggError)
         -> [AdapterDescriptor]
     {
         var chosen: [AdapterDescriptor] = []

@@ -5,7 +5,7 @@ import AggOptions
 /// that publish transfer status. Built from the parsed options (the command line, or `agg
 /// serve`'s query turned into one); holds every validation.
 package struct StatusRequest: Sendable {
-    package var coins: [String]
+    var coins: [String]
     package var venues: [AdapterDescriptor]
 
     package init(_ arguments: ParsedArguments, options: NetworkOptions, registry: AdapterRegistry) throws(AggError) {

@@ -4,7 +4,7 @@ import AggOptions
 
 /// `agg status` output: one row per venue, coin and network.
 package struct TransferStatusRendering: Rendering {
-    package var report: TransferStatusService.Report
+    var report: TransferStatusService.Report
 
     package func json() -> JSONValue {
         let rows: [JSONValue] = report.rows.map { row in

@@ -16,13 +16,13 @@ package struct TransferStatusService: Sendable {
 
         /// Per venue and coin, whether the coin can move (`TransferStatus.summary`): what the
         /// premium board shows as `transfer`. A venue or coin without rows is `unknown`.
-        package func state(venue: String, coin: String) -> TransferState {
+        func state(venue: String, coin: String) -> TransferState {
             TransferStatus.summary(rows.filter { $0.exchange == venue && $0.coin == coin })
         }
     }
 
-    package let factory: AdapterFactory
-    package let now: @Sendable () -> Timestamp
+    let factory: AdapterFactory
+    let now: @Sendable () -> Timestamp
 
     package init(factory: AdapterFactory, now: @escaping @Sendable () -> Timestamp) {
         self.factory = factory
@@ -31,7 +31,7 @@ package struct TransferStatusService: Sendable {
 
     /// The venues to ask: those named (each must publish transfer status), else every venue that
     /// does.
-    package static func venues(in registry: AdapterRegistry, named: [String]) throws(AggError) -> [AdapterDescriptor] {
+    static func venues(in registry: AdapterRegistry, named: [String]) throws(AggError) -> [AdapterDescriptor] {
         var chosen: [AdapterDescriptor] = []
         for id in named {
             let descriptor = try registry.requireDescriptor(id: id)
@@ -45,7 +45,7 @@ package struct TransferStatusService: Sendable {
 
     /// The status of `coins` on `venues`. Rows without a time of their own get the time of the
     /// request.
-    package func run(coins: [String], venues: [AdapterDescriptor]) async -> Report {
+    func run(coins: [String], venues: [AdapterDescriptor]) async -> Report {
         let factory = self.factory
         let asked = now()
         let answers = await concurrentResults(venues) { descriptor throws(AggError) in

@@ -6,9 +6,9 @@ import AggOptions
 /// interval within every venue's rate limit.
 package struct WatchRequest: Sendable {
     /// The shortest interval accepted, whatever the venues allow.
-    package static let minimumInterval: Double = 1
+    static let minimumInterval: Double = 1
     /// The interval when `--interval` is not given (raised to what the rate limits need).
-    package static let defaultInterval: Double = 2
+    static let defaultInterval: Double = 2
     /// The longest interval accepted.
     static let maximumInterval: Double = 86_400
 
@@ -17,11 +17,11 @@ package struct WatchRequest: Sendable {
     /// With `--alert`: the rules and where alerts go.
     package var alerts: AlertRequest?
     /// The transfer status the withdraw/deposit rules need each refresh.
-    package var transfers: TransferWatch?
+    var transfers: TransferWatch?
     /// Seconds between refreshes.
     package var interval: Double
     /// Refreshes to make; `nil` until stopped.
-    package var count: Int?
+    var count: Int?
 
     /// - Throws: a usage error for a bad symbol or venue, an alert rule watch cannot evaluate, or
     ///   an `--interval` shorter than the venues' rate limits allow (naming the venue that sets it).
@@ -92,8 +92,8 @@ package struct WatchRequest: Sendable {
 /// The transfer status `agg watch` asks each refresh for its withdraw/deposit alert rules: the
 /// rules' coins, on the watched venues that publish it (the rule's own venue, when it names one).
 package struct TransferWatch: Sendable {
-    package var coins: [String]
-    package var venues: [AdapterDescriptor]
+    var coins: [String]
+    var venues: [AdapterDescriptor]
 
     package init?(_ alerts: AlertRequest, plan: QuoteService.Plan, registry: AdapterRegistry) {
         let rules = alerts.transferRules

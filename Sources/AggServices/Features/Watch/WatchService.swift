@@ -11,8 +11,8 @@ package struct WatchService: Sendable {
         package var transfers: TransferStatusService.Report
     }
 
-    package var quotes: QuoteService
-    package var transferStatus: TransferStatusService
+    var quotes: QuoteService
+    var transferStatus: TransferStatusService
 
     package init(factory: AdapterFactory, registry: AdapterRegistry, now: @escaping @Sendable () -> Timestamp) {
         quotes = QuoteService(factory: factory, registry: registry, caches: false, now: now)
@@ -20,7 +20,7 @@ package struct WatchService: Sendable {
     }
 
     /// One refresh: the quotes, and the transfer status at the same time when the rules need it.
-    package func refresh(_ request: WatchRequest) async throws(AggError) -> Refresh {
+    func refresh(_ request: WatchRequest) async throws(AggError) -> Refresh {
         guard let transfers = request.transfers else {
             return Refresh(
                 outcomes: try await quotes.fetch(request.plan),
