@@ -123,25 +123,43 @@ let package = Package(
         .target(name: "AggDataVenues", dependencies: ["AggCore", "AggJSON"]),
         // The decoding of the Upbit-shaped quotation APIs (Upbit, and Bithumb's v1).
         .target(name: "AggUpbitShape", dependencies: ["AggCore", "AggJSON"]),
+        // The one command grammar every front end builds requests from: argument parsing, the
+        // settings (flag, config key, environment variable, default) and help.
+        .target(name: "AggOptions", dependencies: ["AggCore", "AggJSON", "AggPostgres"]),
+        // The use cases, no terminal: each feature's command spec, request, service, report and
+        // rendering to bytes; alerts, search, the stores.
+        .target(
+            name: "AggServices",
+            dependencies: ["AggOptions", "AggCore", "AggJSON", "AggStore", "AggFixtures", "AggPostgres"]
+        ),
+        // `agg serve` over AggServer: the same requests built from query parameters, the poller,
+        // the board page.
+        .target(
+            name: "AggServe",
+            dependencies: ["AggOptions", "AggServices", "AggCore", "AggJSON", "AggServer", "CMalloc"],
+            // The board page's files: Tools/embed-board.sh embeds them (BoardAssets.swift).
+            exclude: ["Board"]
+        ),
+        // The command line: the commands, terminal output (spinner, watch screen), completion.
         .target(
             name: "AggCLI",
             dependencies: [
-                "AggCore", "AggJSON", "AggStore", "AggFixtures", "AggDataVenues", "AggPostgres", "AggServer",
-                "CMalloc",
-            ],
-            // The board page's files: Tools/embed-board.sh embeds them (BoardAssets.swift).
-            exclude: ["Serve/Board"]
+                "AggOptions", "AggServices", "AggServe", "AggCore", "AggJSON", "AggStore", "AggDataVenues",
+                "AggServer",
+            ]
         ),
         .target(name: "AggVenues", dependencies: ["AggCore"] + adapterNames.map { .target(name: $0) }),
         .executableTarget(
             name: "agg",
-            dependencies: ["AggCLI", "AggCore", "AggTransport", "AggVenues", "AggDataVenues", "CMalloc"]),
+            dependencies: [
+                "AggCLI", "AggServices", "AggCore", "AggTransport", "AggVenues", "AggDataVenues", "CMalloc",
+            ]),
         .target(name: "AggTestKit", dependencies: ["AggCore", "AggJSON", "AggFixtures", "AggDataVenues", "CCrypto"]),
         .executableTarget(
             name: "agg-bench",
             dependencies: [
-                "AggCore", "AggJSON", "AggTransport", "AggTestKit", "AggFixtures", "AggVenues", "Bithumb", "AggCLI",
-                "AggStore", "AggDataVenues", "CMalloc",
+                "AggCore", "AggJSON", "AggTransport", "AggTestKit", "AggFixtures", "AggVenues", "Bithumb",
+                "AggOptions", "AggServices", "AggStore", "AggDataVenues", "CMalloc",
             ]
         ),
         .testTarget(name: "AggJSONTests", dependencies: ["AggJSON", "AggTestKit"]),
@@ -156,7 +174,7 @@ let package = Package(
         .testTarget(name: "AggServerTests", dependencies: ["AggServer", "AggTestKit"]),
         .testTarget(name: "ScaffoldTests", path: "Tests/ScaffoldTests"),
         // The README stays the front door and docs/ links hold (Tests/DocsTests).
-        .testTarget(name: "DocsTests", dependencies: ["AggCLI"]),
+        .testTarget(name: "DocsTests", dependencies: ["AggCLI", "AggOptions"]),
         .testTarget(
             name: "AggDataVenuesTests",
             dependencies: ["AggDataVenues", "AggCore", "AggJSON", "AggTestKit", "AggFixtures", "AggTransport"]
@@ -168,8 +186,8 @@ let package = Package(
         .testTarget(
             name: "AggCLITests",
             dependencies: [
-                "AggCLI", "AggCore", "AggJSON", "AggStore", "AggTestKit", "AggFixtures", "AggVenues", "AggDataVenues",
-                "AggPostgres", "AggTransport", "agg", "AggServer",
+                "AggCLI", "AggServe", "AggServices", "AggOptions", "AggCore", "AggJSON", "AggStore", "AggTestKit",
+                "AggFixtures", "AggVenues", "AggDataVenues", "AggPostgres", "AggTransport", "agg", "AggServer",
             ]
         ),
     ] + adapterTargets + adapterTestTargets,

@@ -1,11 +1,14 @@
 import AggCore
 import AggDataVenues
+import AggOptions
+import AggServe
+import AggServices
 
 /// The `agg` command line: dispatches to commands, prints help and version, and turns errors
 /// into one-line messages and exit codes.
-public enum CLI {
+package enum CLI {
     /// Every command, in the order `agg --help` lists them.
-    public static let commands: [any Command.Type] = [
+    static let commands: [any Command.Type] = [
         QuoteCommand.self,
         CompareCommand.self,
         PremiumCommand.self,
@@ -30,7 +33,7 @@ public enum CLI {
     /// Standard output is finished (closed) before returning; when a write to it or the close
     /// failed, the output is lost: one line on stderr, and exit code 74 whatever the command
     /// returned.
-    public static func run(_ arguments: [String], context: CLIContext) async -> Int32 {
+    package static func run(_ arguments: [String], context: CLIContext) async -> Int32 {
         let status = await dispatch(arguments, context: context)
         guard let failure = context.console.standardOutput.finish() else { return status }
         context.console.printError("agg: cannot write to standard output: \(failure)")
@@ -41,7 +44,7 @@ public enum CLI {
     private static func dispatch(_ arguments: [String], context: CLIContext) async -> Int32 {
         let console = context.console
         guard let first = arguments.first else {
-            console.print(Help.overview(commands: commands))
+            console.print(Help.overview(commands: commands.map { $0.spec }))
             return ExitCode.success.rawValue
         }
         switch first {
@@ -54,7 +57,7 @@ public enum CLI {
                 console.print(Help.command(command.spec, registry: context.registry))
                 return ExitCode.success.rawValue
             }
-            console.print(Help.overview(commands: commands))
+            console.print(Help.overview(commands: commands.map { $0.spec }))
             return ExitCode.success.rawValue
         case "--version", "-V", "version":
             console.print("agg \(AggVersion.current)")
@@ -104,8 +107,8 @@ public enum CLI {
     }
 
     /// docs/commands.md: the command reference, generated from the same specs as `--help`.
-    public static func commandReference() -> String {
-        Help.reference(commands: commands)
+    package static func commandReference() -> String {
+        Help.reference(commands: commands.map { $0.spec })
     }
 
     static func command(named name: String) -> (any Command.Type)? {

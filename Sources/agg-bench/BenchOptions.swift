@@ -1,5 +1,5 @@
-import AggCLI
 import AggCore
+import AggOptions
 
 /// agg-bench's command line, declared as agg's commands declare theirs (`CommandSpec`), so that
 /// parsing, errors and `--help` are generated the same way.

@@ -1,6 +1,7 @@
-import AggCLI
 import AggCore
 import AggJSON
+import AggOptions
+import AggServices
 import AggStore
 import AggTestKit
 import Bithumb

@@ -1,7 +1,8 @@
-import AggCLI
 import AggCore
 import AggDataVenues
 import AggJSON
+import AggOptions
+import AggServices
 import AggStore
 import AggTestKit
 import AggTransport

@@ -5,8 +5,8 @@
 //   swift build -c release --static-swift-stdlib && .build/release/agg-bench --runs 21 --only 3,5
 //
 // docs/performance.md says what each section does and how the figures there were taken.
-import AggCLI
 import AggCore
+import AggServices
 import AggVenues
 import CMalloc
 import Foundation

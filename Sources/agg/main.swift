@@ -2,6 +2,7 @@
 import AggCLI
 import AggCore
 import AggDataVenues
+import AggServices
 import AggVenues
 import CMalloc
 import FoundationEssentials

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import AggCLI
+@testable import AggServices
 
 /// 2024-08-08T08:12:15Z.
 private let alertNow = Timestamp(millisecondsSince1970: 1_723_104_735_000)

@@ -3,7 +3,8 @@ import AggTestKit
 import Foundation
 import Testing
 
-@testable import AggCLI
+@testable import AggOptions
+@testable import AggServices
 
 #if canImport(Glibc)
     import Glibc

@@ -3,16 +3,16 @@ import AggTestKit
 import Foundation
 import Testing
 
-@testable import AggCLI
+@testable import AggServe
 
-/// The board page's files: embedded from Sources/AggCLI/Serve/Board/ (never stale), and served
+/// The board page's files: embedded from Sources/AggServe/Board/ (never stale), and served
 /// at `/`, `/board`, `/board.css` and `/board.js` with their types, the content security
 /// policy, `nosniff`, an ETag and gzip, without the token that the data endpoints need.
 @Suite("agg serve: the board page")
 struct BoardPageTests {
     static let board = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources/AggCLI/Serve/Board")
+        .appendingPathComponent("Sources/AggServe/Board")
 
     /// The embedded text of one of the page's files.
     static func embedded(_ file: String) -> String {
@@ -30,7 +30,7 @@ struct BoardPageTests {
     func embeddedIsCurrent(file: String) throws {
         let text = try String(contentsOf: Self.board.appendingPathComponent(file), encoding: .utf8)
         #expect(
-            Self.embedded(file) == text, "Sources/AggCLI/Serve/BoardAssets.swift is stale: run Tools/embed-board.sh")
+            Self.embedded(file) == text, "Sources/AggServe/BoardAssets.swift is stale: run Tools/embed-board.sh")
     }
 
     @Test(

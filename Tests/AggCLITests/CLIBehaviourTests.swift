@@ -1,10 +1,13 @@
-import AggCLI
 import AggCore
 import AggJSON
 import AggTestKit
 import Bithumb
 import Foundation
 import Testing
+
+@testable import AggCLI
+@testable import AggOptions
+@testable import AggServices
 
 /// Every new command, with arguments that answer offline.
 private let offlineRuns: [[String]] = [

@@ -1,8 +1,10 @@
-import AggCLI
 import AggCore
 import AggJSON
 import AggTestKit
 import Foundation
+
+@testable import AggCLI
+@testable import AggServices
 
 /// What one in-process run of the CLI printed and returned.
 struct CLIRun {

@@ -1,8 +1,10 @@
-import AggCLI
 import AggCore
 import AggTestKit
 import Foundation
 import Testing
+
+@testable import AggCLI
+@testable import AggOptions
 
 /// The command-line papercuts of issue 10, one test each: help spelled four ways, attached
 /// short options, one case rule, empty lists, one meaning per short option, one number grammar,

@@ -1,6 +1,8 @@
-import AggCLI
 import Foundation
 import Testing
+
+@testable import AggCLI
+@testable import AggOptions
 
 /// The checkout's root, from this file's path (Tests/AggCLITests/<file>).
 private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -19,7 +19,7 @@ struct CommandShapeTests {
 
     @Test("a network command goes through NetworkRun and repeats none of its steps", arguments: networkCommands)
     func networkCommand(name: String) throws {
-        let text = try Self.source("Sources/AggCLI/Commands/\(name)Command.swift")
+        let text = try Self.source("Sources/AggCLI/Commands/\(name)Command+Run.swift")
         #expect(text.contains("NetworkRun("))
         for step in ["NetworkOptions(", "AdapterFactory(", "announceOffline", "ProgressLine.during", "Output.write"] {
             #expect(!text.contains(step), "\(name)Command repeats \(step)")
@@ -29,7 +29,7 @@ struct CommandShapeTests {
 
     @Test("agg history's command file is thin too")
     func history() throws {
-        let text = try Self.source("Sources/AggCLI/Commands/HistoryCommand.swift")
+        let text = try Self.source("Sources/AggCLI/Commands/HistoryCommand+Run.swift")
         #expect(text.contains("HistoryRequest("))
         #expect(text.split(separator: "\n", omittingEmptySubsequences: false).count <= 80)
     }
@@ -41,7 +41,7 @@ struct CommandShapeTests {
             "TransferStatusService.venues(", "NetworkOptions(", "PremiumCommand.board",
         ])
     func serveEndpoints(step: String) throws {
-        let text = try Self.source("Sources/AggCLI/Serve/ServeEndpoints.swift")
+        let text = try Self.source("Sources/AggServe/ServeEndpoints.swift")
         #expect(!text.contains(step))
     }
 }

@@ -1,10 +1,11 @@
-import AggCLI
 import AggCore
 import AggJSON
 import AggStore
 import AggTestKit
 import Foundation
 import Testing
+
+@testable import AggCLI
 
 /// Every venue's base URL, for answering from its recordings.
 private let venueBases = [

@@ -1,7 +1,9 @@
-import AggCLI
 import AggCore
 import Foundation
 import Testing
+
+@testable import AggCLI
+@testable import AggOptions
 
 @Suite("shell completion")
 struct CompletionTests {

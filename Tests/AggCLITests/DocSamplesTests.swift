@@ -1,8 +1,9 @@
-import AggCLI
 import AggCore
 import AggTestKit
 import Foundation
 import Testing
+
+@testable import AggCLI
 
 /// The checkout's root, from this file's path (Tests/AggCLITests/<file>).
 private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -5,6 +5,8 @@ import Foundation
 import Testing
 
 @testable import AggCLI
+@testable import AggServe
+@testable import AggServices
 
 /// Rule 5: FX sources are asked only when due, in every mode. One policy (`FXSchedule`) decides;
 /// `agg serve`, `premium --watch` and `record` each ask the loopback server only when it says,

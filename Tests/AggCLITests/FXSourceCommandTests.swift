@@ -1,10 +1,11 @@
-import AggCLI
 import AggCore
 import AggJSON
 import AggStore
 import AggTestKit
 import Foundation
 import Testing
+
+@testable import AggCLI
 
 /// The FX sources' and Coinbase's base URLs, answered from their sample recordings.
 private let sourceBases = [

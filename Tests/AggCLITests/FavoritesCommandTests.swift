@@ -1,9 +1,10 @@
-import AggCLI
 import AggCore
 import AggJSON
 import AggTestKit
 import Foundation
 import Testing
+
+@testable import AggServices
 
 private func favorites(_ arguments: [String], home: String) async -> CLIRun {
     await runCLI(["favorites"] + arguments, environment: ["AGG_HOME": home])

@@ -5,6 +5,9 @@ import Foundation
 import Testing
 
 @testable import AggCLI
+@testable import AggOptions
+@testable import AggServe
+@testable import AggServices
 
 /// The checkout's root, from this file's path (Tests/AggCLITests/<file>).
 private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -39,17 +42,24 @@ private func usageMessage(_ body: () throws -> Void) -> String? {
 struct CommandDeclarationTests {
     static let commands = ["Record", "Watch", "Serve", "Favorites", "Config"]
 
+    /// Where `name`'s feature lives: AggServices' Features/<Feature>/, serve's in AggServe.
+    static func featureFolder(_ name: String) -> String {
+        name == "Serve" ? "Sources/AggServe/Command" : "Sources/AggServices/Features/\(name)"
+    }
+
     @Test("each command file is at most 80 lines", arguments: commands)
     func short(name: String) throws {
-        let path = packageRoot.appendingPathComponent("Sources/AggCLI/Commands/\(name)Command.swift")
-        let lines = try String(contentsOf: path, encoding: .utf8).split(
-            separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.count - 1 <= 80, "\(name)Command.swift has \(lines.count - 1) lines")
+        let spec = name == "Serve" ? "Sources/AggServe/Command" : "Sources/AggServices/Commands"
+        for path in ["\(spec)/\(name)Command.swift", "Sources/AggCLI/Commands/\(name)Command+Run.swift"] {
+            let lines = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.count - 1 <= 80, "\(path) has \(lines.count - 1) lines")
+        }
     }
 
     @Test("each feature's request, service and rendering sit in Features/<Feature>/", arguments: commands)
     func together(name: String) throws {
-        let folder = packageRoot.appendingPathComponent("Sources/AggCLI/Features/\(name)")
+        let folder = packageRoot.appendingPathComponent(Self.featureFolder(name))
         let files = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
         #expect(files.contains("\(name)Request.swift"))
         #expect(files.contains("\(name)Service.swift"))
@@ -58,7 +68,7 @@ struct CommandDeclarationTests {
     @Test("no request or service touches the terminal", arguments: commands)
     func withoutTerminal(name: String) throws {
         for kind in ["Request", "Service"] {
-            let path = packageRoot.appendingPathComponent("Sources/AggCLI/Features/\(name)/\(name)\(kind).swift")
+            let path = packageRoot.appendingPathComponent("\(Self.featureFolder(name))/\(name)\(kind).swift")
             let text = try String(contentsOf: path, encoding: .utf8)
             for word in ["Console", "console", "printError", "standardOutput", "standardError"] {
                 #expect(!text.contains(word), "\(name)\(kind).swift uses \(word)")
@@ -69,7 +79,7 @@ struct CommandDeclarationTests {
     @Test("the serve token, not a command, lives with serve")
     func serveTokenMoved() {
         let commands = packageRoot.appendingPathComponent("Sources/AggCLI/Commands/ServeToken.swift")
-        let feature = packageRoot.appendingPathComponent("Sources/AggCLI/Features/Serve/ServeToken.swift")
+        let feature = packageRoot.appendingPathComponent("Sources/AggServe/Command/ServeToken.swift")
         #expect(!FileManager.default.fileExists(atPath: commands.path))
         #expect(FileManager.default.fileExists(atPath: feature.path))
     }

@@ -1,7 +1,9 @@
-import AggCLI
 import AggCore
 import AggPostgres
 import Testing
+
+@testable import AggOptions
+@testable import AggServices
 
 @Suite("--store: where the history goes")
 struct HistoryStoreLocationTests {

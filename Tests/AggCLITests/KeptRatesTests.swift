@@ -2,7 +2,7 @@ import AggCore
 import Foundation
 import Testing
 
-@testable import AggCLI
+@testable import AggServices
 
 /// `agg serve`'s archive for `/v1/rates`: the previous poll's table of the source stands in for
 /// the stored snapshots, only when it is of the same base and older than the table shown.

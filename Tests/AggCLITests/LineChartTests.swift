@@ -1,6 +1,7 @@
-import AggCLI
 import Foundation
 import Testing
+
+@testable import AggServices
 
 @Suite("line chart")
 struct LineChartTests {

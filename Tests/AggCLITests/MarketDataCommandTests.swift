@@ -1,9 +1,10 @@
-import AggCLI
 import AggCore
 import AggJSON
 import AggTestKit
 import Foundation
 import Testing
+
+@testable import AggServices
 
 @Suite("agg candles")
 struct CandlesCommandTests {

@@ -1,8 +1,9 @@
-import AggCLI
 import AggTestKit
 import AggVenues
 import Foundation
 import Testing
+
+@testable import AggCLI
 
 /// `--offline` says what each venue answers from, as its `routes.json` states it: sample data is
 /// never announced as recorded.

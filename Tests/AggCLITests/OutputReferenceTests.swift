@@ -5,7 +5,8 @@ import AggVenues
 import Foundation
 import Testing
 
-@testable import AggCLI
+@testable import AggOptions
+@testable import AggServices
 
 /// The table, CSV and decimal formatting write bytes directly now; these check them against the
 /// string-based code they replaced, kept here as the reference, on every decimal of every

@@ -1,6 +1,7 @@
-import AggCLI
 import Foundation
 import Testing
+
+@testable import AggServices
 
 @Suite("Writing standard output")
 struct OutputSinkTests {

@@ -1,9 +1,10 @@
-import AggCLI
 import AggCore
 import AggJSON
 import AggStore
 import Foundation
 import Testing
+
+@testable import AggCLI
 
 /// A venue answering its all-tickers request from a fixed table (sample data at the fixtures'
 /// moment), so that the board's command is tested apart from any real venue's decoding.

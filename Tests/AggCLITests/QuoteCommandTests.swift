@@ -1,9 +1,11 @@
-import AggCLI
 import AggCore
 import AggJSON
 import AggTestKit
 import Foundation
 import Testing
+
+@testable import AggCLI
+@testable import AggOptions
 
 @Suite("agg quote")
 struct QuoteCommandTests {

@@ -1,10 +1,11 @@
-import AggCLI
 import AggCore
 import AggJSON
 import AggStore
 import AggTestKit
 import Foundation
 import Testing
+
+@testable import AggCLI
 
 /// An HTTP client that answers every request with `Fixtures/exchangerate/<file>`.
 private func serving(_ file: String, status: Int = 200) throws -> ScriptedHTTPClient {

@@ -3,7 +3,8 @@ import AggStore
 import Foundation
 import Testing
 
-@testable import AggCLI
+@testable import AggOptions
+@testable import AggServices
 
 /// A store that writes nothing of what it is given, as a PostgreSQL store does for the points
 /// of venues whose lease another recorder took over.

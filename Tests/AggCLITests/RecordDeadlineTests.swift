@@ -5,6 +5,8 @@ import Foundation
 import Testing
 
 @testable import AggCLI
+@testable import AggOptions
+@testable import AggServices
 
 /// Issue 20: at `--interval 1` an FX source's HTTP 500 was reported as a timeout (its retries
 /// outlived the venue's deadline), and a hung venue used 80-89 % of the interval. Each venue now

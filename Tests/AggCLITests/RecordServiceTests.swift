@@ -7,6 +7,8 @@ import Synchronization
 import Testing
 
 @testable import AggCLI
+@testable import AggOptions
+@testable import AggServices
 
 /// `agg record`'s loop on a fake clock against the loopback fixture server, over real libcurl:
 /// exact rows per tick, failing and slow venues, rate limits, leases, stop signals, pruning.

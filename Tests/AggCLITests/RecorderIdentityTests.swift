@@ -3,7 +3,7 @@ import AggStore
 import Foundation
 import Testing
 
-@testable import AggCLI
+@testable import AggServices
 
 /// Issue 20: after `kill -9`, the same recorder restarted on the same host waited three intervals
 /// for its own dead lease ("held by another recorder"), because its identity was `host:pid`. The

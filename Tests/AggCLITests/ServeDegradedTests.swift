@@ -5,7 +5,9 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import AggCLI
+@testable import AggOptions
+@testable import AggServe
+@testable import AggServices
 
 /// `agg serve` when a venue hangs or fails: each venue is published as it answers, within its
 /// own deadline; a failed venue's last good tickers are served marked stale; `/healthz` says

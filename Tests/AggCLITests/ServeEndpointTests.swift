@@ -5,6 +5,8 @@ import Foundation
 import Testing
 
 @testable import AggCLI
+@testable import AggServe
+@testable import AggServices
 
 /// `agg serve`'s JSON endpoints against a real server on loopback, polling the fixture server:
 /// each body is exactly what the matching command prints with `--format json` for the same data.

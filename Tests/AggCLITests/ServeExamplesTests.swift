@@ -5,6 +5,9 @@ import Foundation
 import Testing
 
 @testable import AggCLI
+@testable import AggOptions
+@testable import AggServe
+@testable import AggServices
 
 /// Every example of `agg quote`, `compare`, `premium`, `rates` and `status` that `agg serve`
 /// offers, run through the command line (`-f json`) and the matching `/v1` route: the bytes are

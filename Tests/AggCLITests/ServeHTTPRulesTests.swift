@@ -3,6 +3,7 @@ import AggTestKit
 import Testing
 
 @testable import AggCLI
+@testable import AggServe
 
 /// `agg serve`'s HTTP rules through the real app: HEAD without a stream subscription, gzip for
 /// /metrics. (One rule for every path's query parameters and NULs refused: the bad-query rows of

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 
 @testable import AggCLI
+@testable import AggServe
 
 /// `agg serve` under expensive requests: symbols per request are bounded (400), expensive
 /// answers are computed a few at a time with a bounded queue (503 and `Retry-After` past it),

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import AggCLI
+@testable import AggServe
 
 /// `agg serve` under clients: upstream requests per poll do not depend on how many clients ask,
 /// the board streams to event-stream clients, a client that does not read holds up nobody, and

@@ -4,7 +4,7 @@ import AggTestKit
 import Foundation
 import Testing
 
-@testable import AggCLI
+@testable import AggServe
 
 /// What a flood of expensive requests leaves in memory, with and without giving the heap's free
 /// memory back after the burst. A measurement, not a check: it runs only with

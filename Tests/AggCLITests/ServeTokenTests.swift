@@ -2,7 +2,7 @@ import AggCore
 import Foundation
 import Testing
 
-@testable import AggCLI
+@testable import AggServe
 
 /// `agg serve`'s token: one check for --token, --token-file and AGG_TOKEN, and no error that
 /// repeats the value.

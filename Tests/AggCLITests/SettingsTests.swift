@@ -5,6 +5,9 @@ import Foundation
 import Testing
 
 @testable import AggCLI
+@testable import AggOptions
+@testable import AggServe
+@testable import AggServices
 
 /// One setting's four sources, each set to a value the next one does not have, and what each
 /// resolves to (as `agg config show` prints it).

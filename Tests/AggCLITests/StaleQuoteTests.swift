@@ -6,7 +6,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import AggCLI
+@testable import AggOptions
 
 /// The moment of the first (caching) run in these tests: 2024-08-08T08:13:20Z.
 private let cachedAt = Timestamp(millisecondsSince1970: 1_723_104_800_000)

@@ -1,9 +1,10 @@
-import AggCLI
 import AggCore
 import AggJSON
 import AggTestKit
 import Foundation
 import Testing
+
+@testable import AggServices
 
 /// `agg status` over the Bithumb and Upbit sample data, offline.
 @Suite("agg status")

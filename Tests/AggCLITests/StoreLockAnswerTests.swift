@@ -1,10 +1,10 @@
-import AggCLI
 import AggCore
 import AggJSON
 import AggTestKit
 import Foundation
 import Testing
 
+@testable import AggCLI
 @testable import AggStore
 
 /// Issue 20, rule 7: a local store never stops or delays an answer. With another process holding

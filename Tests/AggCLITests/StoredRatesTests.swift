@@ -1,4 +1,3 @@
-import AggCLI
 import AggCore
 import AggJSON
 import AggStore
@@ -6,6 +5,8 @@ import AggTestKit
 import Foundation
 import Synchronization
 import Testing
+
+@testable import AggCLI
 
 /// The ExchangeRate-API's address.
 private let fxBase = "https://open.er-api.com"

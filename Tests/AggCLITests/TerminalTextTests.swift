@@ -1,6 +1,7 @@
-import AggCLI
 import AggJSON
 import Testing
+
+@testable import AggServices
 
 @Suite("Venue text cannot drive the terminal")
 struct TerminalTextTests {

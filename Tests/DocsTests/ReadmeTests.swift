@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import AggCLI
+@testable import AggOptions
 
 /// The checkout these tests were compiled from (Tests/DocsTests/<file>).
 private let root = URL(fileURLWithPath: #filePath)

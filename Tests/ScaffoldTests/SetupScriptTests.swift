@@ -76,7 +76,7 @@ struct SourceRuleTests {
             "Sources/AggCore/Support/Concurrently.swift",
             // Races the refresh loop (agg watch) against Ctrl-C; its children return an enum built
             // after the await.
-            "Sources/AggCLI/Support/RefreshLoop.swift",
+            "Sources/AggServices/Support/RefreshLoop.swift",
             // agg-bench's fan-out section: its children return a Quote, not a tuple.
             "Sources/agg-bench/FanOutSection.swift",
             // A stream connection's reader, writer and watchdog, ended together by the first

@@ -1,9 +1,11 @@
 import AggCore
+import AggOptions
+import AggServices
 
 /// `agg completion`: prints a shell completion script made from this build's commands, flags
 /// and exchange ids.
-public enum CompletionCommand: Command {
-    public static let spec = CommandSpec(
+enum CompletionCommand: Command {
+    static let spec = CommandSpec(
         name: "completion",
         summary: "Print a shell completion script (bash, zsh or fish).",
         arguments: "bash|zsh|fish",
@@ -21,7 +23,7 @@ public enum CompletionCommand: Command {
         positionalChoices: CompletionScript.Shell.allCases.map(\.rawValue)
     )
 
-    public static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
+    static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError)
         -> ExitCode
     {
         let name = arguments.positionals[0]

@@ -1,15 +1,16 @@
 import AggCore
+import AggOptions
 
 /// Shell completion scripts generated from the command specs and the registry, so they list
 /// exactly the commands, flags, closed value sets and exchange ids of this build.
-public enum CompletionScript {
+enum CompletionScript {
     /// The shells a script can be made for.
-    public enum Shell: String, Sendable, CaseIterable {
+    enum Shell: String, Sendable, CaseIterable {
         case bash, zsh, fish
     }
 
     /// The script for `shell`.
-    public static func script(for shell: Shell, specs: [CommandSpec], exchangeIDs: [String]) -> String {
+    static func script(for shell: Shell, specs: [CommandSpec], exchangeIDs: [String]) -> String {
         switch shell {
         case .bash: bash(specs: specs, exchangeIDs: exchangeIDs)
         case .zsh: zsh(specs: specs, exchangeIDs: exchangeIDs)

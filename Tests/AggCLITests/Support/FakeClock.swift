@@ -1,6 +1,7 @@
-import AggCLI
 import AggCore
 import Synchronization
+
+@testable import AggServices
 
 /// A clock for `agg record`'s loop whose sleep only moves its time forward, so that a test runs
 /// many ticks at once; it remembers every sleep.

@@ -4,7 +4,9 @@ import AggTestKit
 import AggTransport
 import Foundation
 
-@testable import AggCLI
+@testable import AggOptions
+@testable import AggServe
+@testable import AggServices
 
 /// `agg serve` in this process on an ephemeral loopback port, its poller reading the loopback
 /// fixture server. The poller polls only when a test calls `poll()`, so every count is exact.

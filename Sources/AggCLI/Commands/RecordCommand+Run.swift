@@ -1,0 +1,26 @@
+import AggCore
+import AggOptions
+import AggServices
+
+extension RecordCommand: Command {
+    static func run(_ arguments: ParsedArguments, context: CLIContext) async throws(AggError) -> ExitCode {
+        try await run(arguments, context: context, clock: .system)
+    }
+
+    /// `run` on `clock`, which tests replace.
+    static func run(_ arguments: ParsedArguments, context: CLIContext, clock: RecorderClock) async throws(AggError)
+        -> ExitCode
+    {
+        let request = try RecordRequest(arguments, context: context)
+        let factory = AdapterFactory(context: context, options: request.options, clock: clock.retry)
+        try factory.announceOffline(venues: request.sources)
+        let store = try await HistoryStores.open(arguments, context: context)
+        // The identity's lock is held to the end of the run.
+        let identity = RecorderIdentity.claim(environment: context.environment)
+        let service = RecordService(
+            factory: factory, store: store, clock: clock, holder: identity.holder, settings: request.settings)
+        let status = await RecordOutput(request, context: context).run(service, request, interrupts: context.interrupts)
+        withExtendedLifetime(identity) {}
+        return status
+    }
+}

@@ -1,0 +1,4 @@
+/// The shape of standard output.
+package enum OutputFormat: String, Sendable, CaseIterable {
+    case table, json, csv
+}

@@ -1,0 +1,47 @@
+import AggCore
+import AggServer
+import AggServices
+
+/// `agg serve`'s use case: listens, polls every interval until a stop signal, then drains
+/// (no terminal: what it does is reported as `Event`s).
+package struct ServeService: Sendable {
+    /// What the service reports as it goes.
+    package enum Event: Sendable, Equatable {
+        /// Listening at `baseURL`, polling `sources` venues and FX sources every `interval` seconds.
+        case serving(baseURL: String, sources: Int, interval: Double)
+        /// Drained and stopped.
+        case stopped
+    }
+
+    /// The registry, environment, config, HTTP client, clock and history store of the run.
+    var context: CLIContext
+
+    /// Serves `request` until `interrupts` (asked for once the server listens) delivers a
+    /// stop; requests in flight then have `ServeOptions.drainSeconds`.
+    ///
+    /// - Throws: `HTTPServerError` when the address cannot be listened on.
+    package func run(
+        _ request: ServeRequest, interrupts: @Sendable () -> AsyncStream<Void>, report: (Event) -> Void
+    ) async throws(HTTPServerError) {
+        let runtime = try ServeRuntime(
+            context: context, options: request.options, plan: request.plan, address: request.address,
+            token: request.token, maximumStreams: ServeOptions.maximumStreams, streamQueue: ServeOptions.streamQueue)
+        let server = runtime.server
+        let poller = runtime.poller
+        let interval = request.interval
+        report(
+            .serving(
+                baseURL: server.baseURL, sources: request.plan.venues.count + request.plan.fxSources.count,
+                interval: interval))
+        let polls = Task { await poller.run(interval: interval) }
+        for await _ in interrupts() { break }
+        polls.cancel()
+        await server.stop(drainingFor: ServeOptions.drainSeconds)
+        await polls.value
+        report(.stopped)
+    }
+
+    package init(context: CLIContext) {
+        self.context = context
+    }
+}

@@ -1,0 +1,43 @@
+import AggCore
+import AggOptions
+
+/// `agg record`: a long-running collector that stores every venue's tickers, the FX rates and
+/// optionally the premium board every interval, for `agg history`.
+package enum RecordCommand {
+    package static let spec = CommandSpec(
+        name: "record",
+        summary: "Record every venue's prices, the FX rates and the premium board over time, for agg history.",
+        arguments: "[SYMBOL...]",
+        options: [
+            CommonOptions.exchange, RecordOptions.premium, RecordOptions.interval, RecordOptions.retain,
+            RecordOptions.count, RecordOptions.quiet, Settings.store,
+        ] + AlertOptions.all + [
+            CommonOptions.timeout,
+            CommonOptions.offline,
+        ],
+        positionals: (0, nil),
+        examples: [
+            "agg record --premium",
+            "agg record BTC ETH --exchange upbit,binance --interval 30s --retain 7d",
+            "agg record --premium --quiet &",
+        ],
+        discussion: """
+            Every interval each venue is asked once for all its tickers (coins named as
+            SYMBOLs are kept, the others dropped; a venue without an all-tickers request is asked
+            for each named coin), each FX source only when it is due (at its table's next update, a
+            minute to five minutes after the last request, later after failures), and with
+            --premium the premium board is made from the same tickers. One tick is stored in
+            one transaction, with the time it was fetched, in the database (see agg config path).
+            Each venue has its own deadline within the tick (half the interval, at most --timeout,
+            retries included): a slow or failing venue is reported on stderr with its own error,
+            one line each, and never delays the others or the next tick. A venue whose rate limit
+            cannot take a request every interval is fetched every few ticks, and agg says so.
+            Rows older than --retain are deleted in the background, a thousand at a time.
+            Several recorders may share the database: each venue is recorded by one of them
+            (a lease renewed every tick, lasting three intervals). SIGTERM or Ctrl-C finishes the
+            tick in flight and exits 0; a killed recorder loses at most that tick, and started
+            again on the same host and data folder takes its venues back at once. Progress: a
+            status line on a terminal, one line a tick otherwise, none with --quiet.
+            """
+    )
+}
