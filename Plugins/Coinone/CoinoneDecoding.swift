@@ -41,14 +41,11 @@ enum CoinoneDecoding {
     /// One ticker. `first` is the price 24 hours ago (Coinone's window is rolling), so the change
     /// is `last - first`, exact, with the percent rounded to `PriceChange.percentScale` decimals.
     /// The stream's tickers have the same fields, with `first` the UTC day's first price: the
-    /// stream passes that `changeBasis`.
-    static func quote(
-        _ ticker: JSONCursor, changeBasis: ChangeBasis? = CoinoneAdapter.descriptor.changeBasis
-    ) throws(JSONDecodingError) -> Quote {
-        var quote = try Quote(
-            ticker, fields: tickerFields, market: try self.market(ticker), venue: CoinoneAdapter.descriptor)
-        if quote.changeBasis != nil { quote.changeBasis = changeBasis }
-        return quote
+    /// stream passes that `changeBasis` (`nil`: the descriptor's).
+    static func quote(_ ticker: JSONCursor, changeBasis: ChangeBasis? = nil) throws(JSONDecodingError) -> Quote {
+        try Quote(
+            ticker, fields: tickerFields, market: try self.market(ticker), venue: CoinoneAdapter.descriptor,
+            changeBasis: changeBasis)
     }
 
     static let tickerFields = TickerFields(

@@ -43,10 +43,12 @@ public struct TickerFields: Sendable {
 
 extension Quote {
     /// `venue`'s quote of `market` read from `ticker` through its field names: prices checked as
-    /// prices, volumes as amounts, the change basis the descriptor's. Fields are read in the
-    /// order of `TickerFields`, so the first bad one is the one reported.
+    /// prices, volumes as amounts, the change basis `changeBasis` when given (a stream whose
+    /// window differs from REST's), else the descriptor's. Fields are read in the order of
+    /// `TickerFields`, so the first bad one is the one reported.
     public init(
-        _ ticker: JSONCursor, fields: TickerFields, market: Market, venue: AdapterDescriptor
+        _ ticker: JSONCursor, fields: TickerFields, market: Market, venue: AdapterDescriptor,
+        changeBasis: ChangeBasis? = nil
     ) throws(JSONDecodingError) {
         let last = try ticker.price(fields.last)
         let open = try Self.read(fields.open, ticker.optionalPrice)
@@ -71,7 +73,8 @@ extension Quote {
         self.init(
             exchange: venue.id, market: market, last: last, open: open, high: high, low: low,
             previousClose: previousClose, change: change, changePercent: changePercent,
-            changeBasis: venue.changeBasis, baseVolume: baseVolume, quoteVolume: quoteVolume, timestamp: timestamp)
+            changeBasis: changeBasis ?? venue.changeBasis, baseVolume: baseVolume, quoteVolume: quoteVolume,
+            timestamp: timestamp)
     }
 
     private static func read(
