@@ -27,9 +27,7 @@ public struct QuoteAge: Sendable, Equatable {
 
     /// Whether the quote is older than `limit` (`--stale-after`, 30 s by default).
     public func isStale(after limit: Duration) -> Bool {
-        let (seconds, attoseconds) = limit.components
-        let limitMilliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        return milliseconds > limitMilliseconds
+        .milliseconds(milliseconds) > limit
     }
 
     /// The default of `--stale-after`.
