@@ -1,4 +1,5 @@
 import AggCore
+import FoundationEssentials
 import Testing
 
 /// A coin counts as closed on a venue when deposits or withdrawals are closed on every network.
@@ -24,5 +25,23 @@ struct TransferStatusTests {
         ])
     func summary(rows: [TransferStatus], expected: TransferState) {
         #expect(TransferStatus.summary(rows) == expected)
+    }
+
+    @Test("a fixed fee is the venue's; a percentage has no fixed figure")
+    func withdrawalFee() {
+        let fixed = TransferStatus(
+            exchange: "korbit", coin: "BTC", deposit: .open, withdraw: .open, withdrawFee: 0.0002)
+        #expect(fixed.withdrawal == .fixed(Decimal(string: "0.0002")!))
+        #expect(fixed.withdrawFee == Decimal(string: "0.0002")!)
+        #expect(fixed.feeSource == .venue)
+        let none = TransferStatus(exchange: "upbit", coin: "BTC", deposit: .open, withdraw: .open)
+        #expect(none.withdrawal == nil && none.feeSource == nil)
+        let share = TransferStatus(
+            exchange: "bithumb", coin: "XRP", deposit: .open, withdraw: .open,
+            withdrawal: .percentage(rate: Decimal(string: "0.001")!, minimum: 1, maximum: 20), withdrawMinimum: 10,
+            feeSource: .table(source: "https://example.org/fees", asOf: "2026-11-20"))
+        #expect(share.withdrawFee == nil)
+        #expect(share.withdrawMinimum == 10)
+        #expect(share.feeSource == .table(source: "https://example.org/fees", asOf: "2026-11-20"))
     }
 }

@@ -19,8 +19,13 @@ public struct TransferStatus: Sendable, Equatable {
     public var network: String?
     public var deposit: TransferState
     public var withdraw: TransferState
-    /// The withdrawal fee in the coin, when the venue publishes it.
-    public var withdrawFee: Decimal?
+    /// What withdrawing on this network costs, in the coin, when the venue publishes it or agg
+    /// ships a table for the venue (`feeSource` says which).
+    public var withdrawal: WithdrawalFee?
+    /// The smallest amount the venue lets leave on this network, in the coin, when known.
+    public var withdrawMinimum: Decimal?
+    /// Where `withdrawal` comes from; `nil` when there is no fee.
+    public var feeSource: WithdrawalFeeSource?
     /// When the status was read: the venue's time if it sends one, else the time of the request.
     public var asOf: Timestamp?
     /// What a reader must know to read the row, such as Upbit's market warnings.
@@ -30,14 +35,32 @@ public struct TransferStatus: Sendable, Equatable {
         exchange: String, coin: String, network: String? = nil, deposit: TransferState, withdraw: TransferState,
         withdrawFee: Decimal? = nil, asOf: Timestamp? = nil, note: String? = nil
     ) {
+        self.init(
+            exchange: exchange, coin: coin, network: network, deposit: deposit, withdraw: withdraw,
+            withdrawal: withdrawFee.map { .fixed($0) }, asOf: asOf, note: note)
+    }
+
+    public init(
+        exchange: String, coin: String, network: String? = nil, deposit: TransferState, withdraw: TransferState,
+        withdrawal: WithdrawalFee?, withdrawMinimum: Decimal? = nil, feeSource: WithdrawalFeeSource? = nil,
+        asOf: Timestamp? = nil, note: String? = nil
+    ) {
         self.exchange = exchange
         self.coin = coin
         self.network = network
         self.deposit = deposit
         self.withdraw = withdraw
-        self.withdrawFee = withdrawFee
+        self.withdrawal = withdrawal
+        self.withdrawMinimum = withdrawMinimum
+        self.feeSource = withdrawal == nil ? nil : (feeSource ?? .venue)
         self.asOf = asOf
         self.note = note
+    }
+
+    /// The fixed withdrawal fee in the coin; `nil` when there is none or the fee is a percentage.
+    public var withdrawFee: Decimal? {
+        if case .fixed(let fee) = withdrawal { return fee }
+        return nil
     }
 
     /// One venue's word on whether `coin` can move, from its rows (one per network):
@@ -54,4 +77,15 @@ public struct TransferStatus: Sendable, Equatable {
         }
         return .unknown
     }
+}
+
+/// Where a withdrawal fee comes from.
+public enum WithdrawalFeeSource: Sendable, Equatable {
+    /// The venue's own public answer, read with the status.
+    case venue
+    /// A table shipped with agg (the venue publishes none without a key): its page and the day it
+    /// was read there (`2026-11-20`), so the output can say the fee is tabled and how old.
+    case table(source: String, asOf: String)
+    /// The user's config file.
+    case configuration
 }
