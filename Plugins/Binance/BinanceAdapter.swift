@@ -83,8 +83,8 @@ package struct BinanceAdapter: CompiledAdapter {
     }
 
     package func fetchOrderBook(_ request: BookRequest) async throws(AggError) -> OrderBook {
-        try await client.get(APIRouter.depth(request.market, limit: request.depth), for: request.market) {
-            json throws(JSONDecodingError) in try BinanceDecoding.orderBook(json, market: request.market)
-        }
+        try await client.get(
+            APIRouter.depth(request.market, limit: request.depth), for: request.market,
+            decode: BinanceDecoding.orderBook)
     }
 }

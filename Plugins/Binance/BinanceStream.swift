@@ -4,28 +4,19 @@ import AggJSON
 extension BinanceAdapter {
     /// Binance's public market streams, combined: subscribed with `SUBSCRIBE` messages, every
     /// event wrapped as `{"stream":"btcusdt@ticker","data":{...}}`
-    /// (developers.binance.com/en/docs/products/spot/web-socket-streams).
+    /// (developers.binance.com/en/docs/products/spot/web-socket-streams). No keep-alive of
+    /// ours: Binance pings every 20 s and the client's automatic pong answers it, and an
+    /// unsolicited ping or pong would only spend the message quota. Binance drops a connection
+    /// that has not answered a ping within a minute, so a minute without anything at all is a
+    /// dead stream. Quotas (docs): 1,024 streams a connection; 5 incoming messages a second,
+    /// pongs included, a close with 1008 past it (4 leave one for the pong); 300 connection
+    /// attempts per 5 minutes per IP. Streams a message are undocumented: client libraries
+    /// batch 200 to 250.
     static let stream = StreamDescriptor(
-        url: "wss://stream.binance.com:9443/stream",
-        // Binance pings every 20 s and the client's automatic pong answers it; an unsolicited
-        // ping or pong of ours would only spend the message quota (docs).
-        keepAlive: .none,
-        // Binance drops a connection that has not answered a ping within a minute; with a ping
-        // every 20 s, a minute without anything at all is a dead stream.
-        silenceLimit: .seconds(60),
+        url: "wss://stream.binance.com:9443/stream", keepAlive: .none, silenceLimit: .seconds(60),
         quotas: StreamQuotas(
-            // 1,024 streams a connection (docs).
-            marketsPerConnection: 1024,
-            // Undocumented; client libraries batch 200 to 250 streams a message.
-            marketsPerMessage: 200,
-            // 5 incoming messages a second, pongs included (docs; past it, a close with 1008):
-            // one is left for the pong to Binance's ping.
-            messagesPerSecond: 4,
-            // 300 connection attempts per 5 minutes per IP (docs).
-            connectionsPerWindow: 300,
-            connectionWindow: .seconds(300)
-        )
-    )
+            marketsPerConnection: 1024, marketsPerMessage: 200, messagesPerSecond: 4, connectionsPerWindow: 300,
+            connectionWindow: .seconds(300)))
 }
 
 /// Binance's `@ticker` stream (the rolling 24-hour ticker, pushed every second while it
@@ -35,9 +26,7 @@ extension BinanceAdapter {
 struct BinanceTickerStream: TickerStreamCodec {
     /// One `SUBSCRIBE` message per `marketsPerMessage` markets, numbered from 1.
     func subscribeMessages(for markets: [Market]) -> [StreamMessage] {
-        let size = max(1, BinanceAdapter.stream.quotas.marketsPerMessage)
-        return stride(from: 0, to: markets.count, by: size).enumerated().map { number, start in
-            let batch = markets[start..<min(start + size, markets.count)]
+        BinanceAdapter.stream.quotas.subscribeBatches(markets).enumerated().map { number, batch in
             let message: JSONValue = [
                 "method": "SUBSCRIBE",
                 "params": .array(batch.map { .string(Self.streamName($0)) }),

@@ -37,7 +37,7 @@ package struct BithumbAdapter: CompiledAdapter {
         preference = BithumbAPIPreference(BithumbAPI(rawValue: environment.value(of: BithumbAPI.setting)) ?? .classic)
     }
 
-    package var tickerStream: (any TickerStreamCodec)? { BithumbTickerStream() }
+    package var tickerStream: (any TickerStreamCodec)? { Self.tickerCodec }
 
     /// The API asked first for `endpoint` (`ticker`, `allTickers/KRW`, `candles`, `trades`,
     /// `orderBook`): the configured one, or the other once it answered where the configured one

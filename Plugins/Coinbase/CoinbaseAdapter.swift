@@ -76,9 +76,7 @@ package struct CoinbaseAdapter: CompiledAdapter {
 
     /// Coinbase's level-2 book is the whole book.
     package func fetchOrderBook(_ request: BookRequest) async throws(AggError) -> OrderBook {
-        try await client.get(APIRouter.book(request.market), for: request.market) { json throws(JSONDecodingError) in
-            try CoinbaseDecoding.orderBook(json, market: request.market)
-        }
+        try await client.get(APIRouter.book(request.market), for: request.market, decode: CoinbaseDecoding.orderBook)
     }
 
     /// Stats that did not come: an answer without any of their fields.

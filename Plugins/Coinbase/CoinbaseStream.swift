@@ -36,11 +36,8 @@ extension CoinbaseAdapter {
 struct CoinbaseTickerStream: TickerStreamCodec {
     /// One subscribe message per `marketsPerMessage` products.
     func subscribeMessages(for markets: [Market]) -> [StreamMessage] {
-        let size = max(1, CoinbaseAdapter.stream.quotas.marketsPerMessage)
-        return stride(from: 0, to: markets.count, by: size).map { start in
-            let products = markets[start..<min(start + size, markets.count)].map {
-                JSONValue.string(APIRouter.productID($0))
-            }
+        CoinbaseAdapter.stream.quotas.subscribeBatches(markets).map { batch in
+            let products = batch.map { JSONValue.string(APIRouter.productID($0)) }
             let message: JSONValue = [
                 "type": "subscribe", "product_ids": .array(products), "channels": ["ticker", "heartbeat"],
             ]

@@ -8,6 +8,11 @@ import AggCore
 /// only) before any adapter sees them, so nothing here needs escaping. Requests name codes in
 /// upper case; answers name them in lower case (`"target_currency": "btc"`).
 enum APIRouter: VenueRoute, Equatable {
+    /// What one request can ask for: the endpoints' largest sizes and their candle intervals.
+    static let limits = FetchLimits(
+        candles: APIRouter.maximumChartSize, trades: APIRouter.tradeSizes.last ?? 200,
+        bookDepth: APIRouter.bookSizes.last ?? 16, candleIntervals: APIRouter.candleIntervals)
+
     /// `GET /public/v2/ticker_new/{QUOTE}/{TARGET}`: one ticker, in a `tickers` array.
     case ticker(Market)
     /// `GET /public/v2/ticker_new/{QUOTE}`: every ticker quoted in `quote`.

@@ -10,21 +10,13 @@ import AggJSON
 /// listed.
 package struct CoinoneAdapter: CompiledAdapter {
     package static let descriptor = AdapterDescriptor(
-        id: "coinone",
-        displayName: "Coinone",
-        country: "KR",
-        homeCurrency: "KRW",
+        id: "coinone", displayName: "Coinone", country: "KR", homeCurrency: "KRW",
         quoteCurrencies: APIRouter.quoteCurrencies,
         capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus, .stream],
-        // 300 requests a minute per address.
-        requestsPerSecond: 5,
-        defaultBaseURL: "https://api.coinone.co.kr",
-        limits: FetchLimits(
-            candles: APIRouter.maximumChartSize, trades: APIRouter.tradeSizes.last ?? 200,
-            bookDepth: APIRouter.bookSizes.last ?? 16, candleIntervals: APIRouter.candleIntervals),
+        requestsPerSecond: 5,  // 300 requests a minute per address.
+        defaultBaseURL: "https://api.coinone.co.kr", limits: APIRouter.limits,
         changeBasis: .rolling24h,
-        notListedCodes: [CoinoneDecoding.unknownCurrencyCode],
-        rateLimitCodes: [CoinoneDecoding.blockedCode],
+        notListedCodes: [CoinoneDecoding.unknownCurrencyCode], rateLimitCodes: [CoinoneDecoding.blockedCode],
         batching: .allTickersPerQuote,
         stream: Self.stream, fees: Self.fees
     )
@@ -83,7 +75,7 @@ package struct CoinoneAdapter: CompiledAdapter {
     /// asked for.
     package func fetchOrderBook(_ request: BookRequest) async throws(AggError) -> OrderBook {
         try await client.get(
-            APIRouter.orderBook(request.market, size: request.size(from: APIRouter.bookSizes)), for: request.market
-        ) { json throws(JSONDecodingError) in try CoinoneDecoding.orderBook(json, market: request.market) }
+            APIRouter.orderBook(request.market, size: request.size(from: APIRouter.bookSizes)), for: request.market,
+            decode: CoinoneDecoding.orderBook)
     }
 }

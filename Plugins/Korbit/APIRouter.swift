@@ -7,6 +7,11 @@ import AggCore
 /// only) before any adapter sees them, so nothing here needs escaping; lower-casing them keeps
 /// them ASCII.
 enum APIRouter: VenueRoute, Equatable {
+    /// What one request can ask for: the endpoints' largest sizes and their candle intervals.
+    static let limits = FetchLimits(
+        candles: APIRouter.maximumCandles, trades: APIRouter.maximumTrades, bookDepth: APIRouter.bookDepth,
+        candleIntervals: APIRouter.candleIntervals)
+
     /// `GET /v2/tickers?symbol=btc_krw,eth_krw`: the tickers of the symbols given; an unknown
     /// symbol is left out of the answer rather than failing it.
     case tickers([Market])

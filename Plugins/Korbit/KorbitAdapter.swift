@@ -13,17 +13,11 @@ import AggJSON
 /// that close is taken, so its quotes carry no change basis (`changeBasis` is `nil`).
 package struct KorbitAdapter: CompiledAdapter {
     package static let descriptor = AdapterDescriptor(
-        id: "korbit",
-        displayName: "Korbit",
-        country: "KR",
-        homeCurrency: "KRW",
+        id: "korbit", displayName: "Korbit", country: "KR", homeCurrency: "KRW",
         quoteCurrencies: APIRouter.quoteCurrencies,
         capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus, .stream],
         requestsPerSecond: 50,
-        defaultBaseURL: "https://api.korbit.co.kr",
-        limits: FetchLimits(
-            candles: APIRouter.maximumCandles, trades: APIRouter.maximumTrades, bookDepth: APIRouter.bookDepth,
-            candleIntervals: APIRouter.candleIntervals),
+        defaultBaseURL: "https://api.korbit.co.kr", limits: APIRouter.limits,
         notListedCodes: [KorbitDecoding.invalidPairCode],
         quotaHeader: .rateLimit,
         batching: .symbolList(max: nil),
@@ -64,9 +58,7 @@ package struct KorbitAdapter: CompiledAdapter {
     /// Every pair's ticker in the request's currency, stopped pairs included (their best prices
     /// are 0), entry by entry: a ticker that does not decode costs only itself.
     package func fetchAllQuotes(_ request: TickersRequest) async throws(AggError) -> BulkAnswer<Quote> {
-        try await client.get(APIRouter.allTickers, decode: KorbitDecoding.quotes).filter {
-            $0.market.quote == request.currency
-        }
+        try await client.get(APIRouter.allTickers, decode: KorbitDecoding.quotes).quoted(in: request.currency)
     }
 
     /// The pair list, entry by entry: a pair that does not decode is skipped and reported.
@@ -80,6 +72,7 @@ package struct KorbitAdapter: CompiledAdapter {
             decode: KorbitDecoding.candles)
     }
 
+    /// The taker's side is read from `isBuyerTaker`.
     package func fetchTrades(_ request: TradeRequest) async throws(AggError) -> [Trade] {
         try await client.get(
             APIRouter.trades(request.market, limit: request.count), for: request.market, decode: KorbitDecoding.trades)
@@ -87,8 +80,6 @@ package struct KorbitAdapter: CompiledAdapter {
 
     /// Korbit always sends 30 levels a side.
     package func fetchOrderBook(_ request: BookRequest) async throws(AggError) -> OrderBook {
-        try await client.get(APIRouter.orderBook(request.market), for: request.market) {
-            data throws(JSONDecodingError) in try KorbitDecoding.orderBook(data, market: request.market)
-        }
+        try await client.get(APIRouter.orderBook(request.market), for: request.market, decode: KorbitDecoding.orderBook)
     }
 }

@@ -6,6 +6,11 @@ import AggCore
 /// reaching the router come from `Market` values, which are validated (letters and digits only)
 /// before any adapter sees them, so nothing here needs escaping.
 enum APIRouter: VenueRoute, Equatable {
+    /// What one request can ask for: the endpoints' largest sizes and their candle intervals.
+    static let limits = FetchLimits(
+        candles: APIRouter.maximumCandles, trades: APIRouter.maximumTrades, bookDepth: APIRouter.maximumDepth,
+        candleIntervals: APIRouter.candleIntervals)
+
     /// `GET /0/public/Ticker?pair=XBTUSD`: one pair's ticker, keyed by Kraken's own pair name.
     case ticker(Market)
     /// `GET /0/public/Ticker`: every pair's ticker, in every quote currency.

@@ -10,21 +10,13 @@ import AggJSON
 /// markets share one all-tickers request: Kraken's public limit is about one request a second.
 package struct KrakenAdapter: CompiledAdapter {
     package static let descriptor = AdapterDescriptor(
-        id: "kraken",
-        displayName: "Kraken",
-        country: "US",
-        homeCurrency: "USD",
+        id: "kraken", displayName: "Kraken", country: "US", homeCurrency: "USD",
         quoteCurrencies: KrakenPairs.quoteCurrencies,
         capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .stream],
-        // The public endpoints allow about one request a second from one address.
-        requestsPerSecond: 1,
-        defaultBaseURL: "https://api.kraken.com",
-        limits: FetchLimits(
-            candles: APIRouter.maximumCandles, trades: APIRouter.maximumTrades, bookDepth: APIRouter.maximumDepth,
-            candleIntervals: APIRouter.candleIntervals),
+        requestsPerSecond: 1,  // The public endpoints allow about one request a second from one address.
+        defaultBaseURL: "https://api.kraken.com", limits: APIRouter.limits,
         changeBasis: .sinceUTCMidnight,
-        notListedCodes: [KrakenDecoding.unknownPairError],
-        rateLimitCodes: KrakenDecoding.rateLimitErrors,
+        notListedCodes: [KrakenDecoding.unknownPairError], rateLimitCodes: KrakenDecoding.rateLimitErrors,
         batching: .allTickersPerQuote,
         stream: Self.stream, fees: Self.fees
     )
@@ -58,20 +50,19 @@ package struct KrakenAdapter: CompiledAdapter {
 
     /// Kraken sends the last 720 bars whatever is asked.
     package func fetchCandles(_ request: CandleRequest) async throws(AggError) -> [Candle] {
-        try await client.get(APIRouter.ohlc(request.market, interval: request.interval), for: request.market) {
-            result throws(JSONDecodingError) in try KrakenDecoding.candles(result, market: request.market)
-        }
+        try await client.get(
+            APIRouter.ohlc(request.market, interval: request.interval), for: request.market,
+            decode: KrakenDecoding.candles)
     }
 
     package func fetchTrades(_ request: TradeRequest) async throws(AggError) -> [Trade] {
-        try await client.get(APIRouter.trades(request.market, count: request.count), for: request.market) {
-            result throws(JSONDecodingError) in try KrakenDecoding.trades(result, market: request.market)
-        }
+        try await client.get(
+            APIRouter.trades(request.market, count: request.count), for: request.market, decode: KrakenDecoding.trades)
     }
 
     package func fetchOrderBook(_ request: BookRequest) async throws(AggError) -> OrderBook {
-        try await client.get(APIRouter.depth(request.market, count: request.depth), for: request.market) {
-            result throws(JSONDecodingError) in try KrakenDecoding.orderBook(result, market: request.market)
-        }
+        try await client.get(
+            APIRouter.depth(request.market, count: request.depth), for: request.market, decode: KrakenDecoding.orderBook
+        )
     }
 }

@@ -3,28 +3,18 @@ import AggJSON
 
 extension KrakenAdapter {
     /// Kraken's public WebSocket API v2: the `ticker` channel
-    /// (docs.kraken.com/exchange/api-reference/spot-websocket-v2/ticker).
+    /// (docs.kraken.com/exchange/api-reference/spot-websocket-v2/ticker). Once subscribed,
+    /// Kraken sends `{"channel":"heartbeat"}` every second nothing else is sent, which keeps the
+    /// socket open, so no ping of ours is needed (docs), and 15 s without anything is a dead
+    /// stream. Markets a connection and a message are undocumented: one subscribe message
+    /// carries a connection's 200, so the dynamic message rate ("EAPI:Rate limit exceeded"
+    /// past it) is hardly spent at one a second. No connection cap is published, but about 150
+    /// reconnects in a rolling 10 minutes from one IP trip Cloudflare's ban: 100 keeps under it.
     static let stream = StreamDescriptor(
-        url: "wss://ws.kraken.com/v2",
-        // Once subscribed, Kraken sends `{"channel":"heartbeat"}` every second nothing else
-        // is sent, which keeps the socket open; its application ping is not needed (docs).
-        keepAlive: .none,
-        // With a heartbeat every idle second, 15 s without anything is a dead stream.
-        silenceLimit: .seconds(15),
+        url: "wss://ws.kraken.com/v2", keepAlive: .none, silenceLimit: .seconds(15),
         quotas: StreamQuotas(
-            // Undocumented per connection and per message; one subscribe message carries a
-            // connection's markets, so the dynamic message rate is hardly spent.
-            marketsPerConnection: 200,
-            marketsPerMessage: 200,
-            // The message rate is dynamic, "EAPI:Rate limit exceeded" past it (docs): one a
-            // second is far below it.
-            messagesPerSecond: 1,
-            // No connection cap is published, but about 150 reconnects in a rolling 10 minutes
-            // from one IP trip Cloudflare's ban: 100 keeps well under it.
-            connectionsPerWindow: 100,
-            connectionWindow: .seconds(600)
-        )
-    )
+            marketsPerConnection: 200, marketsPerMessage: 200, messagesPerSecond: 1, connectionsPerWindow: 100,
+            connectionWindow: .seconds(600)))
 }
 
 /// Kraken's v2 `ticker` channel: `{"method":"subscribe","params":{"channel":"ticker",
@@ -41,11 +31,8 @@ extension KrakenAdapter {
 struct KrakenTickerStream: TickerStreamCodec {
     /// One subscribe message per `marketsPerMessage` markets.
     func subscribeMessages(for markets: [Market]) -> [StreamMessage] {
-        let size = max(1, KrakenAdapter.stream.quotas.marketsPerMessage)
-        return stride(from: 0, to: markets.count, by: size).map { start in
-            let symbols = markets[start..<min(start + size, markets.count)].map {
-                JSONValue.string("\($0.base)/\($0.quote)")
-            }
+        KrakenAdapter.stream.quotas.subscribeBatches(markets).map { batch in
+            let symbols = batch.map { JSONValue.string("\($0.base)/\($0.quote)") }
             let message: JSONValue = [
                 "method": "subscribe", "params": ["channel": "ticker", "symbol": .array(symbols)],
             ]

@@ -6,6 +6,11 @@ import AggCore
 /// Codes reaching the router come from `Market` values, which are validated (letters and digits
 /// only) before any adapter sees them, so nothing here needs escaping.
 enum APIRouter: VenueRoute, Equatable {
+    /// What one request can ask for: the endpoints' largest sizes and their candle intervals.
+    static let limits = FetchLimits(
+        candles: APIRouter.maximumCandles, trades: APIRouter.maximumTrades, bookDepth: APIRouter.maximumBookSize,
+        candleIntervals: APIRouter.candleIntervals)
+
     /// `GET /api/v5/market/ticker?instId=BTC-USDT`: one instrument's ticker, in a `data` array.
     case ticker(Market)
     /// `GET /api/v5/market/tickers?instType=SPOT`: every spot instrument's ticker.

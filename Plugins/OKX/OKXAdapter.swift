@@ -9,21 +9,13 @@ import AggJSON
 /// 2 seconds per address for these endpoints).
 package struct OKXAdapter: CompiledAdapter {
     package static let descriptor = AdapterDescriptor(
-        id: "okx",
-        displayName: "OKX",
-        country: "SC",
-        homeCurrency: "USDT",
+        id: "okx", displayName: "OKX", country: "SC", homeCurrency: "USDT",
         quoteCurrencies: APIRouter.quoteCurrencies,
         capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .stream],
-        // 20 requests in 2 seconds per address.
-        requestsPerSecond: 10,
-        defaultBaseURL: "https://www.okx.com",
-        limits: FetchLimits(
-            candles: APIRouter.maximumCandles, trades: APIRouter.maximumTrades, bookDepth: APIRouter.maximumBookSize,
-            candleIntervals: APIRouter.candleIntervals),
+        requestsPerSecond: 10,  // 20 requests in 2 seconds per address.
+        defaultBaseURL: "https://www.okx.com", limits: APIRouter.limits,
         changeBasis: .rolling24h,
-        notListedCodes: [OKXDecoding.unknownInstrumentCode],
-        rateLimitCodes: [OKXDecoding.rateLimitCode],
+        notListedCodes: [OKXDecoding.unknownInstrumentCode], rateLimitCodes: [OKXDecoding.rateLimitCode],
         batching: .allTickersPerQuote,
         stream: Self.stream, fees: Self.fees
     )
@@ -45,9 +37,7 @@ package struct OKXAdapter: CompiledAdapter {
     /// Every spot ticker quoted in the request's currency, from the one answer that holds every
     /// spot instrument, entry by entry: a ticker that does not decode costs only itself.
     package func fetchAllQuotes(_ request: TickersRequest) async throws(AggError) -> BulkAnswer<Quote> {
-        try await client.get(APIRouter.spotTickers, decode: OKXDecoding.quotes).filter {
-            $0.market.quote == request.currency
-        }
+        try await client.get(APIRouter.spotTickers, decode: OKXDecoding.quotes).quoted(in: request.currency)
     }
 
     /// The spot instruments, entry by entry: one that does not decode is skipped and reported.
@@ -55,6 +45,7 @@ package struct OKXAdapter: CompiledAdapter {
         try await client.get(APIRouter.spotInstruments, decode: OKXDecoding.markets)
     }
 
+    /// At most 300 bars a request; OKX sends the newest first, the decoder turns them around.
     package func fetchCandles(_ request: CandleRequest) async throws(AggError) -> [Candle] {
         try await client.get(
             APIRouter.candles(request.market, interval: request.interval, limit: request.count), for: request.market,
@@ -67,8 +58,7 @@ package struct OKXAdapter: CompiledAdapter {
     }
 
     package func fetchOrderBook(_ request: BookRequest) async throws(AggError) -> OrderBook {
-        try await client.get(APIRouter.books(request.market, size: request.depth), for: request.market) {
-            data throws(JSONDecodingError) in try OKXDecoding.orderBook(data, market: request.market)
-        }
+        try await client.get(
+            APIRouter.books(request.market, size: request.depth), for: request.market, decode: OKXDecoding.orderBook)
     }
 }

@@ -37,9 +37,8 @@ extension OKXAdapter {
 struct OKXTickerStream: TickerStreamCodec {
     /// One subscribe message per `marketsPerMessage` markets, one arg per instrument.
     func subscribeMessages(for markets: [Market]) -> [StreamMessage] {
-        let size = max(1, OKXAdapter.stream.quotas.marketsPerMessage)
-        return stride(from: 0, to: markets.count, by: size).map { start in
-            let args: [JSONValue] = markets[start..<min(start + size, markets.count)].map {
+        OKXAdapter.stream.quotas.subscribeBatches(markets).map { batch in
+            let args: [JSONValue] = batch.map {
                 ["channel": "tickers", "instId": .string(APIRouter.instrumentID($0))]
             }
             let message: JSONValue = ["op": "subscribe", "args": .array(args)]

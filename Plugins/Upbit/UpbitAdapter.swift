@@ -36,7 +36,7 @@ package struct UpbitAdapter: CompiledAdapter {
         client = VenueClient(Self.descriptor, environment: environment, envelope: UpbitDecoding.envelope)
     }
 
-    package var tickerStream: (any TickerStreamCodec)? { UpbitTickerStream() }
+    package var tickerStream: (any TickerStreamCodec)? { Self.tickerCodec }
 
     package func quote(for market: Market) async throws(AggError) -> Quote {
         try await client.get(APIRouter.ticker([market]), for: market) { json throws(JSONDecodingError) in
@@ -88,8 +88,8 @@ package struct UpbitAdapter: CompiledAdapter {
     /// Upbit sends up to 30 levels a side, as many as the request asks for (an answer with more,
     /// such as the 15 it always sent before 2025, is cut by the core).
     package func fetchOrderBook(_ request: BookRequest) async throws(AggError) -> OrderBook {
-        try await client.get(APIRouter.orderBook(request.market, count: request.depth), for: request.market) {
-            json throws(JSONDecodingError) in try UpbitDecoding.shape.orderBook(json, market: request.market)
-        }
+        try await client.get(
+            APIRouter.orderBook(request.market, count: request.depth), for: request.market,
+            decode: UpbitDecoding.shape.orderBook)
     }
 }

@@ -25,6 +25,29 @@ public struct UpbitShapeTickerStream: TickerStreamCodec {
         self.ticket = ticket
     }
 
+    /// The stream rules the Upbit-shaped venues share, with the venue's URL and its connection
+    /// quota (the one figure they publish differently).
+    ///
+    /// - The text `PING` keeps the socket open and brings `{"status":"UP"}` every 10 s; the
+    ///   documented idle close is ~120 s, but idle sockets closed at 60 s (repo
+    ///   nemanull/arbitrage-observatory, docs/profiles/{upbit,bithumb}/websocket.md): a PING
+    ///   every 20 s.
+    /// - Three missed status frames (30 s) is a dead stream: a quiet market can send no ticker
+    ///   for minutes, the status frames keep coming.
+    /// - Markets per connection are undocumented: 200 codes keep one request small (Bithumb
+    ///   served 493, the same profile §3). A request replaces the socket's whole subscription,
+    ///   so all of a connection's markets go in one message.
+    /// - Client messages: Upbit allows 5 a second and 100 a minute per connection (docs
+    ///   reference/rate-limits), Bithumb does not say: one a second, keep-alives included,
+    ///   stays under both.
+    public static func descriptor(url: String, connectionsPerSecond: Int) -> StreamDescriptor {
+        StreamDescriptor(
+            url: url, keepAlive: .message(.text("PING"), every: .seconds(20)), silenceLimit: .seconds(30),
+            quotas: StreamQuotas(
+                marketsPerConnection: 200, marketsPerMessage: 200, messagesPerSecond: 1,
+                connectionsPerWindow: connectionsPerSecond, connectionWindow: .seconds(1)))
+    }
+
     /// One request naming every market (a second one would replace the first).
     public func subscribeMessages(for markets: [Market]) -> [StreamMessage] {
         guard !markets.isEmpty else { return [] }

@@ -6,7 +6,7 @@ import Testing
 
 @testable import Upbit
 
-private let codec = UpbitTickerStream()
+private let codec = UpbitAdapter.tickerCodec
 private let received = Timestamp(millisecondsSince1970: 1_796_259_726_000)
 private let btc = Market(base: "BTC", quote: "KRW")
 private let eth = Market(base: "ETH", quote: "KRW")

@@ -100,6 +100,12 @@ extension BulkAnswer {
 }
 
 extension BulkAnswer where Value == Quote {
+    /// The quotes of markets quoted in `currency`, and every skipped entry: for a venue whose
+    /// all-tickers answer holds every quote currency at once.
+    public func quoted(in currency: String) -> BulkAnswer {
+        filter { $0.market.quote == currency }
+    }
+
     /// Each market's result: its quote, the precise failure of its skipped entry, or not listed
     /// when the answer (the venue's whole list, or what it knows of the batch) has no entry for it.
     public func results(for markets: [Market], venue: String) -> [Market: QuoteResult] {

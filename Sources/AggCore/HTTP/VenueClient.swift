@@ -61,6 +61,14 @@ public struct VenueClient: Sendable {
         return try self.decode { () throws(JSONDecodingError) in try decode(payload) }
     }
 
+    /// `route`'s answer about `market`, decoded by `decode`, which is told the market (an order
+    /// book's answer rarely names it).
+    public func get<T>(
+        _ route: some VenueRoute, for market: Market, decode: (JSONCursor, Market) throws(JSONDecodingError) -> T
+    ) async throws(AggError) -> T {
+        try await get(route, for: market) { payload throws(JSONDecodingError) in try decode(payload, market) }
+    }
+
     /// `route`'s answer decoded as `get` decodes it, or `.missing` when the answer says the
     /// venue has no such endpoint (`isMissingEndpoint`), for an adapter that can ask another API
     /// of the same venue then. Every other failure is thrown as `get` throws it.

@@ -72,4 +72,15 @@ public struct StreamQuotas: Sendable, Equatable {
         self.connectionWindow = connectionWindow
         self.subscribeWithin = subscribeWithin
     }
+
+    /// `markets` cut into subscribe messages' worth: at most `marketsPerMessage` each, in order.
+    public func subscribeBatches(_ markets: [Market]) -> [[Market]] {
+        Self.batches(markets, of: marketsPerMessage)
+    }
+
+    /// `items` in runs of at most `size` (at least one), in order; none for none.
+    static func batches<Item>(_ items: [Item], of size: Int) -> [[Item]] {
+        let size = max(1, size)
+        return stride(from: 0, to: items.count, by: size).map { Array(items[$0..<min($0 + size, items.count)]) }
+    }
 }

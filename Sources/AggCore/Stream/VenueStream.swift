@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// ```swift
 /// let stream = try VenueStream(
-///     descriptor: UpbitAdapter.descriptor, codec: UpbitTickerStream(), url: url,
+///     descriptor: UpbitAdapter.descriptor, codec: UpbitAdapter.tickerCodec, url: url,
 ///     markets: markets, connector: WebSocketClient())
 /// for await event in stream.events() { ... }
 /// ```
@@ -83,7 +83,7 @@ public struct VenueStream: Sendable {
     /// The subscribe messages of one connection: the codec's, for slices of at most
     /// `marketsPerMessage` markets, in order.
     func subscription(for markets: [Market]) -> [StreamMessage] {
-        Self.chunks(markets, of: stream.quotas.marketsPerMessage).flatMap { codec.subscribeMessages(for: $0) }
+        stream.quotas.subscribeBatches(markets).flatMap { codec.subscribeMessages(for: $0) }
     }
 
     /// One connection, from its first attempt until cancellation.
@@ -149,8 +149,7 @@ public struct VenueStream: Sendable {
 
     /// `items` cut into runs of at most `size` (at least 1).
     static func chunks<Item>(_ items: [Item], of size: Int) -> [[Item]] {
-        let size = max(1, size)
-        return stride(from: 0, to: items.count, by: size).map { Array(items[$0..<min($0 + size, items.count)]) }
+        StreamQuotas.batches(items, of: size)
     }
 }
 
