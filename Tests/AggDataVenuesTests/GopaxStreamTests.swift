@@ -160,28 +160,26 @@ struct GopaxStreamTests {
     @Test("the real client against the loopback server playing ticker.jsonl: subscribe and pong checked, 3 quotes")
     func loopback() async throws {
         let codec = try Self.codec()
-        let server = try WebSocketLoopbackServer(script: .fixture(venue: "gopax", name: "ticker"))
-        let run = try await TickerStreamRun.play(
-            codec, markets: [btc, eth], server: server, connector: WebSocketClient(), receivedAt: received,
+        let run = try await TickerStreamRun.playFixture(
+            codec, venue: "gopax", name: "ticker", markets: [btc, eth], connector: WebSocketClient(),
+            receivedAt: received,
             until: { $0.quotes.count == 3 })
         let transcript = run.transcript
         #expect(transcript.quotes == fixtureQuotes)
         #expect(transcript.replies == [.text(#""primus::pong::1796259724500""#)])
         #expect(transcript.failure == nil)
-        #expect(run.ended)
-        #expect(run.connections.first?.violations == [])
+        #expect(run.endedClean)
     }
 
     @Test("faults.jsonl: GOPAX's refusal of the subscribe (o.result false, errCode, errData) is a refusal")
     func loopbackError() async throws {
         let codec = try Self.codec()
-        let server = try WebSocketLoopbackServer(script: .fixture(venue: "gopax", name: "faults"))
-        let run = try await TickerStreamRun.play(
-            codec, markets: [btc], server: server, connector: WebSocketClient(), receivedAt: received,
+        let run = try await TickerStreamRun.playFixture(
+            codec, venue: "gopax", name: "faults", markets: [btc], connector: WebSocketClient(),
+            receivedAt: received,
             until: { $0.readings.count == 1 })
         let transcript = run.transcript
         #expect(transcript.readings == [.refused(code: "10001", message: "No such endpoint")])
-        #expect(run.ended)
-        #expect(run.connections.first?.violations == [])
+        #expect(run.endedClean)
     }
 }

@@ -36,19 +36,17 @@ private let btcQuote = Quote(
 struct BinanceStreamCodecTests {
     @Test("the descriptor declares the stream: combined endpoint, Binance's pings, its published quotas")
     func descriptor() {
-        let descriptor = BinanceAdapter.descriptor
-        #expect(descriptor.supports(.stream))
-        #expect(descriptor.streamURLVariable == "AGG_BINANCE_WS_URL")
+        let bed = AdapterTestBed(BinanceAdapter.self)
         #expect(
-            descriptor.stream
-                == StreamDescriptor(
-                    url: "wss://stream.binance.com:9443/stream", keepAlive: .none, silenceLimit: .seconds(60),
-                    quotas: StreamQuotas(
-                        marketsPerConnection: 1024, marketsPerMessage: 200, messagesPerSecond: 4,
-                        connectionsPerWindow: 300, connectionWindow: .seconds(300))))
-        #expect(
-            AdapterTestBed(BinanceAdapter.self).adapter(ScriptedHTTPClient(body: "")).tickerStream
-                is BinanceTickerStream)
+            bed.streamDeclaration
+                == StreamDeclaration(
+                    urlVariable: "AGG_BINANCE_WS_URL",
+                    stream: StreamDescriptor(
+                        url: "wss://stream.binance.com:9443/stream", keepAlive: .none, silenceLimit: .seconds(60),
+                        quotas: StreamQuotas(
+                            marketsPerConnection: 1024, marketsPerMessage: 200, messagesPerSecond: 4,
+                            connectionsPerWindow: 300, connectionWindow: .seconds(300)))))
+        #expect(bed.tickerCodec is BinanceTickerStream)
     }
 
     @Test("SUBSCRIBE names each market's lower-case @ticker stream, 200 a message, numbered from 1")

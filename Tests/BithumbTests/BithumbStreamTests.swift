@@ -134,22 +134,21 @@ struct BithumbStreamTests {
 
     @Test("the real client against the loopback server playing ticker.jsonl: the subscribe checked, 3 quotes in order")
     func loopback() async throws {
-        let server = try WebSocketLoopbackServer(script: .fixture(venue: "bithumb", name: "ticker"))
-        let run = try await TickerStreamRun.play(
-            codec, markets: [btc, eth], server: server, connector: WebSocketClient(), receivedAt: received,
+        let run = try await TickerStreamRun.playFixture(
+            codec, venue: "bithumb", name: "ticker", markets: [btc, eth], connector: WebSocketClient(),
+            receivedAt: received,
             until: { $0.quotes.count == 3 })
         let transcript = run.transcript
         #expect(transcript.quotes == fixtureQuotes)
         #expect(transcript.failure == nil)
-        #expect(run.ended)
-        #expect(run.connections.first?.violations == [])
+        #expect(run.endedClean)
     }
 
     @Test("faults.jsonl: the error frame is a refusal, and the venue's close ends the stream")
     func loopbackError() async throws {
-        let server = try WebSocketLoopbackServer(script: .fixture(venue: "bithumb", name: "faults"))
-        let run = try await TickerStreamRun.play(
-            codec, markets: [btc, eth], server: server, connector: WebSocketClient(), receivedAt: received,
+        let run = try await TickerStreamRun.playFixture(
+            codec, venue: "bithumb", name: "faults", markets: [btc, eth], connector: WebSocketClient(),
+            receivedAt: received,
             until: { _ in false })
         let transcript = run.transcript
         #expect(transcript.readings == [.refused(code: "INVALID_PARAM", message: "codes 필드가 비어 있습니다.")])

@@ -31,19 +31,17 @@ private let btcQuote = Quote(
 struct CoinbaseStreamCodecTests {
     @Test("the descriptor declares the stream: the Exchange feed, heartbeats, subscribe within 5 s")
     func descriptor() {
-        let descriptor = CoinbaseAdapter.descriptor
-        #expect(descriptor.supports(.stream))
-        #expect(descriptor.streamURLVariable == "AGG_COINBASE_WS_URL")
+        let bed = AdapterTestBed(CoinbaseAdapter.self)
         #expect(
-            descriptor.stream
-                == StreamDescriptor(
-                    url: "wss://ws-feed.exchange.coinbase.com", keepAlive: .none, silenceLimit: .seconds(15),
-                    quotas: StreamQuotas(
-                        marketsPerConnection: 100, marketsPerMessage: 100, messagesPerSecond: 4,
-                        connectionsPerWindow: 8, connectionWindow: .seconds(1), subscribeWithin: .seconds(5))))
-        #expect(
-            AdapterTestBed(CoinbaseAdapter.self).adapter(ScriptedHTTPClient(body: "")).tickerStream
-                is CoinbaseTickerStream)
+            bed.streamDeclaration
+                == StreamDeclaration(
+                    urlVariable: "AGG_COINBASE_WS_URL",
+                    stream: StreamDescriptor(
+                        url: "wss://ws-feed.exchange.coinbase.com", keepAlive: .none, silenceLimit: .seconds(15),
+                        quotas: StreamQuotas(
+                            marketsPerConnection: 100, marketsPerMessage: 100, messagesPerSecond: 4,
+                            connectionsPerWindow: 8, connectionWindow: .seconds(1), subscribeWithin: .seconds(5)))))
+        #expect(bed.tickerCodec is CoinbaseTickerStream)
     }
 
     @Test("one subscribe message names the products and the ticker and heartbeat channels, 100 products a message")

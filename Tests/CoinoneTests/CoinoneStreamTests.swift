@@ -125,16 +125,15 @@ struct CoinoneStreamTests {
         "the real client against the loopback server playing ticker.jsonl: the greeting, one subscribe a pair, 3 quotes"
     )
     func loopback() async throws {
-        let server = try WebSocketLoopbackServer(script: .fixture(venue: "coinone", name: "ticker"))
-        let run = try await TickerStreamRun.play(
-            codec, markets: [btc, eth], server: server, connector: WebSocketClient(), receivedAt: received,
+        let run = try await TickerStreamRun.playFixture(
+            codec, venue: "coinone", name: "ticker", markets: [btc, eth], connector: WebSocketClient(),
+            receivedAt: received,
             until: { $0.quotes.count == 3 })
         let transcript = run.transcript
         #expect(transcript.quotes == fixtureQuotes)
         #expect(transcript.readings.count == 7)
         #expect(transcript.failure == nil)
-        #expect(run.ended)
-        #expect(run.connections.first?.violations == [])
+        #expect(run.endedClean)
     }
 
     @Test("faults.jsonl: an unknown pair is acknowledged, then refused by an ERROR naming no topic")
@@ -146,7 +145,6 @@ struct CoinoneStreamTests {
             until: { $0.readings.count == 3 })
         let transcript = run.transcript
         #expect(transcript.readings == [.control, .control, .refused(code: "160012", message: "Invalid Topic")])
-        #expect(run.ended)
-        #expect(run.connections.first?.violations == [])
+        #expect(run.endedClean)
     }
 }

@@ -36,18 +36,17 @@ private let btcQuote = Quote(
 struct KrakenStreamCodecTests {
     @Test("the descriptor declares the stream: v2 endpoint, Kraken's heartbeats, conservative quotas")
     func descriptor() {
-        let descriptor = KrakenAdapter.descriptor
-        #expect(descriptor.supports(.stream))
-        #expect(descriptor.streamURLVariable == "AGG_KRAKEN_WS_URL")
+        let bed = AdapterTestBed(KrakenAdapter.self)
         #expect(
-            descriptor.stream
-                == StreamDescriptor(
-                    url: "wss://ws.kraken.com/v2", keepAlive: .none, silenceLimit: .seconds(15),
-                    quotas: StreamQuotas(
-                        marketsPerConnection: 200, marketsPerMessage: 200, messagesPerSecond: 1,
-                        connectionsPerWindow: 100, connectionWindow: .seconds(600))))
-        #expect(
-            AdapterTestBed(KrakenAdapter.self).adapter(ScriptedHTTPClient(body: "")).tickerStream is KrakenTickerStream)
+            bed.streamDeclaration
+                == StreamDeclaration(
+                    urlVariable: "AGG_KRAKEN_WS_URL",
+                    stream: StreamDescriptor(
+                        url: "wss://ws.kraken.com/v2", keepAlive: .none, silenceLimit: .seconds(15),
+                        quotas: StreamQuotas(
+                            marketsPerConnection: 200, marketsPerMessage: 200, messagesPerSecond: 1,
+                            connectionsPerWindow: 100, connectionWindow: .seconds(600)))))
+        #expect(bed.tickerCodec is KrakenTickerStream)
     }
 
     @Test("subscribe names v2 symbols, the usual codes (BTC/USD, DOGE/USD, not XBT or XDG), 200 a message")

@@ -36,18 +36,19 @@ private let btcQuote = Quote(
 struct OKXStreamCodecTests {
     @Test("the descriptor declares the stream: public v5 endpoint, text ping under 30 s, OKX's quotas")
     func descriptor() {
-        let descriptor = OKXAdapter.descriptor
-        #expect(descriptor.supports(.stream))
-        #expect(descriptor.streamURLVariable == "AGG_OKX_WS_URL")
+        let bed = AdapterTestBed(OKXAdapter.self)
         #expect(
-            descriptor.stream
-                == StreamDescriptor(
-                    url: "wss://ws.okx.com:8443/ws/v5/public", keepAlive: .message(.text("ping"), every: .seconds(20)),
-                    silenceLimit: .seconds(30),
-                    quotas: StreamQuotas(
-                        marketsPerConnection: 300, marketsPerMessage: 300, messagesPerSecond: 3,
-                        connectionsPerWindow: 3, connectionWindow: .seconds(1))))
-        #expect(AdapterTestBed(OKXAdapter.self).adapter(ScriptedHTTPClient(body: "")).tickerStream is OKXTickerStream)
+            bed.streamDeclaration
+                == StreamDeclaration(
+                    urlVariable: "AGG_OKX_WS_URL",
+                    stream: StreamDescriptor(
+                        url: "wss://ws.okx.com:8443/ws/v5/public",
+                        keepAlive: .message(.text("ping"), every: .seconds(20)),
+                        silenceLimit: .seconds(30),
+                        quotas: StreamQuotas(
+                            marketsPerConnection: 300, marketsPerMessage: 300, messagesPerSecond: 3,
+                            connectionsPerWindow: 3, connectionWindow: .seconds(1)))))
+        #expect(bed.tickerCodec is OKXTickerStream)
     }
 
     @Test("one subscribe operation names every instrument, 300 to a message (about 13 KB of OKX's 64)")

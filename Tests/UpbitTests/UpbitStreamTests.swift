@@ -117,22 +117,21 @@ struct UpbitStreamTests {
 
     @Test("the real client against the loopback server playing ticker.jsonl: the subscribe checked, 3 quotes in order")
     func loopback() async throws {
-        let server = try WebSocketLoopbackServer(script: .fixture(venue: "upbit", name: "ticker"))
-        let run = try await TickerStreamRun.play(
-            codec, markets: [btc, eth], server: server, connector: WebSocketClient(), receivedAt: received,
+        let run = try await TickerStreamRun.playFixture(
+            codec, venue: "upbit", name: "ticker", markets: [btc, eth], connector: WebSocketClient(),
+            receivedAt: received,
             until: { $0.quotes.count == 3 })
         let transcript = run.transcript
         #expect(transcript.quotes == fixtureQuotes)
         #expect(transcript.readings.count == 4)
-        #expect(run.ended)
-        #expect(run.connections.first?.violations == [])
+        #expect(run.endedClean)
     }
 
     @Test("the venue's error frame is a refusal, and its close ends the stream")
     func loopbackError() async throws {
-        let server = try WebSocketLoopbackServer(script: .fixture(venue: "upbit", name: "faults"))
-        let run = try await TickerStreamRun.play(
-            codec, markets: [btc, eth], server: server, connector: WebSocketClient(), receivedAt: received,
+        let run = try await TickerStreamRun.playFixture(
+            codec, venue: "upbit", name: "faults", markets: [btc, eth], connector: WebSocketClient(),
+            receivedAt: received,
             until: { _ in false })
         let transcript = run.transcript
         #expect(transcript.readings == [.refused(code: "NO_CODES", message: "요청한 코드가 없습니다.")])
