@@ -134,6 +134,7 @@ td.changed { background: var(--flash); }
 /* Stale rows: the muted colour (AA on the background), not a transparency that would fall below it. */
 tr.stale td { color: var(--muted); font-style: italic; }
 #token-form { margin: 0.5rem 0; }
+tr.favorite td:first-child::before { content: "★\00a0" / "favorite "; color: var(--focus); }
 
 """##
     static let javascript = ##"""
@@ -268,6 +269,7 @@ const state = {
   flashed: new Set(),
   language: 'en',
   hidden: new Set(), // venues whose rows are not shown
+  favorites: new Set(), // the coins of `agg favorites`, listed first
   venueList: '', // the picker's venues, joined
   detail: null, // { coin, since, row }
   errors: [],
@@ -497,7 +499,16 @@ function ordered() {
       return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
     });
   }
-  return rows;
+  return favoritesFirst(rows);
+}
+
+// The favorite coins' rows first, each group in the order it had (as the CLI lists them).
+function favoritesFirst(rows) {
+  const favorites = state.favorites;
+  if (!favorites.size) return rows;
+  const first = [], rest = [];
+  for (const entry of rows) (favorites.has(entry[1].coin) ? first : rest).push(entry);
+  return first.concat(rest);
 }
 
 // Whether two row models would show the same cells.
@@ -547,6 +558,7 @@ function render() {
     entry.row = row;
     entry.currency = currency;
     if (!before || before.stale !== row.stale) entry.tr.classList.toggle('stale', row.stale);
+    if (!before || before.coin !== row.coin) entry.tr.classList.toggle('favorite', state.favorites.has(row.coin));
     for (let index = 0; index < COLUMNS.length; index += 1) {
       const column = COLUMNS[index];
       const text = cellText(row, column, currency);
@@ -763,6 +775,16 @@ async function fetchJSON(path) {
   return response.json();
 }
 
+// The favorite coins; a server without them (an older agg, or a failed read) leaves none.
+async function loadFavorites() {
+  try {
+    const favorites = await fetchJSON('/v1/favorites');
+    state.favorites = new Set(favorites && Array.isArray(favorites.coins) ? favorites.coins : []);
+  } catch {
+    state.favorites = new Set();
+  }
+}
+
 let venueNames = null;
 function showVenues() {
   if (venueNames) $('venues').textContent = L().venues(venueNames);
@@ -822,6 +844,7 @@ async function start() {
   try {
     const board = await fetchJSON('/v1/premium');
     if (!board) return;
+    await loadFavorites();
     apply(board);
     await loadVenues();
   } catch (error) {

@@ -234,6 +234,14 @@ final class ServeApp: HTTPHandler {
                 ? .json(exchanges, etag: "\(instance)-exchanges")
                 : .error(400, "/v1/exchanges takes no query parameters")
         }
+        // Read on the connection's thread, not the cooperative pool: one small query of the local
+        // database, whose readers never wait for a writer (WAL).
+        router.get("/v1/favorites", parameters: []) { _ in
+            switch endpoints.favorites() {
+            case .success(let text): .json(text)
+            case .failure(let error): .error(500, error.description)
+            }
+        }
         router.get("/v1/history") { request in
             guard let store = endpoints.history else {
                 return .error(404, "this server has no history store")

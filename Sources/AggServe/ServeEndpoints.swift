@@ -186,6 +186,20 @@ package struct ServeEndpoints: Sendable {
         ).jsonLine()
     }
 
+    /// `agg favorites list -f json`: `FavoritesRequest` and `FavoritesService` on the local
+    /// database (`AGG_HOME`'s), read as it is at each request, so a favorite added with the CLI
+    /// shows at the page's next load; both lists empty when there is no database (serve never
+    /// creates one for this).
+    func favorites() -> Result<String, AggError> {
+        Result<String, AggError>(catching: { () throws(AggError) -> String in
+            let request = try FavoritesRequest(try ArgumentParser.parse(["list"], spec: FavoritesCommand.spec))
+            guard let store = LocalStore.bestEffort(environment: context.environment, create: false) else {
+                return FavoritesReport.none.jsonLine()
+            }
+            return try FavoritesService(openStore: { store }).run(request).jsonLine()
+        })
+    }
+
     /// `agg exchanges -f json`: every registered venue, polled or not.
     func exchanges() -> String {
         let context = self.context

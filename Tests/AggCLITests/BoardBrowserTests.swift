@@ -125,7 +125,8 @@ struct BoardBrowserTests {
             Self.root.appendingPathComponent("Tests/Browser/board_test.py").path,
             "--url", "http://127.0.0.1:\(port)", "--token", Self.token, "--control",
             fixtures.server.baseURL + "/control",
-            "--interval", String(Self.interval), "--out", output + "/board",
+            "--interval", String(Self.interval), "--out", output + "/board", "--agg", AggBinary.url.path,
+            "--agg-home", home.appendingPathComponent("home").path,
         ]
         let pipe = Pipe()
         script.standardOutput = pipe

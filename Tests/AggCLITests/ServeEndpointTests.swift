@@ -12,6 +12,25 @@ import Testing
 /// each body is exactly what the matching command prints with `--format json` for the same data.
 @Suite("agg serve: endpoints answer the CLI's JSON")
 struct ServeEndpointTests {
+    @Test("/v1/favorites: the local database's lists as `agg favorites list -f json` prints them, none without one")
+    func favorites() async throws {
+        let home = try temporaryDirectory().appendingPathComponent("home")
+        let environment = ["AGG_HOME": home.path]
+        let endpoints = ServeEndpoints(
+            context: CLIContext(
+                registry: testRegistry(), environment: environment,
+                console: Console(standardOutput: BufferSink(), standardError: BufferSink(), width: 200),
+                makeHTTPClient: { _ in ScriptedHTTPClient(body: "") }),
+            polled: [], history: nil)
+        #expect(try endpoints.favorites().get() == #"{"currencies":[],"coins":[]}"# + "\n")
+        #expect(!FileManager.default.fileExists(atPath: home.path), "serve creates no database to read favorites")
+        #expect(await runCLI(["favorites", "add", "ETH", "SOL", "--coin"], environment: environment).status == 0)
+        #expect(await runCLI(["favorites", "add", "JPY", "--currency"], environment: environment).status == 0)
+        let listed = await runCLI(["favorites", "list", "-f", "json"], environment: environment)
+        #expect(listed.output == #"{"currencies":["JPY"],"coins":["ETH","SOL"]}"# + "\n")
+        #expect(try endpoints.favorites().get() == listed.output)
+    }
+
     @Test(
         "each endpoint's body equals the command's JSON",
         arguments: [

@@ -2,18 +2,20 @@
 """The board page of `agg serve` in a real Chromium, driven by Selenium (BoardBrowserTests runs it).
 
 Usage: board_test.py --url http://127.0.0.1:PORT --token TOKEN --control http://127.0.0.1:FPORT/control
-                     --interval SECONDS --out FOLDER
+                     --interval SECONDS --out FOLDER --agg PATH --agg-home FOLDER
 The server needs TOKEN: the page is opened with it in the URL fragment, and at the end without
 it, to type it into the page's form.
 The server behind --url polls fixtures that --control changes (a price, a failing venue). Each
 check prints one `ok:` line; the first failure prints `FAIL: ...` and exits 1. The figures
-(first render, gzipped size) are printed as `figure:` lines.
+(first render, gzipped size) are printed as `figure:` lines. --agg and --agg-home name the binary
+and the AGG_HOME the server reads, for the favorites case (`agg favorites add` while it runs).
 """
 import argparse
 import gzip
 import json
 import os
 import re
+import subprocess
 import sys
 import threading
 import time
@@ -145,6 +147,8 @@ def main():
     parser.add_argument("--control", required=True)
     parser.add_argument("--interval", type=float, required=True)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--agg", required=True)
+    parser.add_argument("--agg-home", required=True)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     TOKEN["token"] = args.token
@@ -443,6 +447,36 @@ def main():
             total += len(body)
         print("figure: the page and its assets are %d bytes gzipped" % total, flush=True)
         check(total <= 60 * 1024, "the page and its assets are at most 60 KB gzipped")
+
+        # Favorites first: a coin added with the CLI to the database serve reads comes first at the
+        # page's next load, whatever the sort, starred (outside the cell's text); the rest keep
+        # the sort's order.
+        def agg(*words):
+            environment = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": args.agg_home,
+                           "AGG_HOME": args.agg_home}
+            return subprocess.run([args.agg, *words], capture_output=True, text=True, env=environment, timeout=60)
+        added = agg("favorites", "add", "ETH", "--coin")
+        check(added.returncode == 0, "agg favorites add ETH --coin succeeds: " + added.stderr)
+        listed = agg("favorites", "list", "--format", "json").stdout
+        check(get(args.url + "/v1/favorites")[2].decode() == listed == '{"currencies":[],"coins":["ETH"]}\n',
+              "/v1/favorites answers what agg favorites list --format json prints, byte for byte: " + listed.strip())
+        reload()
+        driver.find_element(By.CSS_SELECTOR, 'th[data-key="coin"] button').click()
+        shown = rows(driver)
+        coins = [cells[1] for cells in shown]
+        favorites = [c for c in coins if c == "ETH"]
+        check(favorites and coins[:len(favorites)] == favorites and coins[len(favorites):] == sorted(c for c in coins if c != "ETH")
+              and "BTC" in coins, "sorted A to Z, the favorite ETH's %d rows come first, then the rest A to Z" % len(favorites))
+        starred = driver.execute_script(
+            "return [...document.querySelectorAll('#board tbody tr.favorite')].map((tr) => tr.cells[0].textContent);")
+        check(starred == favorites, "exactly the favorite's rows are starred, the star outside the cell's text")
+        star = driver.execute_script(
+            "return getComputedStyle(document.querySelector('#board tbody tr.favorite td'), '::before').content;")
+        check(star.startswith('"★'), "the star is drawn before the coin: " + star)
+        driver.find_element(By.CSS_SELECTOR, 'th[data-key="premium"] button').click()
+        coins = [cells[1] for cells in rows(driver)]
+        check(coins[:len(favorites)] == favorites, "sorted by premium, the favorite still comes first")
+        agg("favorites", "remove", "ETH")
 
         # Without the token in the session: the page asks for it once, then shows the board.
         driver.execute_script("sessionStorage.clear();")

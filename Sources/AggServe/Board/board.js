@@ -129,6 +129,7 @@ const state = {
   flashed: new Set(),
   language: 'en',
   hidden: new Set(), // venues whose rows are not shown
+  favorites: new Set(), // the coins of `agg favorites`, listed first
   venueList: '', // the picker's venues, joined
   detail: null, // { coin, since, row }
   errors: [],
@@ -358,7 +359,16 @@ function ordered() {
       return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
     });
   }
-  return rows;
+  return favoritesFirst(rows);
+}
+
+// The favorite coins' rows first, each group in the order it had (as the CLI lists them).
+function favoritesFirst(rows) {
+  const favorites = state.favorites;
+  if (!favorites.size) return rows;
+  const first = [], rest = [];
+  for (const entry of rows) (favorites.has(entry[1].coin) ? first : rest).push(entry);
+  return first.concat(rest);
 }
 
 // Whether two row models would show the same cells.
@@ -408,6 +418,7 @@ function render() {
     entry.row = row;
     entry.currency = currency;
     if (!before || before.stale !== row.stale) entry.tr.classList.toggle('stale', row.stale);
+    if (!before || before.coin !== row.coin) entry.tr.classList.toggle('favorite', state.favorites.has(row.coin));
     for (let index = 0; index < COLUMNS.length; index += 1) {
       const column = COLUMNS[index];
       const text = cellText(row, column, currency);
@@ -624,6 +635,16 @@ async function fetchJSON(path) {
   return response.json();
 }
 
+// The favorite coins; a server without them (an older agg, or a failed read) leaves none.
+async function loadFavorites() {
+  try {
+    const favorites = await fetchJSON('/v1/favorites');
+    state.favorites = new Set(favorites && Array.isArray(favorites.coins) ? favorites.coins : []);
+  } catch {
+    state.favorites = new Set();
+  }
+}
+
 let venueNames = null;
 function showVenues() {
   if (venueNames) $('venues').textContent = L().venues(venueNames);
@@ -683,6 +704,7 @@ async function start() {
   try {
     const board = await fetchJSON('/v1/premium');
     if (!board) return;
+    await loadFavorites();
     apply(board);
     await loadVenues();
   } catch (error) {
