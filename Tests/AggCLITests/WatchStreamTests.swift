@@ -106,6 +106,33 @@ struct WatchStreamTests {
         #expect(try second["errors"][0]["message"].string().contains("stream down: dropped without a close frame"))
     }
 
+    @Test("--alert rules see every streamed change: the crossing fires once, on the change that crosses")
+    func alert() async throws {
+        let run = await Self.watch(
+            [
+                "watch", "BTC", "ETH", "-e", "streamy", "--stream", "--count", "3", "-f", "json", "--alert",
+                "BTC last > 2.6",
+            ]
+        ) { connector, _ in
+            guard let connection = await connector.connection(1) else { return }
+            connection.deliver(StreamTestCodec.ticker("BTC", "2.5"))
+            connection.deliver(StreamTestCodec.ticker("ETH", "0.25"))
+            connection.deliver(StreamTestCodec.ticker("BTC", "2.75"))
+        }
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.errorLines == ["agg: alert: streamy BTC last 2.75 (rule BTC last > 2.6)"])
+    }
+
+    @Test("--stream with a withdraw/deposit alert rule is a usage error (64)")
+    func transferRule() async throws {
+        let run = await runCLI(["watch", "BTC", "-e", "bithumb", "--stream", "--alert", "BTC withdraw closed"])
+        #expect(run.status == 64)
+        #expect(
+            run.errorLines == [
+                "agg: --stream does not follow transfer status: withdraw/deposit alert rules need polling (drop --stream)"
+            ])
+    }
+
     @Test("--stream with --offline is a usage error (64)")
     func offline() async throws {
         let run = await runCLI(["watch", "BTC", "-e", "bithumb", "--stream", "--offline"])
