@@ -73,6 +73,16 @@ struct LiveQuoteServiceTests {
             }
         }
 
+        /// The malformed-message updates, as `venue: reason (total)`.
+        var malformed: [String] {
+            log.read {
+                $0.compactMap {
+                    guard case .malformed(let venue, let reason, let total) = $0 else { return nil }
+                    return "\(venue): \(reason) (\(total))"
+                }
+            }
+        }
+
         /// The board of the last quote update.
         var board: [String] {
             log.read {
@@ -149,6 +159,7 @@ struct LiveQuoteServiceTests {
         connection.deliver(StreamTestCodec.ticker("BTC", "3"))
         #expect(await harness.wait { $0.changes.count == 1 })
         #expect(harness.changes == ["streamy BTC 3"])
+        #expect(harness.malformed == ["streamy: not JSON (1)"])
         #expect(harness.connector.connections.count == 1)
         #expect(harness.notices == [])
     }

@@ -13,7 +13,7 @@ extension WatchCommand: Command {
         if request.stream {
             let watch = StreamWatch(
                 output: output, service: LiveQuoteService(factory: factory, context: context), request: request.live,
-                count: request.count, clock: context.makeStreamClock())
+                count: request.count, clock: context.makeStreamClock(), debug: { context.debug($0) })
             return try await output.finish(await watch.run(interrupts: context.interrupts()))
         }
         let service = WatchService(factory: factory, registry: context.registry, now: context.now)

@@ -13,6 +13,8 @@ struct StreamWatch: Sendable {
     var request: LiveQuoteRequest
     var count: Int?
     var clock: any StreamClock
+    /// Writes an `AGG_DEBUG` note.
+    var debug: @Sendable (String) -> Void
 
     /// What the run's loop reacts to, in the order it came.
     private enum Input: Sendable {
@@ -62,6 +64,8 @@ struct StreamWatch: Sendable {
             case .update(.notice(let line)):
                 console.printError("agg: " + line)
                 if output.screen.redraws, console.errorIsTerminal { state.loop.drawnLines += 1 }
+            case .update(.malformed(let venue, let reason, let total)):
+                debug("\(venue): skipped a malformed stream message (\(reason)); \(total) so far")
             case .update(.quotes(let changed, let latest)):
                 board = latest
                 if !output.screen.redraws {

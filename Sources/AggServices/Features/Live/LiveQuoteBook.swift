@@ -153,9 +153,13 @@ final class LiveQuoteBook: Sendable {
         }
     }
 
-    /// A message of `venue`'s stream that did not decode: counted, nothing else.
-    func malformed(venue: String) {
-        state.withLock { $0.venues[venue, default: VenueState()].malformed += 1 }
+    /// A message of `venue`'s stream that did not decode: counted and reported, nothing else.
+    func malformed(venue: String, reason: String) {
+        state.withLock { state in
+            state.venues[venue, default: VenueState()].malformed += 1
+            let total = state.venues[venue, default: VenueState()].malformed
+            continuation.yield(.malformed(venue: venue, reason: reason, total: total))
+        }
     }
 
     /// The malformed messages of `venue`'s stream so far.

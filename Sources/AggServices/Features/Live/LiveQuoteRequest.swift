@@ -30,4 +30,7 @@ package enum LiveQuoteUpdate: Sendable {
     /// One line about a venue's stream for the user (stderr on the command line): down, back,
     /// polling over REST, or no stream at all. Each is said once per outage.
     case notice(String)
+    /// A message of `venue`'s stream did not decode (`reason`): it cost only itself. `total`
+    /// counts the venue's malformed messages since the start (`AGG_DEBUG` shows them).
+    case malformed(venue: String, reason: String, total: Int)
 }

@@ -88,8 +88,8 @@ package struct LiveQuoteService: Sendable {
             switch event {
             case .quotes(_, let quotes, _):
                 book.received(quotes, venue: venue)
-            case .malformed:
-                book.malformed(venue: venue)
+            case .malformed(_, let reason, _):
+                book.malformed(venue: venue, reason: reason)
             case .state(let connection, let state):
                 switch state {
                 case .connecting:
