@@ -107,7 +107,7 @@ struct LiveQuoteServiceTests {
         func advanceToBackoff() async -> Bool {
             let now = clock.now
             let window = { self.clock.deadlines.filter { $0 > now && $0 < now + .seconds(40) } }
-            guard await RealTime.poll(within: 20, { !window().isEmpty }), let next = window().min() else {
+            guard await RealTime.poll(within: 60, { !window().isEmpty }), let next = window().min() else {
                 return false
             }
             clock.advance(to: next)
@@ -117,13 +117,13 @@ struct LiveQuoteServiceTests {
         /// Connection number `count` once it has sent its subscription (a venue speaks after it).
         func subscribed(_ count: Int) async -> ScriptedStreamConnection? {
             guard let connection = await connector.connection(count),
-                await RealTime.poll(within: 20, { !connection.sent.isEmpty })
+                await RealTime.poll(within: 60, { !connection.sent.isEmpty })
             else { return nil }
             return connection
         }
 
         func wait(_ condition: @escaping @Sendable (Harness) -> Bool) async -> Bool {
-            await RealTime.poll(within: 20) { condition(self) }
+            await RealTime.poll(within: 60) { condition(self) }
         }
     }
 
@@ -131,7 +131,7 @@ struct LiveQuoteServiceTests {
     func quotesFlow() async throws {
         let harness = try Harness()
         let connection = try #require(await harness.subscribed(1))
-        #expect(await RealTime.poll(within: 20) { connection.sent == [.text("sub BTC,ETH")] })
+        #expect(await RealTime.poll(within: 60) { connection.sent == [.text("sub BTC,ETH")] })
         #expect(connection.url == "wss://streamy.invalid/ws")
         connection.deliver(StreamTestCodec.ticker("BTC", "2.5"))
         connection.deliver(StreamTestCodec.ticker("BTC", "2.5"))
@@ -206,7 +206,7 @@ struct LiveQuoteServiceTests {
         first.fail(.handshakeRefused(status: 429))
         #expect(await harness.wait { $0.notices.count == 1 })
         #expect(harness.notices == ["streamy: stream down (refused with HTTP 429); reconnecting"])
-        #expect(await harness.clock.waitForSleeper(at: .seconds(60)))
+        #expect(await harness.clock.waitForSleeper(at: .seconds(60), within: 60))
         harness.clock.advance(to: .seconds(60))
         #expect(await harness.wait { $0.rest.requests == 1 && $0.changes == ["streamy BTC 100"] })
         #expect(
@@ -215,7 +215,7 @@ struct LiveQuoteServiceTests {
                 "streamy: no stream for a while; polling over REST every 5 s",
             ])
         harness.rest.set("BTC", "101")
-        #expect(await harness.clock.waitForSleeper(at: .seconds(65)))
+        #expect(await harness.clock.waitForSleeper(at: .seconds(65), within: 60))
         harness.clock.advance(to: .seconds(65))
         #expect(await harness.wait { $0.rest.requests == 2 && $0.changes == ["streamy BTC 100", "streamy BTC 101"] })
         // A live connection ends the polling (a connection opened by the backoff meanwhile).
@@ -236,7 +236,7 @@ struct LiveQuoteServiceTests {
         #expect(await harness.wait { $0.changes == ["testbare BTC 1"] })
         #expect(harness.notices == ["testbare: no stream; polling over REST every 3 s"])
         #expect(harness.connector.connections.isEmpty)
-        #expect(await harness.clock.waitForSleeper(at: .seconds(3)))
+        #expect(await harness.clock.waitForSleeper(at: .seconds(3), within: 60))
     }
 }
 

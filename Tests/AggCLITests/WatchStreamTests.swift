@@ -67,7 +67,7 @@ struct WatchStreamTests {
             connection.deliver(
                 "[" + StreamTestCodec.ticker("ETH", "0.25") + "," + StreamTestCodec.ticker("BTC", "2.75") + "]")
             // The second change is drawn at 250 ms on the stream clock, not before.
-            _ = await clock.advanceToSleeper(at: .milliseconds(250))
+            if await clock.waitForSleeper(at: .milliseconds(250), within: 60) { clock.advance(to: .milliseconds(250)) }
         }
         #expect(run.status == 0)
         #expect(run.output.hasPrefix("\u{1B}[?25l\u{1B}[2mstreaming · "))

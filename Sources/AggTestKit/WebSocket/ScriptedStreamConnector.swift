@@ -20,7 +20,7 @@ public final class ScriptedStreamConnector: WebSocketConnector {
     public var connections: [ScriptedStreamConnection] { opened.withLock { $0 } }
 
     /// Waits (real time, at most `seconds`) until `count` connections were opened; the last.
-    public func connection(_ count: Int, within seconds: Double = 20) async -> ScriptedStreamConnection? {
+    public func connection(_ count: Int, within seconds: Double = 60) async -> ScriptedStreamConnection? {
         guard await RealTime.poll(within: seconds, { self.connections.count >= count }) else { return nil }
         return connections[count - 1]
     }
