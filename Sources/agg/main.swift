@@ -22,6 +22,7 @@ let context = {
         makeHTTPClient: { timeouts in makeTransport(timeouts: timeouts) }
     )
     context.shippedVenueFolders = [DataVenueDirectory.locate()]
+    context.makeStreamConnector = { makeStreamConnector() }
     return context
 }()
 await runAndExit(Array(CommandLine.arguments.dropFirst()), context: context)

@@ -27,7 +27,8 @@ struct CLIRun {
 func runCLI(
     _ arguments: [String], environment: [String: String] = [:], http: (any HTTPClient)? = nil,
     terminal: Bool = false, width: Int = 200, registry: AdapterRegistry = testRegistry(),
-    interrupts: AsyncStream<Void> = AsyncStream { _ in }, now: Timestamp? = nil
+    interrupts: AsyncStream<Void> = AsyncStream { _ in }, now: Timestamp? = nil,
+    streams: (any WebSocketConnector)? = nil, streamClock: (any StreamClock)? = nil
 ) async -> CLIRun {
     let output = BufferSink()
     let error = BufferSink()
@@ -52,6 +53,8 @@ func runCLI(
             width: width),
         makeHTTPClient: { _ in client }, interrupts: { interrupts })
     if let now { context.now = { now } }
+    if let streams { context.makeStreamConnector = { streams } }
+    if let streamClock { context.makeStreamClock = { streamClock } }
     let status = await CLI.run(arguments, context: context)
     return CLIRun(status: status, output: output.text, error: error.text)
 }

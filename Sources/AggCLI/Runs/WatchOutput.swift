@@ -14,6 +14,7 @@ struct WatchOutput: Sendable {
         screen = WatchScreen(
             console: context.console, options: request.options, interval: request.interval,
             redraws: context.console.outputIsTerminal && context.environment["TERM"] != "dumb", now: context.now)
+        screen.streaming = request.stream
         alerts = request.alerts?.setup(console: context.console)
         console = context.console
         now = context.now
@@ -30,7 +31,17 @@ struct WatchOutput: Sendable {
     /// Draws refresh number `number`, then evaluates and delivers the alerts; whether to go on
     /// (not when `--alert-log` or standard output cannot be written).
     func show(_ refresh: WatchService.Refresh, number: Int, state: inout WatchScreen.State) async -> Bool {
-        screen.draw(refresh.outcomes, refresh: number, state: &state)
+        await show(drawing: refresh.outcomes, observing: refresh, number: number, state: &state)
+    }
+
+    /// Draws `drawing` as block number `number`, then evaluates and delivers the alerts against
+    /// `observing` (with `--stream` off a terminal a block holds only the quotes that changed,
+    /// while the alerts see every quote); whether to go on.
+    func show(
+        drawing: [QuoteService.Outcome], observing refresh: WatchService.Refresh, number: Int,
+        state: inout WatchScreen.State
+    ) async -> Bool {
+        screen.draw(drawing, refresh: number, state: &state)
         if let alerts, var monitor = state.loop.alerts {
             let report = refresh.transfers
             for error in report.errors {

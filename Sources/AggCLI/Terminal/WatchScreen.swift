@@ -19,6 +19,13 @@ struct WatchScreen: Sendable {
     var console: Console
     var options: NetworkOptions
     var interval: Double
+    /// Whether the quotes come from streams (`--stream`): the header says so instead of the
+    /// interval.
+    var streaming = false
+    /// Whether a pipe's blocks repeat their failures on stderr. Not with `--stream`: there a
+    /// venue's stream says once that it is down (the live service's line), and each block's
+    /// failures are in the block itself (the stale quote and its error).
+    var failuresOnStandardError: Bool { !streaming }
     /// Whether the table is redrawn in place: standard output is a terminal that can move its
     /// cursor (not `TERM=dumb`).
     var redraws: Bool
@@ -34,14 +41,17 @@ struct WatchScreen: Sendable {
             rendering.previous = state.previous
             var block = [
                 options.style.dim(
-                    "every \(WatchCommand.formatSeconds(interval)) s · \(TableTime.text(now)) UTC · Ctrl-C to stop")
+                    (streaming ? "streaming" : "every \(WatchCommand.formatSeconds(interval)) s")
+                        + " · \(TableTime.text(now)) UTC · Ctrl-C to stop")
             ]
             block.append(rendering.table(width: console.width, style: options.style))
             block += failures.map { options.style.warning(TerminalText.escape($0)) }
             state.loop.redraw(block.joined(separator: "\n") + "\n", on: console.standardOutput)
         } else {
             console.standardOutput.write(block(rendering, refresh: refresh, now: now))
-            for failure in failures { console.printError(failure) }
+            if failuresOnStandardError {
+                for failure in failures { console.printError(failure) }
+            }
         }
         state.previous = Dictionary(
             rendering.quotes.map { (QuoteRendering.key($0.exchange, $0.market), $0) }

@@ -19,17 +19,23 @@ package enum WatchCommand {
     static let count = Option<Int>(
         "count", short: "c", value: "N", help: "Stop after N refreshes.",
         parser: .wholeNumber(in: 1...Int.max, expected: "a whole number of refreshes, 1 or more"))
+    static let stream = Flag(
+        "stream",
+        help:
+            "Follow the venues' live streams: one line (or a redraw, at most 4 a second) per change; venues without one poll"
+    )
 
     package static let spec = CommandSpec(
         name: "watch",
         summary: "Refresh the quotes of coins until Ctrl-C, highlighting what changed.",
         arguments: "SYMBOL...",
-        options: [CommonOptions.exchange, CommonOptions.quote, interval, count] + AlertOptions.all
+        options: [CommonOptions.exchange, CommonOptions.quote, interval, count, stream] + AlertOptions.all
             + CommonOptions.network,
         positionals: (1, nil),
         examples: [
             "agg watch BTC ETH --exchange bithumb",
             "agg watch BTC --interval 5 --count 3 --format json",
+            "agg watch BTC ETH -e upbit --stream --count 3 --format json",
             "agg watch BTC ETH -e upbit --alert 'BTC last < 80000000' --alert-log alerts.jsonl",
         ],
         discussion: """
@@ -40,7 +46,12 @@ package enum WatchCommand {
             1 when a venue failed in the last refresh, or 74 when --alert-log could not be
             written. --alert rules on watch use last and change (premiums are on agg premium
             --watch) and withdraw/deposit closed, for which the venues' transfer status is asked
-            each refresh; see docs/alerts.md.
+            each refresh; see docs/alerts.md. With --stream, watch follows the venues' WebSocket
+            streams instead of polling: off a terminal each change prints one block of the quotes
+            that changed (--count counts those blocks), on a terminal the table is redrawn at most
+            4 times a second; a venue without a stream polls every --interval and says so once; a
+            venue whose stream is down says so once on stderr and its quotes are shown stale until
+            the stream is back (after 60 s without it, its quotes are polled over REST).
             """
     )
 }

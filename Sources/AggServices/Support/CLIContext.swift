@@ -12,6 +12,13 @@ package struct CLIContext: Sendable {
     package var console: Console
     /// Makes the HTTP client for one command run; the executable passes the libcurl transport.
     package var makeHTTPClient: @Sendable (HTTPTimeouts) -> any HTTPClient
+    /// Makes the WebSocket connector for one command run's streams, as `makeHTTPClient` makes
+    /// the HTTP client: the executable passes AggTransport's `WebSocketClient`; tests pass theirs.
+    /// The default has no transport: every stream fails to connect (and its venue polls REST).
+    package var makeStreamConnector: @Sendable () -> any WebSocketConnector = { NoStreamTransport() }
+    /// The clock of streams and of what follows them (REST polling while a stream is down,
+    /// redraw pacing); tests pass one they move by hand.
+    package var makeStreamClock: @Sendable () -> any StreamClock = { SystemStreamClock() }
     /// The current time.
     package var now: @Sendable () -> Timestamp
     /// Stop signals (Ctrl-C, SIGTERM, SIGHUP), for commands that run until stopped (`agg watch`). The executable
@@ -41,6 +48,15 @@ package struct CLIContext: Sendable {
         self.makeHTTPClient = makeHTTPClient
         self.now = now
         self.interrupts = interrupts
+    }
+}
+
+/// The connector of a context without a WebSocket transport: every connection fails at once.
+package struct NoStreamTransport: WebSocketConnector {
+    package init() {}
+
+    package func connectStream(to url: String, headers: [HTTPHeader]) async throws -> any StreamConnection {
+        throw StreamFault.unreachable("this build has no WebSocket transport")
     }
 }
 

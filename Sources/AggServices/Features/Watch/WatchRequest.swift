@@ -20,8 +20,10 @@ package struct WatchRequest: Sendable {
     var transfers: TransferWatch?
     /// Seconds between refreshes.
     package var interval: Double
-    /// Refreshes to make; `nil` until stopped.
-    var count: Int?
+    /// Refreshes to make (with `--stream`: updates to print); `nil` until stopped.
+    package var count: Int?
+    /// `--stream`: follow the venues' streams (`LiveQuoteService`) instead of polling.
+    package var stream: Bool
 
     /// - Throws: a usage error for a bad symbol or venue, an alert rule watch cannot evaluate, or
     ///   an `--interval` shorter than the venues' rate limits allow (naming the venue that sets it).
@@ -55,6 +57,20 @@ package struct WatchRequest: Sendable {
             interval = seconds
         }
         count = arguments[WatchCommand.count]
+        stream = arguments[WatchCommand.stream]
+        if stream, options.offline {
+            throw .usage("--stream follows live streams: it cannot be used with --offline")
+        }
+        if stream, transfers != nil {
+            throw .usage(
+                "--stream does not follow transfer status: withdraw/deposit alert rules need polling (drop --stream)")
+        }
+    }
+
+    /// What the live quote service is asked for `--stream`: the plan, polled every `interval`
+    /// where there is no stream; a venue named with `--exchange` that has none says so.
+    package var live: LiveQuoteRequest {
+        LiveQuoteRequest(plan: plan, interval: interval, streams: true, announcesPolling: options.exchanges.explicit)
     }
 
     /// The shortest interval that keeps every venue within its rate limit, counting one request

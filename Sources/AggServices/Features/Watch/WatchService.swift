@@ -9,6 +9,16 @@ package struct WatchService: Sendable {
         package var outcomes: [QuoteService.Outcome]
         /// The transfer status asked for the alert rules (empty without such rules).
         package var transfers: TransferStatusService.Report
+
+        /// A refresh of `outcomes`, with the transfer status asked for the alert rules (none by
+        /// default: `--stream` asks none).
+        package init(
+            outcomes: [QuoteService.Outcome],
+            transfers: TransferStatusService.Report = TransferStatusService.Report(rows: [], errors: [])
+        ) {
+            self.outcomes = outcomes
+            self.transfers = transfers
+        }
     }
 
     var quotes: QuoteService
