@@ -120,6 +120,28 @@ struct AlertCommandTests {
         #expect(run.output.split(separator: "\n").count == 2)
     }
 
+    @Test("watch: a crossing inside the cooldown is said on stderr as held back, not dropped in silence")
+    func heldBack() async throws {
+        // Crosses, re-arms (reset 0%), crosses again at the same instant: inside the 5 min cooldown.
+        let client = try recordedBithumb { body, call in
+            call == 2
+                ? body
+                : body.replacingOccurrences(
+                    of: "\"closing_price\":\"80630000\"", with: "\"closing_price\":\"80631000\"")
+        }
+        let run = await runCLI(
+            [
+                "watch", "BTC", "-e", "bithumb", "-i", "1", "-c", "3", "-f", "json", "--alert", "BTC last > 80630500",
+                "--alert-reset", "0%",
+            ], http: client, now: alertNow)
+        #expect(run.status == 0, "\(run.error)")
+        #expect(
+            run.errorLines == [
+                "agg: alert: bithumb BTC last 80631000 (rule BTC last > 80630500)",
+                "agg: alert held back by the cooldown: bithumb BTC last 80631000 (rule BTC last > 80630500)",
+            ])
+    }
+
     @Test("premium --watch: premium and withdraw rules fire once each, on the refresh that crosses")
     func premiumAlert() async throws {
         let log = try alertLogPath()
