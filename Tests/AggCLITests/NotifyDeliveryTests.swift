@@ -231,7 +231,7 @@ struct NotifyDeliveryTests {
         #expect(await drained.finish(deadline: 60) == NotifyCounts(delivered: 3))
         #expect(quick.requests.count == 3)
 
-        let hanging = try LoopbackServer { _ in LoopbackReply.status(200).delayed(by: 60) }
+        let hanging = try LoopbackServer { _ in LoopbackReply.status(200).delayed(by: 300) }
         defer { hanging.stop() }
         let stuck = NotifyOutbox(
             destination: try NotifyDestination.parse("http://127.0.0.1/hook"), limits: NotifyLimits(perMinute: 60),
@@ -242,8 +242,9 @@ struct NotifyDeliveryTests {
         let counts = await stuck.finish(deadline: 0.5)
         let took = ContinuousClock.now - began
         #expect(counts == NotifyCounts(abandoned: 3))
-        // The deadline, plus the cancellation reaching libcurl's thread: far below the 60 s answer.
-        #expect(took < .seconds(10))
+        // Ended by the deadline (and the cancellation reaching libcurl's thread), not by the
+        // answer 300 s away: a wide margin for a loaded machine.
+        #expect(took < .seconds(120))
         #expect(lines.all == ["agg: --notify http://127.0.0.1/***: 3 alerts not sent within 0.5 s of stopping"])
     }
 }
