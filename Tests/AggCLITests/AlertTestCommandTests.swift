@@ -151,6 +151,14 @@ struct AlertTestCommandTests {
                 ["watch", "BTC", "-e", "bithumb", "--alert", "BTC last > 1", "--notify-secret-file", "/x"], [:],
                 "agg: --notify-secret-file needs --notify"
             ),
+            (
+                ["serve", "--exchange", "bithumb", "--alert", "upbit:BTC last > 1", "--notify", "telegram://1"], [:],
+                "agg: --alert 'upbit:BTC last > 1': upbit is not among the venues asked (bithumb)"
+            ),
+            (
+                ["serve", "--exchange", "bithumb", "--alert", "BTC last > 1", "--notify", "telegram://1"], [:],
+                "agg: --notify telegram://1 needs the bot token in AGG_TELEGRAM_TOKEN or in the file AGG_TELEGRAM_TOKEN_FILE names"
+            ),
         ])
     func usage(arguments: [String], environment: [String: String], message: String) async {
         let run = await runNotifyCLI(arguments, environment: environment)

@@ -7,8 +7,9 @@ import FoundationEssentials
     @preconcurrency import Glibc
 #endif
 
-/// The alert options of `agg watch` and `agg premium --watch` (docs/alerts.md).
-enum AlertOptions {
+/// The alert options of `agg watch`, `agg premium --watch`, `agg record` and `agg serve`
+/// (docs/alerts.md).
+package enum AlertOptions {
     static let alert = Option<[String]>(
         "alert", value: "EXPR",
         help:
@@ -41,7 +42,7 @@ enum AlertOptions {
         parser: ValueParser(expected: "an argument") { [$0] }, combine: +)
 
     /// Every alert option, in the order help shows them.
-    static let all: [any OptionDeclaration] = [
+    package static let all: [any OptionDeclaration] = [
         alert, reset, cooldown, log, program, programArgument, Settings.notify, Settings.notifySecretFile,
     ]
 }
@@ -77,6 +78,14 @@ package struct AlertSetup: Sendable {
         var localVenues: [String] = []
         /// Whether the command asks the venues' transfer status (`withdraw|deposit closed`).
         var asksTransferStatus = true
+
+        /// What `agg serve`'s board can evaluate: every field, on `venues`, every coin;
+        /// premiums on the venues quoting in `currency`.
+        package static func board(command: String, venues: [AdapterDescriptor], currency: String) -> Scope {
+            Scope(
+                command: command, fields: AlertRule.Field.allCases, elsewhere: "", venues: venues, symbols: nil,
+                localVenues: venues.filter { $0.quoteCurrencies.contains(currency) }.map(\.id))
+        }
     }
 
     /// The setup from the command line, or `nil` without `--alert`: `AlertRequest.make`, shown
@@ -181,7 +190,7 @@ package struct AlertRequest: Sendable {
 
     /// The request from the command line, or `nil` without `--alert` (then the other alert
     /// options are usage errors).
-    static func make(_ arguments: ParsedArguments, scope: AlertSetup.Scope, context: CLIContext)
+    package static func make(_ arguments: ParsedArguments, scope: AlertSetup.Scope, context: CLIContext)
         throws(AggError) -> AlertRequest?
     {
         let registry = context.registry
