@@ -171,6 +171,17 @@ struct NotifyDeliveryTests {
         #expect(clock.sleeps.count == 4)
     }
 
+    @Test("an answer over the transport's size limit is not asked again")
+    func tooLarge() async throws {
+        let server = try LoopbackServer { _ in .json(String(repeating: "x", count: 4096)) }
+        let clock = VirtualClock()
+        let outcome = await NotifySender(http: CurlHTTPClient(maximumBodySize: 1024), clock: clock.clock)
+            .send(HTTPRequest(url: server.baseURL + "/hook", method: .post))
+        #expect(outcome == .unreachable("the answer is larger than 1024 bytes"))
+        #expect(server.requests.count == 1)
+        #expect(clock.sleeps.isEmpty)
+    }
+
     @Test("at most perMinute sends start in any 60 s: the rest wait for the window")
     func rateLimit() async throws {
         let clock = VirtualClock()

@@ -79,7 +79,13 @@ package struct NotifySender: Sendable {
             } catch is CancellationError {
                 return .unreachable("cancelled")
             } catch let error as TransportError {
-                outcome = .unreachable(describe(error))
+                switch error {
+                case .invalidURL, .responseTooLarge:
+                    // Asking again would get the same answer.
+                    return .unreachable(describe(error))
+                case .timeout, .connection, .malformedResponse:
+                    outcome = .unreachable(describe(error))
+                }
             } catch {
                 outcome = .unreachable(redact(String(describing: error)))
             }
