@@ -101,7 +101,8 @@ let package = Package(
         ),
         // wslay: RFC 6455 framing for the WebSocket client (no .pc file: linked by name).
         .systemLibrary(name: "CWslay", path: "Sources/CWslay", providers: [.apt(["libwslay-dev"])]),
-        // OpenSSL's libcrypto (libcurl links it already): SHA-1 for the WebSocket handshake.
+        // OpenSSL's libcrypto (libcurl links it already): SHA-1 for the WebSocket handshake,
+        // HMAC-SHA256 for the signature of alert webhooks.
         .systemLibrary(
             name: "CCrypto",
             path: "Sources/CCrypto",
@@ -130,7 +131,7 @@ let package = Package(
         // rendering to bytes; alerts, search, the stores.
         .target(
             name: "AggServices",
-            dependencies: ["AggOptions", "AggCore", "AggJSON", "AggStore", "AggFixtures", "AggPostgres"]
+            dependencies: ["AggOptions", "AggCore", "AggJSON", "AggStore", "AggFixtures", "AggPostgres", "CCrypto"]
         ),
         // `agg serve` over AggServer: the same requests built from query parameters, the poller,
         // the board page.

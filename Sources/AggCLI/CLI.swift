@@ -20,6 +20,7 @@ package enum CLI {
         WatchCommand.self,
         RecordCommand.self,
         HistoryCommand.self,
+        AlertCommand.self,
         ExchangesCommand.self,
         RatesCommand.self,
         ServeCommand.self,

@@ -43,8 +43,10 @@ final class ServeApp: HTTPHandler {
 
     init(
         endpoints: ServeEndpoints, plan: ServePlan, token: BearerToken?, metrics: ServeMetrics,
-        streams: EventStreamHub, limits: ServeLimits = .standard
+        streams: EventStreamHub, limits: ServeLimits = .standard, alerts: AlertSetup? = nil
     ) {
+        self.alerts = alerts
+        alertMonitor = Mutex(alerts?.monitor())
         self.endpoints = endpoints
         self.plan = plan
         self.token = token
@@ -69,6 +71,24 @@ final class ServeApp: HTTPHandler {
     /// The latest publication.
     var publication: ServePublication? { published.value.withLock { $0 } }
 
+    /// `--alert`: the rules' states, evaluated once a poll on its board.
+    private let alerts: AlertSetup?
+    private let alertMonitor: Mutex<AlertMonitor?>
+
+    /// Evaluates the rules on a poll's board and delivers what fired. Polls publish one at a
+    /// time, so the monitor taken out here is put back before the next poll takes it.
+    private func alert(_ result: PremiumService.Result, alerts: AlertSetup) async {
+        guard var monitor = alertMonitor.withLock({ $0.take() }) else { return }
+        _ = await alerts.tick(
+            AlertObservations(premium: result, symbols: alerts.symbols), at: result.asOf, monitor: &monitor)
+        alertMonitor.withLock { $0 = monitor }
+    }
+
+    /// Waits for the alert programs and the `--notify` queues (each within its deadline).
+    func finishAlerts() async {
+        await alerts?.delivery.finish()
+    }
+
     /// Makes `snapshot` the one every client reads, with its metrics. The board is made again
     /// (and streamed) once a poll, when `pollEnded`, and at the first publication: the poll's
     /// other publications keep the last board, so that a poll costs one board, not one per
@@ -88,6 +108,7 @@ final class ServeApp: HTTPHandler {
             case .success(let answer):
                 board = answer.text
                 boardValue = answer.board
+                if pollEnded, let alerts, let result = answer.result { await alert(result, alerts: alerts) }
             case .failure(let error):
                 board = HTTPServerResponse.errorText(502, error.description)
                 boardValue = nil

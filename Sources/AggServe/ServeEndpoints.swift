@@ -140,10 +140,13 @@ package struct ServeEndpoints: Sendable {
     package struct PremiumAnswer: Sendable {
         var text: String
         var board: PremiumBoard?
+        /// The whole result, for `--alert` rules.
+        var result: PremiumService.Result?
 
-        package init(text: String, board: PremiumBoard? = nil) {
+        package init(text: String, board: PremiumBoard? = nil, result: PremiumService.Result? = nil) {
             self.text = text
             self.board = board
+            self.result = result
         }
     }
 
@@ -156,7 +159,7 @@ package struct ServeEndpoints: Sendable {
         let factory = try factory(parsed, snapshot: snapshot)
         let request = try PremiumRequest(parsed, options: factory.options, context: factory.context, favorites: [])
         let answer = await PremiumService(factory: factory, now: factory.context.now).run(request, history: nil)
-        return PremiumAnswer(text: answer.rendering.jsonLine(), board: answer.result.board)
+        return PremiumAnswer(text: answer.rendering.jsonLine(), board: answer.result.board, result: answer.result)
     }
 
     /// `agg rates [BASE] [--to ...] [--source ID|all] -f json`: `RatesRequest` and `RatesService`,

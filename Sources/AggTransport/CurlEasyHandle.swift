@@ -47,6 +47,16 @@ final class CurlEasyHandle {
         return agg_curl_set_string(raw, option, copy)
     }
 
+    /// Sets `CURLOPT_COPYPOSTFIELDS`: libcurl copies the bytes at once (the size must be set
+    /// before, with `CURLOPT_POSTFIELDSIZE`), so the pointer does not outlive this call.
+    func set(_ option: CURLoption, bytes: [UInt8]) -> CURLcode {
+        // A NUL-terminated copy: libcurl reads exactly the size set, but an empty body must
+        // still be a valid pointer.
+        var copy = bytes
+        copy.append(0)
+        return copy.withUnsafeMutableBytes { buffer in agg_curl_set_pointer(raw, option, buffer.baseAddress) }
+    }
+
     /// Sets an opaque pointer option (`CURLOPT_PRIVATE`, `CURLOPT_WRITEDATA`, ...).
     func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?) -> CURLcode {
         agg_curl_set_pointer(raw, option, pointer)

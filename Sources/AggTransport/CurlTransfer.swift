@@ -72,7 +72,14 @@ final class CurlTransfer {
         try check(handle.set(CURLOPT_SSL_VERIFYHOST, 2))
         try check(handle.set(CURLOPT_PROTOCOLS_STR, string: "http,https"))
         try check(handle.set(CURLOPT_REDIR_PROTOCOLS_STR, string: "http,https"))
-        try check(handle.setHeaderLines(CurlRequestHeaders.lines(for: ticket.request.headers)))
+        var headerLines = CurlRequestHeaders.lines(for: ticket.request.headers)
+        if ticket.request.method == .post {
+            try check(handle.set(CURLOPT_POSTFIELDSIZE, ticket.request.body.count))
+            try check(handle.set(CURLOPT_COPYPOSTFIELDS, bytes: ticket.request.body))
+            // No `Expect: 100-continue` round trip before a large body: one request, one answer.
+            headerLines.append("Expect:")
+        }
+        try check(handle.setHeaderLines(headerLines))
 
         let context = Unmanaged.passUnretained(self).toOpaque()
         try check(handle.set(CURLOPT_PRIVATE, pointer: context))

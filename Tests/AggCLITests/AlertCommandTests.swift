@@ -120,6 +120,49 @@ struct AlertCommandTests {
         #expect(run.output.split(separator: "\n").count == 2)
     }
 
+    @Test("watch: a crossing inside the cooldown is said on stderr as held back, not dropped in silence")
+    func heldBack() async throws {
+        // Crosses, re-arms (reset 0%), crosses again at the same instant: inside the 5 min cooldown.
+        let client = try recordedBithumb { body, call in
+            call == 2
+                ? body
+                : body.replacingOccurrences(
+                    of: "\"closing_price\":\"80630000\"", with: "\"closing_price\":\"80631000\"")
+        }
+        let run = await runCLI(
+            [
+                "watch", "BTC", "-e", "bithumb", "-i", "1", "-c", "3", "-f", "json", "--alert", "BTC last > 80630500",
+                "--alert-reset", "0%",
+            ], http: client, now: alertNow)
+        #expect(run.status == 0, "\(run.error)")
+        #expect(
+            run.errorLines == [
+                "agg: alert: bithumb BTC last 80631000 (rule BTC last > 80630500)",
+                "agg: alert held back by the cooldown: bithumb BTC last 80631000 (rule BTC last > 80630500)",
+            ])
+    }
+
+    @Test("premium --watch --notify: each alert reaches the webhook once, in the order delivered")
+    func premiumNotify() async throws {
+        let hook = ScriptedHTTPClient { request in
+            HTTPResponse(status: 200, headers: [], body: Array("{}".utf8), url: request.url)
+        }
+        let board = AlertBoard()
+        let run = await runCLI(
+            [
+                "premium", "BTC", "--watch", "-c", "2", "-i", "1", "-f", "json", "--alert", "kra:BTC premium > 3%",
+                "--alert", "BTC withdraw closed", "--notify", "https://hooks.example.com/agg",
+            ], http: hook, registry: board.registry, now: alertNow)
+        #expect(run.status == 0, "\(run.error)")
+        let posts = hook.requests.filter { $0.method == .post }
+        #expect(posts.map(\.url) == ["https://hooks.example.com/agg", "https://hooks.example.com/agg"])
+        #expect(
+            posts.map { String(decoding: $0.body, as: UTF8.self) } == [
+                #"{"time":"2024-08-08T08:12:15.000Z","rule":"kra:BTC premium > 3%","exchange":"kra","symbol":"BTC","field":"premium","value":"4","threshold":"3","text":"agg alert: kra BTC premium 4% (rule kra:BTC premium > 3%)"}"#,
+                #"{"time":"2024-08-08T08:12:15.000Z","rule":"BTC withdraw closed","exchange":"kra","symbol":"BTC","field":"withdraw","value":"closed","threshold":null,"text":"agg alert: kra BTC withdraw closed (rule BTC withdraw closed)"}"#,
+            ])
+    }
+
     @Test("premium --watch: premium and withdraw rules fire once each, on the refresh that crosses")
     func premiumAlert() async throws {
         let log = try alertLogPath()

@@ -47,7 +47,9 @@ struct ConfigurationTests {
                     "bithumb": {
                       "api": "classic"
                     }
-                  }
+                  },
+                  "notify": [],
+                  "notifySecretFile": null
                 }
 
                 """)

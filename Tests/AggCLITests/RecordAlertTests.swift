@@ -1,5 +1,6 @@
 import AggCore
 import AggStore
+import AggTestKit
 import Foundation
 import Testing
 
@@ -33,6 +34,25 @@ struct RecordAlertTests {
         let never = try await loop.command(
             ["BTC", "--exchange", "upbit", "--count", "2", "--quiet", "--alert", "BTC last < 1"], harness: harness)
         #expect(never.error == "")
+    }
+
+    @Test("--notify: the alert is POSTed to the webhook, the --alert-log object plus its words, before record ends")
+    func notify() async throws {
+        let hook = try LoopbackServer { _ in .status(204) }
+        let harness = try RecordServiceTests.Harness(venues: ["upbit", "exchangerate"])
+        defer { harness.cleanUp() }
+        let run = try await loop.command(
+            [
+                "BTC", "--exchange", "upbit", "--count", "2", "--quiet", "--alert", "upbit:BTC last > 80000000",
+                "--notify", hook.baseURL + "/hook",
+            ], harness: harness)
+        #expect(run.status == .success)
+        #expect(run.error == "agg: alert: upbit BTC last 80651000 (rule upbit:BTC last > 80000000)\n")
+        #expect(hook.requests.map(\.path) == ["/hook"])
+        #expect(
+            hook.requests.map { String(decoding: $0.body, as: UTF8.self) } == [
+                #"{"time":"2027-01-15T08:00:00.000Z","rule":"upbit:BTC last > 80000000","exchange":"upbit","symbol":"BTC","field":"last","value":"80651000","threshold":"80000000","text":"agg alert: upbit BTC last 80651000 (rule upbit:BTC last > 80000000)"}"#
+            ])
     }
 
     @Test("--alert-log gets one JSON line per alert, with the tick's time")

@@ -55,6 +55,13 @@ struct SettingsTests {
             environment: "postgres://agg:hunter2-secret@db/agg", file: #""/tmp/c.sqlite""#,
             expected: (#""sqlite:/tmp/a.sqlite""#, #""postgres://agg:***@db/agg""#, #""sqlite:/tmp/c.sqlite""#, "null")),
         SettingRow(
+            setting: Settings.notify, flag: ["--notify", "https://h.example/path-secret"], environment: nil,
+            file: #"["telegram://5", "discord://7"]"#,
+            expected: (#"["https://h.example/***"]"#, nil, #"["telegram://5","discord://7"]"#, "[]")),
+        SettingRow(
+            setting: Settings.notifySecretFile, flag: ["--notify-secret-file", "/k"], environment: nil,
+            file: #""/f""#, expected: (#""/k""#, nil, #""/f""#, "null")),
+        SettingRow(
             setting: Settings.offline, flag: ["--offline"], environment: "yes", file: nil,
             expected: ("true", "true", nil, "false")),
         SettingRow(

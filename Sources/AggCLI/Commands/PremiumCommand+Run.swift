@@ -16,7 +16,7 @@ extension PremiumCommand: Command {
         let fxSources = request.service.fxSources
         // Checked before any request (or offline note), as every usage error is.
         let alerts = try AlertSetup.make(
-            arguments, scope: request.alertScope, registry: context.registry, console: context.console)
+            arguments, scope: request.alertScope, context: context)
         try run.announce(venues.map(\.id) + fxSources.map(\.id))
         let service = PremiumService(factory: run.factory, now: context.now)
         if let watch = request.watch {

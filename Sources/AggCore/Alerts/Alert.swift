@@ -18,12 +18,22 @@ public struct Alert: Sendable, Equatable {
     /// The venue it fired on.
     public var exchange: String
     public var reading: Reading
+    /// How many crossings of the same rule on the same venue the cooldown held back since this
+    /// alert's previous delivery: they are folded into this one.
+    public var folded: Int
+    /// When the first of the `folded` crossings happened; `nil` when none was folded.
+    public var foldedSince: Timestamp?
 
-    public init(time: Timestamp, rule: AlertRule, exchange: String, reading: Reading) {
+    public init(
+        time: Timestamp, rule: AlertRule, exchange: String, reading: Reading, folded: Int = 0,
+        foldedSince: Timestamp? = nil
+    ) {
         self.time = time
         self.rule = rule
         self.exchange = exchange
         self.reading = reading
+        self.folded = folded
+        self.foldedSince = foldedSince
     }
 
     /// The alert as one JSON object on one line (no line break): what `--alert-log` appends and
@@ -31,7 +41,8 @@ public struct Alert: Sendable, Equatable {
     ///
     /// `{"time":"2024-08-08T08:12:15.000Z","rule":"BTC premium > 3%","exchange":"upbit","symbol":"BTC","field":"premium","value":"3.12","threshold":"3"}`:
     /// `rule` as the user wrote it (normalized), numbers as exact decimal strings (percents
-    /// without `%`), and for a transfer rule `"value":"closed","threshold":null`.
+    /// without `%`), and for a transfer rule `"value":"closed","threshold":null`. When the
+    /// cooldown held crossings back, `"folded":3,"foldedSince":"…"` follow (absent otherwise).
     public var json: String {
         var writer = JSONWriter(capacity: 192)
         writer.beginObject()
@@ -49,12 +60,20 @@ public struct Alert: Sendable, Equatable {
             writer.member("value", string: "closed")
             writer.member("threshold", string: nil)
         }
+        if folded > 0 {
+            writer.member("folded", integer: Int64(folded))
+            if let foldedSince {
+                writer.key("foldedSince")
+                writer.unescapedString { foldedSince.appendISO8601(to: &$0) }
+            }
+        }
         writer.endObject()
         return writer.text
     }
 
     /// The alert in words, for a line on standard error:
-    /// `upbit BTC premium 3.12% (rule BTC premium > 3%)`, `bithumb BTC withdraw closed (rule BTC withdraw closed)`.
+    /// `upbit BTC premium 3.12% (rule BTC premium > 3%)`, `bithumb BTC withdraw closed (rule BTC withdraw closed)`;
+    /// with crossings folded into it, `... (+3 more since 12:01:05 UTC)`.
     public var summary: String {
         let shown: String
         switch (reading, rule.condition) {
@@ -63,6 +82,15 @@ public struct Alert: Sendable, Equatable {
         default:
             shown = "\(rule.fieldName) closed"
         }
-        return "\(exchange) \(rule.symbol) \(shown) (rule \(rule.text))"
+        return "\(exchange) \(rule.symbol) \(shown) (rule \(rule.text))" + foldedText
+    }
+
+    /// ` (+3 more since 12:01:05 UTC)`, or nothing when no crossing was folded.
+    public var foldedText: String {
+        guard folded > 0 else { return "" }
+        guard let foldedSince else { return " (+\(folded) more)" }
+        let civil = foldedSince.civilParts(offsetSeconds: 0)
+        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
+        return " (+\(folded) more since \(two(civil.hour)):\(two(civil.minute)):\(two(civil.second)) UTC)"
     }
 }

@@ -27,10 +27,14 @@ public struct AlertEvaluation: Sendable, Equatable {
     public var alerts: [Alert]
     /// The states that changed, to be stored.
     public var changed: [AlertState]
+    /// The crossings the cooldown held back: not delivered, but said (one line each) and counted
+    /// into the next alert of the same rule and venue (`Alert.folded`).
+    public var held: [Alert]
 
-    public init(alerts: [Alert], changed: [AlertState]) {
+    public init(alerts: [Alert], changed: [AlertState], held: [Alert] = []) {
         self.alerts = alerts
         self.changed = changed
+        self.held = held
     }
 }
 
@@ -41,7 +45,8 @@ public struct AlertEvaluation: Sendable, Equatable {
 /// fired (`active == true`), and when it last fired. On a tick, for each venue that gave a
 /// reading:
 /// - armed, and the condition holds: the state becomes fired; the alert is delivered unless the
-///   venue's last alert for the rule is less than the cooldown old;
+///   venue's last alert for the rule is less than the cooldown old; then the crossing is held
+///   (`AlertEvaluation.held`) and counted into the next alert delivered for it;
 /// - fired, and the reading is past the reset band (the condition does not hold even against the
 ///   threshold moved back by the band): the state is armed again;
 /// - otherwise nothing changes. A venue without a reading (it failed this tick) changes nothing.
@@ -52,6 +57,9 @@ public struct AlertEngine: Sendable {
     public let settings: AlertSettings
     /// Every known state by its key.
     public private(set) var states: [String: AlertState]
+    /// The crossings held back by the cooldown since the last alert, by state key: how many, and
+    /// when the first was. Kept for the run (a restarted recorder starts counting afresh).
+    private var folds: [String: (count: Int, since: Timestamp)] = [:]
 
     /// An engine for `rules`, continuing from `states` (those stored by an earlier run).
     public init(rules: [AlertRule], settings: AlertSettings = AlertSettings(), states: [AlertState] = []) {
@@ -64,6 +72,7 @@ public struct AlertEngine: Sendable {
     public mutating func evaluate(_ observations: AlertObservations, at time: Timestamp) -> AlertEvaluation {
         var alerts: [Alert] = []
         var changed: [AlertState] = []
+        var held: [Alert] = []
         // Two rules that name the same condition on the same venue (`BTC last > 1` and
         // `upbit:BTC last > 1`) are one state and one alert.
         var evaluated: Set<String> = []
@@ -81,12 +90,20 @@ public struct AlertEngine: Sendable {
                     let cooling = state.lastFired.map {
                         time.millisecondsSince1970 - $0.millisecondsSince1970 < settings.cooldownSeconds * 1000
                     }
-                    if cooling != true {
+                    let alert = Alert(
+                        time: time, rule: rule, exchange: exchange, reading: Self.alertReading(reading))
+                    if cooling == true {
+                        held.append(alert)
+                        let fold = folds[key]
+                        folds[key] = ((fold?.count ?? 0) + 1, fold?.since ?? time)
+                    } else {
                         state.lastFired = time
-                        alerts.append(
-                            Alert(
-                                time: time, rule: rule, exchange: exchange,
-                                reading: Self.alertReading(reading)))
+                        var delivered = alert
+                        if let fold = folds.removeValue(forKey: key) {
+                            delivered.folded = fold.count
+                            delivered.foldedSince = fold.since
+                        }
+                        alerts.append(delivered)
                     }
                 }
                 if state != before {
@@ -95,7 +112,7 @@ public struct AlertEngine: Sendable {
                 }
             }
         }
-        return AlertEvaluation(alerts: alerts, changed: changed)
+        return AlertEvaluation(alerts: alerts, changed: changed, held: held)
     }
 
     /// What a venue showed for a rule this tick.

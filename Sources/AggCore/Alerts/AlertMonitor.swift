@@ -23,6 +23,14 @@ public struct AlertMonitor: Sendable {
     public mutating func tick(_ observations: AlertObservations, at time: Timestamp) async throws(AggError)
         -> [Alert]
     {
+        try await evaluate(observations, at: time).alerts
+    }
+
+    /// Evaluates the tick's `observations` at `time`: the alerts to deliver, and the crossings
+    /// the cooldown held back.
+    public mutating func evaluate(_ observations: AlertObservations, at time: Timestamp) async throws(AggError)
+        -> AlertEvaluation
+    {
         if !loaded, let store {
             let states = try await store.alertStates()
             engine = AlertEngine(rules: engine.rules, settings: engine.settings, states: states)
@@ -38,6 +46,6 @@ public struct AlertMonitor: Sendable {
                 throw error
             }
         }
-        return evaluation.alerts
+        return evaluation
     }
 }

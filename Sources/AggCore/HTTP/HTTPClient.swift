@@ -1,17 +1,33 @@
-/// A GET request to a venue.
+/// The method of an `HTTPRequest`: venues are read with GET; alert destinations receive POST.
+public enum HTTPMethod: String, Sendable, Equatable {
+    case get = "GET"
+    case post = "POST"
+}
+
+/// A request: a GET to a venue (the default), or a POST with a body to an alert destination.
 public struct HTTPRequest: Sendable, Equatable {
     /// The absolute URL, built by an adapter's router.
     public var url: String
+    /// GET unless said otherwise.
+    public var method: HTTPMethod
+    /// The body of a POST, sent as given (the request's headers say its `Content-Type`); empty
+    /// for a GET.
+    public var body: [UInt8]
     /// Extra request headers. The transport adds `User-Agent` and `Accept` itself and never
     /// sends `Origin`.
     public var headers: [HTTPHeader]
     /// Overrides the client's timeouts for this request.
     public var timeouts: HTTPTimeouts?
 
-    public init(url: String, headers: [HTTPHeader] = [], timeouts: HTTPTimeouts? = nil) {
+    public init(
+        url: String, headers: [HTTPHeader] = [], timeouts: HTTPTimeouts? = nil, method: HTTPMethod = .get,
+        body: [UInt8] = []
+    ) {
         self.url = url
         self.headers = headers
         self.timeouts = timeouts
+        self.method = method
+        self.body = body
     }
 }
 
@@ -89,7 +105,7 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 }
 
-/// Sends HTTP GET requests. The libcurl transport is the real one; `--offline` and tests plug in
+/// Sends HTTP requests (GET, and POST for alert destinations). The libcurl transport is the real one; `--offline` and tests plug in
 /// others. Implementations must not block the caller's thread while waiting.
 public protocol HTTPClient: Sendable {
     /// Sends `request` and returns the complete answer, whatever its status.

@@ -62,6 +62,16 @@ package enum Help {
                 + " beside an installed agg, else the checkout's Fixtures/)."
         ),
         ("AGG_TOKEN", "The bearer token agg serve requires of clients, as --token gives it."),
+        (
+            "AGG_TELEGRAM_TOKEN",
+            "The bot token of --notify telegram://CHAT_ID (else the file AGG_TELEGRAM_TOKEN_FILE"
+                + " names); AGG_TELEGRAM_URL replaces https://api.telegram.org."
+        ),
+        (
+            "AGG_DISCORD_TOKEN",
+            "The webhook token of --notify discord://WEBHOOK_ID (else the file AGG_DISCORD_TOKEN_FILE"
+                + " names); AGG_DISCORD_URL replaces https://discord.com."
+        ),
         ("AGG_HOME", "The folder of the database (default $XDG_DATA_HOME/agg or ~/.local/share/agg)."),
         (
             "AGG_CONFIG",

@@ -68,6 +68,31 @@ package enum Settings {
         variable: "AGG_STORE", builtIn: .sqlite(path: nil), shown: { _ in "agg's database" }, isSecret: true,
         json: { $0 == .sqlite(path: nil) ? .null : .string($0.description) })
 
+    /// `--notify`: where alerts are sent (docs/alerts.md). Shown redacted everywhere: a webhook's
+    /// path may be its secret.
+    package static let notify = Setting(
+        Option<[String]>(
+            "notify", value: "URL", help: "",
+            parser: ValueParser(expected: NotifyDestination.grammar) { text throws(AggError) in
+                let destinations = NotifyDestination.split(text)
+                for destination in destinations { _ = try NotifyDestination.parse(destination) }
+                return destinations
+            }, combine: +),
+        help:
+            "Send each alert to https://HOST/PATH (a webhook), telegram://CHAT_ID or discord://WEBHOOK_ID; repeatable",
+        key: "notify", builtIn: [], shown: { _ in "none" }, isSecret: true,
+        json: { texts in
+            .array(texts.map { text in .string((try? NotifyDestination.parse(text))?.description ?? "***") })
+        })
+
+    /// `--notify-secret-file`: the key of webhooks' `X-Agg-Signature`, read from a file.
+    package static let notifySecretFile = Setting(
+        Option<String>(
+            "notify-secret-file", value: "PATH", help: "",
+            parser: ValueParser(expected: "a file path") { $0.isEmpty ? nil : $0 }),
+        help: "Sign each webhook's body with X-Agg-Signature: sha256=HMAC-SHA256 keyed by this file's content",
+        key: "notifySecretFile", builtIn: DecidedPerRun("no signature"), json: { .string($0) })
+
     /// `--offline`: answer from the fixtures.
     package static let offline = Setting(
         flag: Flag("offline", help: "Answer from Fixtures/: recorded answers and sample data (also AGG_OFFLINE=1)."),
@@ -91,7 +116,7 @@ package enum Settings {
     /// The config file's keys, in the order `agg config show` prints them.
     package static let file: [FileEntry] = [
         .setting(exchanges), .setting(quote), .setting(palette), .setting(timeout), .baseURLs, .setting(format),
-        .setting(maxStale), .setting(store), .venueSettings,
+        .setting(maxStale), .setting(store), .venueSettings, .setting(notify), .setting(notifySecretFile),
     ]
 
     /// Every setting of the whole program: those of the config file, then `--offline`. A

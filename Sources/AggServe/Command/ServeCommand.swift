@@ -1,6 +1,7 @@
 import AggCore
 import AggOptions
 import AggServer
+import AggServices
 import FoundationEssentials
 
 /// `agg serve`: one poller fetches every venue once per interval and an HTTP server answers
@@ -16,7 +17,7 @@ package enum ServeCommand {
             CommonOptions.exchange,
             ServeOptions.fx, ServeOptions.coins, CommonOptions.timeout,
             Settings.store,
-        ],
+        ] + AlertOptions.all,
         positionals: (0, 0),
         examples: [
             "agg serve",
@@ -40,6 +41,9 @@ package enum ServeCommand {
             the ECB's rates with --fx frankfurter. Ctrl-C or SIGTERM drains it: no new connections,
             requests in flight are answered and streams end within 5 s, then exit 0; exit 69 when
             the address cannot be listened on.
+            --alert rules (as on agg premium --watch) are checked on each poll's board (/v1/premium),
+            and delivered to stderr, --alert-log, --on-alert and --notify destinations; alerts
+            queued when a stop signal comes are sent within 10 s. See docs/alerts.md.
             """
     )
 }

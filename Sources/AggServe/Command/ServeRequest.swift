@@ -20,6 +20,8 @@ package struct ServeRequest: Sendable {
     var plan: ServePlan
     /// Seconds between polls.
     var interval: Double
+    /// `--alert` rules checked on each poll's board, and where alerts go.
+    var alerts: AlertRequest?
 
     /// - Parameter warn: takes the warning for `--token` (visible in `ps`) as soon as it is known,
     ///   before any later refusal.
@@ -42,6 +44,14 @@ package struct ServeRequest: Sendable {
                     "listening on \(address) beyond loopback needs a token: --token-file, AGG_TOKEN or --token")
             }
             polling = try Polling(arguments, context: context)
+            let venues = polling.plan.venues.map(\.descriptor)
+            alerts = try AlertRequest.make(
+                arguments,
+                scope: .board(
+                    command: "agg serve", venues: venues,
+                    // /v1/premium's board: serve has no --in, so the premium's own default.
+                    currency: PremiumCommand.currency.builtIn),
+                context: context)
         } catch {
             throw .refused(error)
         }

@@ -14,7 +14,8 @@ struct ServeRuntime: Sendable {
     init(
         context: CLIContext, options: NetworkOptions, plan: ServePlan, address: ListenAddress, token: BearerToken?,
         limits: HTTPServerLimits = .standard, work: ServeLimits = .standard,
-        maximumStreams: Int = ServeOptions.maximumStreams, streamQueue: Int = ServeOptions.streamQueue
+        maximumStreams: Int = ServeOptions.maximumStreams, streamQueue: Int = ServeOptions.streamQueue,
+        alerts: AlertSetup? = nil
     ) throws(HTTPServerError) {
         let metrics = ServeMetrics()
         let prefixes = context.registry.descriptors.map { descriptor in
@@ -31,7 +32,7 @@ struct ServeRuntime: Sendable {
         let streams = EventStreamHub(maximumSubscribers: maximumStreams, queueLimit: streamQueue)
         let app = ServeApp(
             endpoints: ServeEndpoints(context: context, polled: plan.ids, history: context.historyStore), plan: plan,
-            token: token, metrics: metrics, streams: streams, limits: work)
+            token: token, metrics: metrics, streams: streams, limits: work, alerts: alerts)
         server = try HTTPServer(address: address, limits: limits, handler: app, streams: streams)
         poller = ServePoller(
             plan: plan, factory: AdapterFactory(context: polling, options: options),

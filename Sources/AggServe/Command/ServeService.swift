@@ -25,7 +25,8 @@ package struct ServeService: Sendable {
     ) async throws(HTTPServerError) {
         let runtime = try ServeRuntime(
             context: context, options: request.options, plan: request.plan, address: request.address,
-            token: request.token, maximumStreams: ServeOptions.maximumStreams, streamQueue: ServeOptions.streamQueue)
+            token: request.token, maximumStreams: ServeOptions.maximumStreams, streamQueue: ServeOptions.streamQueue,
+            alerts: request.alerts?.setup(console: context.console))
         let server = runtime.server
         let poller = runtime.poller
         let interval = request.interval
@@ -38,6 +39,7 @@ package struct ServeService: Sendable {
         polls.cancel()
         await server.stop(drainingFor: ServeOptions.drainSeconds)
         await polls.value
+        await runtime.app.finishAlerts()
         report(.stopped)
     }
 

@@ -7,8 +7,9 @@ import FoundationEssentials
     @preconcurrency import Glibc
 #endif
 
-/// The alert options of `agg watch` and `agg premium --watch` (docs/alerts.md).
-enum AlertOptions {
+/// The alert options of `agg watch`, `agg premium --watch`, `agg record` and `agg serve`
+/// (docs/alerts.md).
+package enum AlertOptions {
     static let alert = Option<[String]>(
         "alert", value: "EXPR",
         help:
@@ -41,7 +42,9 @@ enum AlertOptions {
         parser: ValueParser(expected: "an argument") { [$0] }, combine: +)
 
     /// Every alert option, in the order help shows them.
-    static let all: [any OptionDeclaration] = [alert, reset, cooldown, log, program, programArgument]
+    package static let all: [any OptionDeclaration] = [
+        alert, reset, cooldown, log, program, programArgument, Settings.notify, Settings.notifySecretFile,
+    ]
 }
 
 /// The alerts one run of a command was asked for: the rules, checked against what the command
@@ -75,16 +78,24 @@ package struct AlertSetup: Sendable {
         var localVenues: [String] = []
         /// Whether the command asks the venues' transfer status (`withdraw|deposit closed`).
         var asksTransferStatus = true
+
+        /// What `agg serve`'s board can evaluate: every field, on `venues`, every coin;
+        /// premiums on the venues quoting in `currency`.
+        package static func board(command: String, venues: [AdapterDescriptor], currency: String) -> Scope {
+            Scope(
+                command: command, fields: AlertRule.Field.allCases, elsewhere: "", venues: venues, symbols: nil,
+                localVenues: venues.filter { $0.quoteCurrencies.contains(currency) }.map(\.id))
+        }
     }
 
     /// The setup from the command line, or `nil` without `--alert`: `AlertRequest.make`, shown
     /// on `console`.
     package static func make(
-        _ arguments: ParsedArguments, scope: Scope, registry: AdapterRegistry, console: Console,
+        _ arguments: ParsedArguments, scope: Scope, context: CLIContext,
         programTimeLimit: Double = AlertProgram.defaultTimeLimit
     ) throws(AggError) -> AlertSetup? {
-        try AlertRequest.make(arguments, scope: scope, registry: registry)?
-            .setup(console: console, programTimeLimit: programTimeLimit)
+        try AlertRequest.make(arguments, scope: scope, context: context)?
+            .setup(console: context.console, programTimeLimit: programTimeLimit)
     }
 
     /// A rule the command could never evaluate is a usage error, rather than an alert that
@@ -138,15 +149,17 @@ extension AlertSetup {
     package func tick(_ observations: AlertObservations, at time: Timestamp, monitor: inout AlertMonitor) async
         -> TickOutcome
     {
-        let alerts: [Alert]
+        let evaluation: AlertEvaluation
         do throws(AggError) {
-            alerts = try await monitor.tick(observations, at: time)
+            evaluation = try await monitor.evaluate(observations, at: time)
         } catch {
             delivery.console.printError("agg: alerts: \(error.description)")
             return TickOutcome(lines: 1, failed: false)
         }
-        let failure = await delivery.deliver(alerts)
-        return TickOutcome(lines: alerts.count + (failure == nil ? 0 : 1), failed: failure != nil)
+        delivery.hold(evaluation.held)
+        let failure = await delivery.deliver(evaluation.alerts)
+        return TickOutcome(
+            lines: evaluation.held.count + evaluation.alerts.count + (failure == nil ? 0 : 1), failed: failure != nil)
     }
 }
 
@@ -164,6 +177,8 @@ package struct AlertRequest: Sendable {
     var settings: AlertSettings
     var program: Program?
     var log: AlertLogFile?
+    /// `--notify` (or the config file's `notify`): where alerts are sent over HTTP.
+    var notify: NotifyPlan?
 
     /// The coins the rules name: the only ones a tick's readings need.
     var symbols: Set<String> { Set(rules.map(\.symbol)) }
@@ -175,9 +190,10 @@ package struct AlertRequest: Sendable {
 
     /// The request from the command line, or `nil` without `--alert` (then the other alert
     /// options are usage errors).
-    static func make(_ arguments: ParsedArguments, scope: AlertSetup.Scope, registry: AdapterRegistry)
+    package static func make(_ arguments: ParsedArguments, scope: AlertSetup.Scope, context: CLIContext)
         throws(AggError) -> AlertRequest?
     {
+        let registry = context.registry
         guard let texts = arguments[AlertOptions.alert] else {
             for option in AlertOptions.all.map(\.spec) where option.name != "alert" {
                 if arguments.contains(option) { throw .usage("--\(option.name) needs --alert") }
@@ -201,13 +217,26 @@ package struct AlertRequest: Sendable {
             }
             program = Program(path: path, arguments: arguments[AlertOptions.programArgument] ?? [])
         }
+        let settings = context.settings(arguments)
+        let destinations = settings.value(Settings.notify)
+        let secretFile = settings.value(Settings.notifySecretFile)
+        if destinations.isEmpty, arguments.contains(Settings.notifySecretFile.spec) {
+            throw .usage("--notify-secret-file needs --notify")
+        }
+        var notify: NotifyPlan?
+        if !destinations.isEmpty {
+            notify = try NotifyPlan.make(
+                destinations, secretFile: secretFile, environment: context.environment,
+                makeHTTPClient: context.makeHTTPClient)
+            notify?.clock = context.notifyClock
+        }
         let log = try arguments[AlertOptions.log].map { path throws(AggError) in try AlertLogFile(path: path) }
         return AlertRequest(
             rules: rules,
             settings: AlertSettings(
                 resetPercent: arguments.value(AlertOptions.reset),
                 cooldownSeconds: arguments.value(AlertOptions.cooldown)),
-            program: program, log: log)
+            program: program, log: log, notify: notify)
     }
 
     /// The alerts delivered on `console` (one line each, the bell), to the log and the program.
@@ -218,6 +247,6 @@ package struct AlertRequest: Sendable {
                 console: console, log: log,
                 program: program.map {
                     AlertProgram(path: $0.path, arguments: $0.arguments, timeLimit: programTimeLimit, console: console)
-                }))
+                }, notify: notify?.dispatcher(console: console)))
     }
 }

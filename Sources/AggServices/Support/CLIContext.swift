@@ -33,6 +33,8 @@ package struct CLIContext: Sendable {
     /// `DataVenueDirectory.locate()`); `CLI.run` adds their venues, and those in the `venues/`
     /// folder beside the config file, to `registry`.
     package var shippedVenueFolders: [URL] = []
+    /// The clock of `--notify` retries, rate limits and drains; tests pass one that does not wait.
+    package var notifyClock: RetryClock = .system
     /// Where `agg serve` reads `/v1/history` from; `nil` serves no history.
     package var historyStore: (any HistoryStore)? = nil
 

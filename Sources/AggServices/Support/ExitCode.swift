@@ -6,6 +6,8 @@ package enum ExitCode: Int32, Sendable {
     case sourceFailed = 1
     /// The command line was wrong (bad flag, bad symbol, unknown exchange).
     case usage = 64
+    /// The receiver refused what was sent (EX_DATAERR): `agg alert test` got a 4xx.
+    case dataRejected = 65
     /// A service could not start (EX_UNAVAILABLE): `agg serve` could not listen on its address.
     case unavailable = 69
     /// The local database could not be used.

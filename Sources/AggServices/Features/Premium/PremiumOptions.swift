@@ -6,7 +6,7 @@ import FoundationEssentials
 extension PremiumCommand {
     static let maximumTop = 10_000
 
-    static let currency = Settings.localCurrency(help: "The local currency")
+    package static let currency = Settings.localCurrency(help: "The local currency")
     static let basis = Setting(
         Option<PremiumRendering.Basis>("basis", value: "BASIS", help: "", parser: .choice()),
         help: "Show premiums on the FX basis, the USDT basis, or both", builtIn: .both, shown: \.rawValue)

@@ -75,6 +75,6 @@ package struct RecordRequest: Sendable {
                 venues: plan.venues.map(\.descriptor), symbols: plan.symbols.isEmpty ? nil : plan.symbols.sorted(),
                 localVenues: plan.venues.filter { $0.currency == plan.premiumCurrency }.map(\.id),
                 asksTransferStatus: false),
-            registry: context.registry)
+            context: context)
     }
 }

@@ -41,7 +41,7 @@ package struct WatchRequest: Sendable {
                 symbols: plan.requests.flatMap(\.markets).map(\.base).reduce(into: []) {
                     if !$0.contains($1) { $0.append($1) }
                 }),
-            registry: context.registry)
+            context: context)
         self.alerts = alerts
         let transfers = alerts.flatMap { TransferWatch($0, plan: plan, registry: context.registry) }
         self.transfers = transfers
