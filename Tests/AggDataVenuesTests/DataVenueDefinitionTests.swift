@@ -97,7 +97,7 @@ struct DataVenueDefinitionTests {
                 definition(extra: #", "format2": 1"#),
                 "$.format2: unknown key 'format2'; expected one of: "
                     + "format, id, name, country, homeCurrency, quoteCurrencies, baseURL, requestsPerSecond, quotaHeader, "
-                    + "changeBasis, symbol, time, errors, ticker, allTickers, markets, stream, note"
+                    + "changeBasis, symbol, time, errors, ticker, allTickers, markets, stream, transferStatus, note"
             ),
             ("{\"format\": 2}", "$.format: this agg reads format 1, not 2"),
             (
