@@ -98,6 +98,17 @@ struct FeeOverrideTests {
                         source: "https://support.bithumb.com/hc/ko/articles/51131554420377", asOf: "2026-09-22")))
     }
 
+    @Test("config show prints the fees the file sets, under their venue")
+    func show() async throws {
+        let path = try configFile(
+            #"{"venueSettings":{"bithumb":{"takerFee":"0.0004","withdrawalFees":{"USDT/TRX":"0.5","BTC":"0.0002"}}}}"#)
+        let run = await runBithumbCLI(["config", "show"], environment: ["AGG_CONFIG": path])
+        #expect(run.status == 0)
+        #expect(
+            try run.json()["venueSettings"]["bithumb"].value?.serialized()
+                == #"{"api":"classic","takerFee":"0.0004","withdrawalFees":{"BTC":"0.0002","USDT/TRX":"0.5"}}"#)
+    }
+
     @Test(
         "withdrawalFees: COIN/NETWORK over COIN, shown as the config's in agg status; the taker fee line says config file"
     )
