@@ -88,7 +88,7 @@ extension DataVenueDefinition {
     static let keys = [
         "format", "id", "name", "country", "homeCurrency", "quoteCurrencies", "baseURL", "requestsPerSecond",
         "quotaHeader", "changeBasis", "symbol", "time", "errors", "ticker", "allTickers", "markets", "stream",
-        "transferStatus", "note",
+        "transferStatus", "takerFee", "note",
     ]
 
     /// The definition in `bytes`, checked strictly.
@@ -198,6 +198,7 @@ extension DataVenueDefinition {
 
         let stream = try DataVenueStream.parse(root["stream"])
         let transfers = try DataVenueTransfers.parse(root["transferStatus"])
+        let fees = try DataVenueFees.parse(root["takerFee"])
 
         var capabilities: Set<Capability> = [.ticker]
         if allTickers != nil { capabilities.insert(.allTickers) }
@@ -210,7 +211,7 @@ extension DataVenueDefinition {
             requestsPerSecond: rate,
             defaultBaseURL: baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL,
             changeBasis: changeBasis, notListedCodes: notListed, quotaHeader: quotaHeader,
-            stream: stream?.descriptor)
+            stream: stream?.descriptor, fees: fees)
         return DataVenueDefinition(
             descriptor: descriptor, symbol: symbol, time: time, errors: errors, ticker: ticker,
             allTickers: allTickers, markets: markets, stream: stream, transfers: transfers)
