@@ -69,9 +69,13 @@ package struct BithumbAdapter: CompiledAdapter {
         }
     }
 
-    /// One `/public/assetsstatus/multichain/ALL` request for every coin and network.
+    /// One `/public/assetsstatus/multichain/ALL` request for every coin and network, and at the
+    /// same time one `/v2/fee/inout/ALL` for their withdrawal fees; when the fees do not come,
+    /// the statuses come without them.
     package func fetchTransferStatus() async throws(AggError) -> [TransferStatus] {
-        try await client.get(APIRouter.assetsStatus, decode: BithumbTransferDecoding.statuses(data:))
+        async let fees = v1.withdrawalFees()
+        let rows = try await client.get(APIRouter.assetsStatus, decode: BithumbTransferDecoding.statuses(data:))
+        return BithumbFeeDecoding.join(rows, fees: await fees)
     }
 
     package func quote(for market: Market) async throws(AggError) -> Quote {

@@ -34,6 +34,16 @@ struct BithumbV1: Sendable {
         client = VenueClient(BithumbAdapter.descriptor, environment: environment, envelope: UpbitShapeDecoder.envelope)
     }
 
+    /// Every coin's withdrawal fees per network (`/v2/fee/inout/ALL`); none when the request or
+    /// the answer fails (the transfer statuses then come without fees).
+    func withdrawalFees() async -> [BithumbFeeDecoding.NetworkFee] {
+        do {
+            return try await client.get(V1Router.feeInOut, decode: BithumbFeeDecoding.fees)
+        } catch {
+            return []
+        }
+    }
+
     /// One market's ticker; a market missing from the answer is not listed.
     func quote(_ market: Market) async throws(AggError) -> EndpointAnswer<Quote> {
         let answer = try await client.getUnlessMissing(V1Router.ticker([market]), for: market) {

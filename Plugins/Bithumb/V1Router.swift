@@ -14,6 +14,8 @@ enum V1Router: VenueRoute, Equatable {
     case trades(Market, count: Int)
     /// `GET /v1/orderbook?markets=`: the book (Bithumb's v1 takes no count).
     case orderBook(Market)
+    /// `GET /v2/fee/inout/ALL`: deposit and withdrawal fees and minimums per coin and network.
+    case feeInOut
 
     /// The most markets one ticker request names.
     static let maximumTickerMarkets = 100
@@ -29,6 +31,7 @@ enum V1Router: VenueRoute, Equatable {
             UpbitShapePath.candles(market, interval: interval, count: count)
         case .trades(let market, let count): UpbitShapePath.trades(market, count: count)
         case .orderBook(let market): UpbitShapePath.orderBook(market, count: nil)
+        case .feeInOut: "/v2/fee/inout/ALL"
         }
     }
 }

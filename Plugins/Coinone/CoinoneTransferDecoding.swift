@@ -38,7 +38,9 @@ enum CoinoneTransferDecoding {
             return [
                 TransferStatus(
                     exchange: CoinoneAdapter.descriptor.id, coin: coin, deposit: state(deposit),
-                    withdraw: state(withdraw), withdrawFee: try entry["withdrawal_fee"].optionalAmount(), asOf: asOf,
+                    withdraw: state(withdraw),
+                    withdrawal: try entry["withdrawal_fee"].optionalAmount().map { .fixed($0) },
+                    withdrawMinimum: try entry["withdrawal_min_amount"].optionalAmount(), asOf: asOf,
                     note: notes.isEmpty ? nil : notes.joined(separator: "; "))
             ]
         }.transferRows()

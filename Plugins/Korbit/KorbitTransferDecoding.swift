@@ -18,7 +18,9 @@ import AggJSON
 ///   networks, as one row with no network.
 /// - Fiat (`krw`) has no `networkList` and no statuses: it is left out.
 /// - Codes are lower case (`btc`) and upper-cased here; network names are upper case (`ETH`).
-/// - Numbers are strings (`withdrawalTxFee`, `confirmationCount`) except `withdrawalPrecision`.
+/// - Numbers are strings (`withdrawalTxFee`, `withdrawalMinAmount`, `confirmationCount`) except
+///   `withdrawalPrecision`. The fee is fixed per network (Korbit publishes no other model);
+///   `withdrawalMinAmount` is the smallest withdrawal. Both are read in the strict grammar.
 /// - No time in the answer.
 enum KorbitTransferDecoding {
     static func statuses(_ data: JSONCursor) throws(JSONDecodingError) -> [TransferStatus] {
@@ -50,7 +52,8 @@ enum KorbitTransferDecoding {
         }
         return TransferStatus(
             exchange: KorbitAdapter.descriptor.id, coin: coin, network: network, deposit: state(deposit),
-            withdraw: state(withdrawal), withdrawFee: try fields["withdrawalTxFee"].optionalAmount(),
+            withdraw: state(withdrawal), withdrawal: try fields["withdrawalTxFee"].optionalAmount().map { .fixed($0) },
+            withdrawMinimum: try fields["withdrawalMinAmount"].optionalAmount(),
             note: unusual.isEmpty ? nil : unusual.joined(separator: "; "))
     }
 

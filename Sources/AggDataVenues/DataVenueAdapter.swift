@@ -66,6 +66,17 @@ public struct DataVenueAdapter: VenueAdapter {
         }
     }
 
+    /// Every coin's transfer row from the file's `transferStatus` list, entry by entry.
+    public func fetchTransferStatus() async throws(AggError) -> [TransferStatus] {
+        guard let endpoint = definition.transfers else {
+            throw .unsupported(venue: descriptor.id, capability: .transferStatus)
+        }
+        let venue = descriptor.id
+        return try await client.get(DataRoute(path: endpoint.path)) { json throws(JSONDecodingError) in
+            try endpoint.rows(json, venue: venue)
+        }
+    }
+
     /// The market list, entry by entry: an entry whose symbol or names are not strings, or whose
     /// base (when the file names the base's path) is not a coin code, is skipped and reported
     /// with its path, and every other market is listed. A market in a currency agg does not ask

@@ -19,6 +19,8 @@ public struct DataVenueDefinition: Sendable {
     public var markets: MarketsEndpoint?
     /// The ticker stream, when the file declares one (`DataVenueStream`).
     public var stream: DataVenueStream?
+    /// The transfer list with withdrawal fees, when the file declares one.
+    public var transfers: DataVenueTransfers?
 
     /// Where a venue's error code and message are, and which codes mean success.
     public struct ErrorFields: Sendable {
@@ -86,7 +88,7 @@ extension DataVenueDefinition {
     static let keys = [
         "format", "id", "name", "country", "homeCurrency", "quoteCurrencies", "baseURL", "requestsPerSecond",
         "quotaHeader", "changeBasis", "symbol", "time", "errors", "ticker", "allTickers", "markets", "stream",
-        "note",
+        "transferStatus", "takerFee", "note",
     ]
 
     /// The definition in `bytes`, checked strictly.
@@ -195,21 +197,24 @@ extension DataVenueDefinition {
         }
 
         let stream = try DataVenueStream.parse(root["stream"])
+        let transfers = try DataVenueTransfers.parse(root["transferStatus"])
+        let fees = try DataVenueFees.parse(root["takerFee"])
 
         var capabilities: Set<Capability> = [.ticker]
         if allTickers != nil { capabilities.insert(.allTickers) }
         if markets != nil { capabilities.insert(.markets) }
         if stream != nil { capabilities.insert(.stream) }
+        if transfers != nil { capabilities.insert(.transferStatus) }
         let descriptor = AdapterDescriptor(
             id: id, displayName: name, country: country.uppercased() == "GLOBAL" ? "global" : country.uppercased(),
             homeCurrency: home, quoteCurrencies: quotes, capabilities: capabilities,
             requestsPerSecond: rate,
             defaultBaseURL: baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL,
             changeBasis: changeBasis, notListedCodes: notListed, quotaHeader: quotaHeader,
-            stream: stream?.descriptor)
+            stream: stream?.descriptor, fees: fees)
         return DataVenueDefinition(
             descriptor: descriptor, symbol: symbol, time: time, errors: errors, ticker: ticker,
-            allTickers: allTickers, markets: markets, stream: stream)
+            allTickers: allTickers, markets: markets, stream: stream, transfers: transfers)
     }
 
     // MARK: Pieces

@@ -185,7 +185,7 @@ package struct ServeEndpoints: Sendable {
         let factory = try factory(parsed, snapshot: snapshot)
         let request = try StatusRequest(parsed, options: factory.options, registry: factory.context.registry)
         return TransferStatusRendering(
-            report: await TransferStatusService(factory: factory, now: factory.context.now).run(request)
+            report: await TransferStatusService.withFees(factory: factory).run(request)
         ).jsonLine()
     }
 

@@ -33,7 +33,7 @@ struct ServeLoadTests {
         #expect(
             harness.fixtures.requests[before...].map(\.path).sorted() == [
                 "/binance/api/v3/ticker/24hr", "/bithumb/public/assetsstatus/multichain/ALL",
-                "/bithumb/public/ticker/ALL_KRW", "/coinbase/products/BTC-USD/stats",
+                "/bithumb/public/ticker/ALL_KRW", "/bithumb/v2/fee/inout/ALL", "/coinbase/products/BTC-USD/stats",
                 "/coinbase/products/BTC-USD/ticker",
                 "/coinbase/products/ETH-USD/stats", "/coinbase/products/ETH-USD/ticker", "/upbit/v1/market/all",
                 "/upbit/v1/ticker/all",

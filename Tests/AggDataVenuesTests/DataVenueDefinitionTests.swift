@@ -97,7 +97,7 @@ struct DataVenueDefinitionTests {
                 definition(extra: #", "format2": 1"#),
                 "$.format2: unknown key 'format2'; expected one of: "
                     + "format, id, name, country, homeCurrency, quoteCurrencies, baseURL, requestsPerSecond, quotaHeader, "
-                    + "changeBasis, symbol, time, errors, ticker, allTickers, markets, stream, note"
+                    + "changeBasis, symbol, time, errors, ticker, allTickers, markets, stream, transferStatus, takerFee, note"
             ),
             ("{\"format\": 2}", "$.format: this agg reads format 1, not 2"),
             (
@@ -127,6 +127,30 @@ struct DataVenueDefinitionTests {
             (
                 definition(ticker: #"{"path": "/t/{symbol}", "fields": {"last": "$.a", "last": "$.b"}}"#),
                 "$.ticker.fields.last: the key 'last' is given twice in one object"
+            ),
+            (
+                definition(
+                    extra: #", "takerFee": {"rate": "1", "source": "https://x.example/fees", "asOf": "2026-09-22"}"#),
+                "$.takerFee.rate: '1' is not a taker rate from 0 up to 1 (0.002 is 0.2 %)"
+            ),
+            (
+                definition(
+                    extra: #", "takerFee": {"rate": "2e-3", "source": "https://x.example/fees", "asOf": "2026-09-22"}"#),
+                "$.takerFee.rate: '2e-3' has an exponent: a decimal written as text must be written out in full"
+            ),
+            (
+                definition(
+                    extra: #", "takerFee": {"rate": "0.002", "source": "https://x.example/fees", "asOf": "22.09.2026"}"#
+                ),
+                "$.takerFee.asOf: expected a day, YYYY-MM-DD"
+            ),
+            (
+                definition(extra: #", "transferStatus": {"path": "/assets", "items": "$"}"#),
+                "$.transferStatus.coin: expected a JSON path"
+            ),
+            (
+                definition(extra: #", "transferStatus": {"path": "/assets", "coin": "$.id", "deposit": "$.d"}"#),
+                "$.transferStatus.open: name the values that mean open when deposit or withdraw is given"
             ),
             ("[1", "$: not JSON: "),
         ])

@@ -177,13 +177,21 @@ struct BithumbV1Tests {
         }
     }
 
-    @Test("v1 set: transfer status still comes from the classic API, the only one publishing it")
+    @Test(
+        "v1 set: transfer status still comes from the classic API, the only one publishing it, with /v2/fee/inout's fees"
+    )
     func transfers() async throws {
         let client = try bed.recorded()
         let rows = try await adapter(client, api: "v1").transferStatus(coins: ["BTC"])
         #expect(
-            rows == [TransferStatus(exchange: "bithumb", coin: "BTC", network: "BTC", deposit: .open, withdraw: .open)])
-        #expect(client.requests.map(\.url) == [bed.baseURL + "/public/assetsstatus/multichain/ALL"])
+            rows == [
+                TransferStatus(
+                    exchange: "bithumb", coin: "BTC", network: "BTC", deposit: .open, withdraw: .open,
+                    withdrawal: .fixed(decimal("0.0005")), withdrawMinimum: decimal("0.001"), feeSource: .venue)
+            ])
+        #expect(
+            client.requests.map(\.url).sorted()
+                == [bed.baseURL + "/public/assetsstatus/multichain/ALL", bed.baseURL + "/v2/fee/inout/ALL"])
     }
 }
 

@@ -9,7 +9,7 @@ extension StatusCommand: Command {
         let run = try NetworkRun(arguments, context: context)
         let request = try StatusRequest(arguments, options: run.options, registry: context.registry)
         try run.announce(request.venues.map(\.id))
-        let report = await TransferStatusService(factory: run.factory, now: context.now).run(request)
+        let report = await TransferStatusService.withFees(factory: run.factory).run(request)
         if !report.rows.isEmpty || run.options.format == .json { run.write(TransferStatusRendering(report: report)) }
         // One line a failure on stderr in every format, as every command does; JSON also has them.
         return run.report(report.errors.map { "agg: \($0.description)" }, failed: !report.errors.isEmpty)

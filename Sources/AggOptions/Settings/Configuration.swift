@@ -21,6 +21,8 @@ package struct Configuration: Sendable {
     package var baseURLs: [String: String]
     /// Each venue's own settings (`AdapterDescriptor.settings`) by adapter id, then by name.
     package var venueSettings: [String: [String: String]]
+    /// Each venue's fee overrides (`venueSettings.<id>.takerFee`, `.withdrawalFees`) by adapter id.
+    package var feeOverrides: [String: VenueFeeOverrides] = [:]
     /// The file the settings were read from; `nil` when there was none.
     package var path: String?
     /// One-line notes about keys that were ignored.
@@ -188,25 +190,33 @@ package enum ConfigurationLoader {
                 configuration.baseURLs[id] = url
             }
         }
-        configuration.venueSettings = try venueSettings(root["venueSettings"], path: path, registry: registry)
+        (configuration.venueSettings, configuration.feeOverrides) = try venueSettings(
+            root["venueSettings"], path: path, registry: registry)
         configuration.warnings += unknownVenueWarnings(root["venueSettings"], path: path, registry: registry)
         return configuration
     }
 
-    /// `venueSettings`: for each venue, values of the settings its adapter declares. A setting
-    /// the venue does not have, or a value it does not take, is an error naming what it takes;
-    /// a venue agg does not know is left out (and warned about).
+    /// `venueSettings`: for each venue, values of the settings its adapter declares, and the
+    /// user's fees (`VenueFeeOverrides`). A setting the venue does not have, or a value it does
+    /// not take, is an error naming what it takes; a venue agg does not know is left out (and
+    /// warned about).
     private static func venueSettings(_ cursor: JSONCursor, path: String, registry: AdapterRegistry)
-        throws(JSONDecodingError) -> [String: [String: String]]
+        throws(JSONDecodingError) -> ([String: [String: String]], [String: VenueFeeOverrides])
     {
-        guard cursor.isPresent else { return [:] }
+        guard cursor.isPresent else { return ([:], [:]) }
         var result: [String: [String: String]] = [:]
+        var fees: [String: VenueFeeOverrides] = [:]
         for venue in try cursor.members() {
             guard let descriptor = registry.descriptor(id: venue.key.lowercased()) else { continue }
             var values: [String: String] = [:]
+            var overrides = VenueFeeOverrides()
             for member in try venue.value.members() {
+                if VenueFeeOverrides.keys.contains(member.key) {
+                    try overrides.read(key: member.key, value: member.value)
+                    continue
+                }
                 guard let setting = descriptor.settings.first(where: { $0.name == member.key }) else {
-                    let known = descriptor.settings.map(\.name)
+                    let known = descriptor.settings.map(\.name) + VenueFeeOverrides.keys.sorted()
                     throw member.value.failure(
                         "\(descriptor.id) has no setting '\(member.key)'"
                             + (known.isEmpty ? "" : "; its settings: \(known.joined(separator: ", "))"))
@@ -219,8 +229,9 @@ package enum ConfigurationLoader {
                 values[setting.name] = value
             }
             result[descriptor.id] = values
+            if overrides != VenueFeeOverrides() { fees[descriptor.id] = overrides }
         }
-        return result
+        return (result, fees)
     }
 
     /// One warning per venue in `venueSettings` that agg does not know.

@@ -93,7 +93,26 @@ public indirect enum ModelValue: Sendable, Equatable {
             ("network", status.network.map { .text($0) }), ("deposit", .text(status.deposit.rawValue)),
             ("withdraw", .text(status.withdraw.rawValue)), ("withdrawFee", status.withdrawFee.map(ModelValue.init)),
             ("asOf", status.asOf.map(ModelValue.init)), ("note", status.note.map { .text($0) }),
+            ("withdrawalRate", status.withdrawal.flatMap(Self.rate)),
+            ("withdrawMinimum", status.withdrawMinimum.map(ModelValue.init)),
+            ("feeSource", status.feeSource.map(Self.source)),
         ])
+    }
+
+    /// A percentage withdrawal fee as `0.001 min 0.002 max 0.01` (no `max` without one); `nil`
+    /// for a fixed fee, which `withdrawFee` holds.
+    static func rate(_ fee: WithdrawalFee) -> ModelValue? {
+        guard case .percentage(let rate, let minimum, let maximum) = fee else { return nil }
+        return .text("\(rate) min \(minimum)" + (maximum.map { " max \($0)" } ?? ""))
+    }
+
+    /// `venue`, `configuration` or `table SOURCE ASOF`.
+    static func source(_ source: WithdrawalFeeSource) -> ModelValue {
+        switch source {
+        case .venue: .text("venue")
+        case .configuration: .text("configuration")
+        case .table(let page, let asOf): .text("table \(page) \(asOf)")
+        }
     }
 
     /// An error as `{"error": {"kind": ..., "message": ...}}`: its kind and its one-line text.

@@ -51,12 +51,25 @@ package struct ConfigService: Sendable {
     }
 
     /// Every venue setting in effect, the file's value or the default, for the venues that have
-    /// settings.
+    /// settings, and the fees the file sets (`takerFee`, `withdrawalFees`), for the venues it
+    /// sets them for.
     func venueSettings() -> [JSONObject.Member] {
-        registry.descriptors.filter { !$0.settings.isEmpty }.map { descriptor in
+        registry.descriptors.filter { !$0.settings.isEmpty || configuration.feeOverrides[$0.id] != nil }.map {
+            descriptor in
             let chosen = configuration.venueSettings[descriptor.id] ?? [:]
-            let values = descriptor.settings.map { setting in
+            var values = descriptor.settings.map { setting in
                 JSONObject.Member(key: setting.name, value: .string(chosen[setting.name] ?? setting.defaultValue))
+            }
+            if let fees = configuration.feeOverrides[descriptor.id] {
+                if let rate = fees.takerFee {
+                    values.append(JSONObject.Member(key: "takerFee", value: JSONOutput.decimal(rate)))
+                }
+                if !fees.withdrawalFees.isEmpty {
+                    let entries = fees.withdrawalFees.sorted { $0.key < $1.key }.map {
+                        JSONObject.Member(key: $0.key, value: JSONOutput.decimal($0.value))
+                    }
+                    values.append(JSONObject.Member(key: "withdrawalFees", value: .object(JSONObject(entries))))
+                }
             }
             return JSONObject.Member(key: descriptor.id, value: .object(JSONObject(values)))
         }

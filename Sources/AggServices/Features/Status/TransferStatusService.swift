@@ -1,4 +1,5 @@
 import AggCore
+import AggOptions
 
 /// Transfer status: each venue that publishes it is asked once for its whole list, all at the
 /// same time, and the rows of the coins asked are kept.
@@ -8,10 +9,14 @@ package struct TransferStatusService: Sendable {
     package struct Report: Sendable, Equatable {
         package var rows: [TransferStatus]
         package var errors: [AggError]
+        /// Each venue's taker fee on its home-currency markets, with its source, in venue order
+        /// (empty when the service was made without a fee lookup).
+        package var takerFees: [VenueTakerFee]
 
-        package init(rows: [TransferStatus], errors: [AggError]) {
+        package init(rows: [TransferStatus], errors: [AggError], takerFees: [VenueTakerFee] = []) {
             self.rows = rows
             self.errors = errors
+            self.takerFees = takerFees
         }
 
         /// Per venue and coin, whether the coin can move (`TransferStatus.summary`): what the
@@ -21,12 +26,36 @@ package struct TransferStatusService: Sendable {
         }
     }
 
+    /// A venue's taker fee on the markets quoted in its home currency.
+    package struct VenueTakerFee: Sendable, Equatable {
+        package var exchange: String
+        package var quoteCurrency: String
+        package var choice: TakerFeeLookup.Choice
+    }
+
     let factory: AdapterFactory
     let now: @Sendable () -> Timestamp
+    /// The taker fees to show beside the rows; `nil` shows none.
+    var takerFees: TakerFeeLookup?
+    /// The config file's withdrawal fees by venue id, put over the venues' own.
+    var withdrawalOverrides: [String: VenueFeeOverrides]
 
-    package init(factory: AdapterFactory, now: @escaping @Sendable () -> Timestamp) {
+    package init(
+        factory: AdapterFactory, now: @escaping @Sendable () -> Timestamp, takerFees: TakerFeeLookup? = nil,
+        withdrawalOverrides: [String: VenueFeeOverrides] = [:]
+    ) {
         self.factory = factory
         self.now = now
+        self.takerFees = takerFees
+        self.withdrawalOverrides = withdrawalOverrides
+    }
+
+    /// The service `agg status` and `/v1/status` run: with the taker fees and the config
+    /// file's withdrawal fees of `factory`'s context.
+    package static func withFees(factory: AdapterFactory) -> TransferStatusService {
+        TransferStatusService(
+            factory: factory, now: factory.context.now, takerFees: factory.context.takerFeeLookup,
+            withdrawalOverrides: factory.context.withdrawalFeeOverrides)
     }
 
     /// The venues to ask: those named (each must publish transfer status), else every venue that
@@ -69,11 +98,25 @@ package struct TransferStatusService: Sendable {
                     rows += coinRows.map { row in
                         var row = row
                         if row.asOf == nil { row.asOf = asked }
-                        return row
+                        return Self.overridden(row, by: withdrawalOverrides[descriptor.id])
                     }
                 }
             }
         }
-        return Report(rows: rows, errors: errors)
+        let fees = venues.compactMap { descriptor in
+            takerFees?.taker(venue: descriptor.id, quotedIn: descriptor.homeCurrency).map {
+                VenueTakerFee(exchange: descriptor.id, quoteCurrency: descriptor.homeCurrency, choice: $0)
+            }
+        }
+        return Report(rows: rows, errors: errors, takerFees: fees)
+    }
+
+    /// `row` with the user's fixed withdrawal fee for its coin and network, when they set one.
+    static func overridden(_ row: TransferStatus, by overrides: VenueFeeOverrides?) -> TransferStatus {
+        guard let fee = overrides?.withdrawalFee(coin: row.coin, network: row.network) else { return row }
+        var row = row
+        row.withdrawal = .fixed(fee)
+        row.feeSource = .configuration
+        return row
     }
 }
