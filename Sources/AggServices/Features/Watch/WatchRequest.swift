@@ -22,6 +22,8 @@ package struct WatchRequest: Sendable {
     package var interval: Double
     /// Refreshes to make; `nil` until stopped.
     var count: Int?
+    /// How old a quote may be before it is shown stale (`--stale-after`).
+    package var staleAfter: Duration
 
     /// - Throws: a usage error for a bad symbol or venue, an alert rule watch cannot evaluate, or
     ///   an `--interval` shorter than the venues' rate limits allow (naming the venue that sets it).
@@ -55,6 +57,7 @@ package struct WatchRequest: Sendable {
             interval = seconds
         }
         count = arguments[WatchCommand.count]
+        staleAfter = .seconds(context.settings(arguments).value(Settings.staleAfter))
     }
 
     /// The shortest interval that keeps every venue within its rate limit, counting one request
