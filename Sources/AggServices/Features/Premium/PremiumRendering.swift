@@ -227,11 +227,17 @@ package struct PremiumRendering: Rendering {
         let showsPercentile = basis != .usdt && !percentiles.isEmpty
         if showsPercentile { columns.append(.init("7D PCTL", .right, priority: 1)) }
         if basis != .fx { columns.append(.init("USDT PREM", .right, priority: basis == .usdt ? 0 : 1)) }
-        columns += [
-            .init("VOLUME 24H", .right, priority: 2), .init(QuoteAging.columnTitle, .right, priority: 5),
-            .init("NOTE", priority: 4),
-        ]
         let aging = aging
+        // AGE gives way first on a narrow terminal, unless it carries a stale mark.
+        let anyStale = rows.contains { row in
+            row.venues.contains {
+                $0.isLocal && aging.isStale(Self.quote($0), sourceDown: sourceDown.contains($0.exchange))
+            }
+        }
+        columns += [
+            .init("VOLUME 24H", .right, priority: 2),
+            .init(QuoteAging.columnTitle, .right, priority: anyStale ? 5 : 1), .init("NOTE", priority: 4),
+        ]
         var table = TextTable(columns: columns)
         var notes: [(base: String, note: String)] = []
         for row in rows {
