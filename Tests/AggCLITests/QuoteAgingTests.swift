@@ -98,4 +98,26 @@ struct QuoteAgingTests {
         #expect(painted(Self.aging(after: 30_001), .plain) == "30s stale")
         #expect(painted(Self.aging(after: 10_000), .plain) == "10s")
     }
+
+    @Test("the rendering's sourceDown hook (a dropped stream) marks a young quote stale in JSON, CSV and the table")
+    func sourceDownHook() {
+        let quote = Self.quote(receivedAt: Self.venueTime)
+        let aging = Self.aging(after: 1_000)
+        func rendering(sourceDown: Bool) -> QuoteRendering {
+            QuoteRendering(
+                outcomes: [
+                    QuoteService.Outcome(
+                        exchange: "bithumb", market: quote.market, result: .success(quote), sourceDown: sourceDown)
+                ], aging: aging)
+        }
+        #expect(
+            rendering(sourceDown: false).jsonLine().hasSuffix(
+                #""ageSeconds":"1.000","stale":false}],"errors":[]}"# + "\n"))
+        #expect(
+            rendering(sourceDown: true).jsonLine().hasSuffix(
+                #""ageSeconds":"1.000","stale":true}],"errors":[]}"# + "\n"))
+        #expect(rendering(sourceDown: true).csv().hasSuffix(",true,2024-08-08T08:12:15.027Z,1.000"))
+        #expect(rendering(sourceDown: true).table(width: 200, style: .plain).hasSuffix("  1.0s stale"))
+        #expect(rendering(sourceDown: false).table(width: 200, style: .plain).hasSuffix("  1.0s"))
+    }
 }
