@@ -120,7 +120,10 @@ package struct ServeEndpoints: Sendable {
         var service = QuoteService(
             factory: factory, registry: factory.context.registry, caches: false, now: factory.context.now)
         service.lastGood = { snapshot.lastGood($0) }
-        return QuoteRendering(outcomes: try await service.run(request).outcomes).jsonLine()
+        return QuoteRendering(
+            outcomes: try await service.run(request).outcomes,
+            aging: QuoteAging(now: snapshot.time, staleAfter: request.staleAfter)
+        ).jsonLine()
     }
 
     /// `agg compare SYMBOL... [--in CUR] [-e ...] [--usdt HOW] -f json`: `CompareRequest` and

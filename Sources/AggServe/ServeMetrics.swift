@@ -1,6 +1,7 @@
 import AggCore
 import AggJSON
 import AggServer
+import AggServices
 import FoundationEssentials
 import Synchronization
 
@@ -79,6 +80,21 @@ package final class ServeMetrics: Sendable {
             text.sample(
                 "agg_quote_timestamp_seconds", [("exchange", id)],
                 seconds(Timestamp(millisecondsSince1970: newest)))
+        }
+        text.family(
+            "agg_quote_age_seconds", type: "gauge",
+            help:
+                "A quote's age when the snapshot was published: from the venue's time, else from when agg received it (seconds)."
+        )
+        for id in snapshot.venues.keys.sorted() {
+            guard let quotes = snapshot.venues[id]?.quotes else { continue }
+            for quote in quotes.sorted(by: { $0.market < $1.market }) {
+                guard let age = quote.age(at: snapshot.time) else { continue }
+                text.sample(
+                    "agg_quote_age_seconds",
+                    [("exchange", id), ("symbol", quote.market.base), ("quote", quote.market.quote)],
+                    QuoteAging.secondsText(age))
+            }
         }
         text.family(
             "agg_fx_timestamp_seconds", type: "gauge",

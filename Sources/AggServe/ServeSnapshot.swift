@@ -31,8 +31,13 @@ package struct ServeSnapshot: Sendable {
             skippedTotal = previous?.skippedTotal ?? 0
             switch answer {
             case .success(let answered):
-                result = .success(answered.values)
-                quotes = answered.values
+                // Each quote carries when its answer arrived (a stream's quotes their own).
+                var received = answered.values
+                for index in received.indices where received[index].receivedAt == nil {
+                    received[index].receivedAt = time
+                }
+                result = .success(received)
+                quotes = received
                 fetched = time
                 skipped = answered.skipped
                 skippedTotal += answered.skipped.count

@@ -30,8 +30,9 @@ struct CLIPapercutTests {
 
     @Test("attached short options: -ebithumb -fjson is -e bithumb -f json")
     func attachedShortOptions() async throws {
-        let attached = await runCLI(["quote", "BTC", "-ebithumb", "-fjson", "--offline"])
-        let separate = await runCLI(["quote", "BTC", "-e", "bithumb", "-f", "json", "--offline"])
+        let now = QuoteAgeOutputTests.now
+        let attached = await runCLI(["quote", "BTC", "-ebithumb", "-fjson", "--offline"], now: now)
+        let separate = await runCLI(["quote", "BTC", "-e", "bithumb", "-f", "json", "--offline"], now: now)
         #expect(attached.status == 0)
         #expect(attached.output == separate.output)
         #expect(try attached.json()["quotes"][0]["exchange"].string() == "bithumb")

@@ -33,8 +33,11 @@ private func network(
 private func compare(_ arguments: [String], http: (any HTTPClient)? = nil, registry: AdapterRegistry = registryWithFX())
     async throws -> CLIRun
 {
-    await runCLI(["compare"] + arguments, http: try http ?? network(), registry: registry)
+    await runCLI(["compare"] + arguments, http: try http ?? network(), registry: registry, now: compareNow)
 }
+
+/// The clock of these runs, 2025-11-30T00:00:00Z: after the FX table, so every age is fixed.
+let compareNow = Timestamp(millisecondsSince1970: 1_764_460_800_000)
 
 extension JSONCursor {
     /// The value here as compact JSON text, for comparing whole objects.
@@ -51,19 +54,7 @@ struct CompareCommandTests {
         #expect(run.status == 0)
         #expect(
             run.output == """
-                {"base":"BTC","currency":"KRW","fx":[\
-                {"from":"USD","to":"KRW","rate":"1442.35","source":"testfx","asOf":"2025-11-29T23:00:00Z",\
-                "attribution":"Rates by Test FX"},\
-                {"from":"USDT","to":"KRW","rate":"1442.35","source":"assumed equal to USD","asOf":null,"attribution":null}],\
-                "reference":{"method":"median of venues not quoted in KRW","price":"84264510.148"},\
-                "venues":[{"exchange":"binance","symbol":"BTC/USDT","last":"58412.07","rate":"1442.35",\
-                "lastConverted":"84250649.1645","premiumPercent":"-0.02"},\
-                {"exchange":"bithumb","symbol":"BTC/KRW","last":"80630000","rate":"1","lastConverted":"80630000",\
-                "premiumPercent":"-4.31"},\
-                {"exchange":"coinbase","symbol":"BTC/USD","last":"58431.29","rate":"1442.35",\
-                "lastConverted":"84278371.1315","premiumPercent":"0.02"},\
-                {"exchange":"upbit","symbol":"BTC/KRW","last":"80651000","rate":"1","lastConverted":"80651000",\
-                "premiumPercent":"-4.29"}],"errors":[]}
+                {"base":"BTC","currency":"KRW","fx":[{"from":"USD","to":"KRW","rate":"1442.35","source":"testfx","asOf":"2025-11-29T23:00:00Z","attribution":"Rates by Test FX"},{"from":"USDT","to":"KRW","rate":"1442.35","source":"assumed equal to USD","asOf":null,"attribution":null}],"reference":{"method":"median of venues not quoted in KRW","price":"84264510.148"},"venues":[{"exchange":"binance","symbol":"BTC/USDT","last":"58412.07","rate":"1442.35","lastConverted":"84250649.1645","premiumPercent":"-0.02","receivedAt":"2025-11-30T00:00:00.000Z","ageSeconds":"41356065.013","stale":true},{"exchange":"bithumb","symbol":"BTC/KRW","last":"80630000","rate":"1","lastConverted":"80630000","premiumPercent":"-4.31","receivedAt":"2025-11-30T00:00:00.000Z","ageSeconds":"41356064.973","stale":true},{"exchange":"coinbase","symbol":"BTC/USD","last":"58431.29","rate":"1442.35","lastConverted":"84278371.1315","premiumPercent":"0.02","receivedAt":"2025-11-30T00:00:00.000Z","ageSeconds":"41356065.126","stale":true},{"exchange":"upbit","symbol":"BTC/KRW","last":"80651000","rate":"1","lastConverted":"80651000","premiumPercent":"-4.29","receivedAt":"2025-11-30T00:00:00.000Z","ageSeconds":"41356064.888","stale":true}],"errors":[]}
 
                 """)
         #expect(run.error.isEmpty)
@@ -75,10 +66,10 @@ struct CompareCommandTests {
         #expect(run.status == 0)
         #expect(
             run.output == """
-                VENUE     MARKET          LAST      RATE      IN KRW   PREMIUM
-                upbit     BTC/KRW   80,651,000         1  80,651,000  ▼ -4.29%
-                binance   BTC/USDT   58,412.07  1,442.35  84,250,649  ▼ -0.02%
-                coinbase  BTC/USD    58,431.29  1,442.35  84,278,371  ▲ +0.02%
+                VENUE     MARKET          LAST      RATE      IN KRW   PREMIUM         AGE
+                upbit     BTC/KRW   80,651,000         1  80,651,000  ▼ -4.29%  478d stale
+                binance   BTC/USDT   58,412.07  1,442.35  84,250,649  ▼ -0.02%  478d stale
+                coinbase  BTC/USD    58,431.29  1,442.35  84,278,371  ▲ +0.02%  478d stale
 
                 Reference: 84,264,510 KRW, median of venues not quoted in KRW (binance, coinbase)
                 FX: USD→KRW 1,442.35 from testfx (Rates by Test FX), as of 2025-11-29 23:00:00 UTC
@@ -146,9 +137,9 @@ struct CompareCommandTests {
         let run = try await compare(["BTC", "-e", "upbit,coinbase", "-f", "csv"])
         #expect(
             run.output == """
-                exchange,symbol,last,currency,rate,lastConverted,premiumPercent
-                upbit,BTC/KRW,80651000,KRW,1,80651000,-4.30
-                coinbase,BTC/USD,58431.29,KRW,1442.35,84278371.1315,0.00
+                exchange,symbol,last,currency,rate,lastConverted,premiumPercent,receivedAt,ageSeconds,stale
+                upbit,BTC/KRW,80651000,KRW,1,80651000,-4.30,2025-11-30T00:00:00.000Z,41356064.888,true
+                coinbase,BTC/USD,58431.29,KRW,1442.35,84278371.1315,0.00,2025-11-30T00:00:00.000Z,41356065.126,true
 
                 """)
     }
@@ -248,7 +239,7 @@ struct CompareCommandTests {
         #expect(json["reference"].value == .null)
         #expect(try json["venues"].elements().allSatisfy { $0["premiumPercent"].value == .null })
         let table = try await compare(["BTC", "-f", "table"], http: try network(fxStatus: 503, fxBody: ""))
-        #expect(table.output.contains("\nbinance   BTC/USDT   58,412.07     -     no rate\n"))
+        #expect(table.output.contains("\nbinance   BTC/USDT   58,412.07     -     no rate  478d stale\n"))
         #expect(!table.output.contains("PREMIUM"))
         #expect(!table.output.contains("Reference:"))
     }
@@ -293,23 +284,18 @@ struct CompareCommandTests {
     func tetherPremiumRecorded() async throws {
         // Recorded: USD→KRW 1331.529034 (exchangerate, 2024-08-21), USDT/KRW 1373 on Upbit.
         // (1373 / 1331.529034 − 1) × 100 = 3.1145…
-        let run = await runCLI(["compare", "USDT", "-e", "upbit", "--offline", "-f", "json"])
+        let run = await runCLI(["compare", "USDT", "-e", "upbit", "--offline", "-f", "json"], now: compareNow)
         #expect(run.status == 0)
         #expect(
             run.output == """
-                {"base":"USDT","currency":"KRW","fx":[\
-                {"from":"USD","to":"KRW","rate":"1331.529034","source":"exchangerate","asOf":"2024-08-21T00:02:31Z",\
-                "attribution":"Rates By Exchange Rate API (https://www.exchangerate-api.com)"}],\
-                "reference":{"method":"the USD→KRW rate (USDT = USD)","price":"1331.529034"},\
-                "venues":[{"exchange":"upbit","symbol":"USDT/KRW","last":"1373","rate":"1","lastConverted":"1373",\
-                "premiumPercent":"3.11"}],"errors":[]}
+                {"base":"USDT","currency":"KRW","fx":[{"from":"USD","to":"KRW","rate":"1331.529034","source":"exchangerate","asOf":"2024-08-21T00:02:31Z","attribution":"Rates By Exchange Rate API (https://www.exchangerate-api.com)"}],"reference":{"method":"the USD→KRW rate (USDT = USD)","price":"1331.529034"},"venues":[{"exchange":"upbit","symbol":"USDT/KRW","last":"1373","rate":"1","lastConverted":"1373","premiumPercent":"3.11","receivedAt":"2025-11-30T00:00:00.000Z","ageSeconds":"41356064.350","stale":true}],"errors":[]}
 
                 """)
-        let table = await runCLI(["compare", "USDT", "-e", "upbit", "--offline", "-f", "table"])
+        let table = await runCLI(["compare", "USDT", "-e", "upbit", "--offline", "-f", "table"], now: compareNow)
         #expect(
             table.output == """
-                VENUE  MARKET     LAST  RATE  IN KRW   PREMIUM
-                upbit  USDT/KRW  1,373     1   1,373  ▲ +3.11%
+                VENUE  MARKET     LAST  RATE  IN KRW   PREMIUM         AGE
+                upbit  USDT/KRW  1,373     1   1,373  ▲ +3.11%  478d stale
 
                 Reference: 1,332 KRW, the USD→KRW rate (USDT = USD)
                 FX: USD→KRW 1,331.529034 from exchangerate (Rates By Exchange Rate API (https://www.exchangerate-api.com)), as of 2024-08-21 00:02:31 UTC
@@ -344,9 +330,9 @@ struct CompareCommandTests {
         let usd = try await compare(["USDT", "--in", "USD", "-e", "bithumb,upbit", "-f", "csv"], http: http)
         #expect(
             usd.output == """
-                exchange,symbol,last,currency,rate,lastConverted,premiumPercent
-                bithumb,USDT/KRW,1372,USD,0.000693312996,0.951225430721,-4.88
-                upbit,USDT/KRW,1373,USD,0.000693312996,0.951918743717,-4.81
+                exchange,symbol,last,currency,rate,lastConverted,premiumPercent,receivedAt,ageSeconds,stale
+                bithumb,USDT/KRW,1372,USD,0.000693312996,0.951225430721,-4.88,2025-11-30T00:00:00.000Z,41356064.973,true
+                upbit,USDT/KRW,1373,USD,0.000693312996,0.951918743717,-4.81,2025-11-30T00:00:00.000Z,41356064.350,true
 
                 """)
         let table = try await compare(["USDT", "--in", "USD", "-e", "bithumb,upbit", "-f", "table"], http: http)
@@ -536,7 +522,7 @@ struct QuoteAcrossVenuesTests {
 
 /// The compare CSV header, as documented.
 private enum CompareRenderingHeader {
-    static let csv = "exchange,symbol,last,currency,rate,lastConverted,premiumPercent"
+    static let csv = "exchange,symbol,last,currency,rate,lastConverted,premiumPercent,receivedAt,ageSeconds,stale"
 }
 
 @Suite("agg compare with recorded premiums")
@@ -568,12 +554,13 @@ struct ComparePercentileTests {
             #expect(try venues[1]["premiumPercentile7d"].string() == "75")
             #expect(try venues[0]["premiumPercentile7d"].optionalString() == nil)
             // A venue without recorded premiums has the field, null.
-            #expect(run.output.contains(#""premiumPercent":"-0.02","premiumPercentile7d":null}"#))
+            #expect(run.output.contains(#""premiumPercent":"-0.02","premiumPercentile7d":null,"receivedAt":"#))
             let table = await runCLI(
                 ["compare", "BTC", "--format", "table"], environment: ["AGG_HOME": home], http: try network(),
                 registry: registryWithFX())
             let bithumb = table.output.split(separator: "\n").first { $0.hasPrefix("bithumb") }
-            #expect(bithumb?.split(separator: " ").last == "75")
+            // 7D PCTL, then AGE (`<days>d stale`: the recording is old).
+            #expect(bithumb?.split(separator: " ").dropLast(2).last == "75")
         }
     }
 }

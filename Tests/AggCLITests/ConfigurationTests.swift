@@ -42,6 +42,7 @@ struct ConfigurationTests {
                   },
                   "format": null,
                   "maxStale": 600,
+                  "staleAfter": 30,
                   "store": null,
                   "venueSettings": {
                     "bithumb": {

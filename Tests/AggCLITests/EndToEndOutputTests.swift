@@ -27,7 +27,15 @@ struct EndToEndOutputTests {
         let run = try await AggBinary.run(
             ["quote", "BTC", "ETH", "XRP", "SHIB", "-e", "bithumb", "-f", "table"], environment: environment(server))
         #expect(run.status == 0)
-        #expect(run.output == Self.fullTable)
+        // The table as before, then AGE: the recordings are days old by the wall clock, and stale.
+        let lines = run.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first?.hasSuffix("  AGE") == true)
+        #expect(
+            lines.dropFirst().dropLast().allSatisfy {
+                $0.range(of: #"  \d+d stale$"#, options: .regularExpression) != nil
+            })
+        let withoutAge = lines.map { $0.replacing(#/ +(AGE|\d+d stale)$/#, with: "") }
+        #expect(withoutAge.joined(separator: "\n") == Self.fullTable)
         #expect(run.output.split(separator: "\n").allSatisfy { $0.count > 80 })
     }
 
@@ -38,9 +46,11 @@ struct EndToEndOutputTests {
             ["quote", "BTC", "ETH", "XRP", "SHIB", "-e", "bithumb", "-f", "table"],
             environment: environment(server, ["COLUMNS": "80"]))
         #expect(run.status == 0)
+        // AGE is the last column to give way; HIGH goes first now.
         #expect(
-            run.output.split(separator: "\n").first
-                == "EXCHANGE  MARKET          LAST       24H        HIGH                VOLUME")
+            run.output.split(separator: "\n").first?.hasPrefix("EXCHANGE  MARKET          LAST       24H          ")
+                == true)
+        #expect(run.output.split(separator: "\n").first?.hasSuffix("VOLUME         AGE") == true)
         #expect(run.output.split(separator: "\n").allSatisfy { $0.count <= 80 })
     }
 

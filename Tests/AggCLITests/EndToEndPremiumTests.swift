@@ -43,8 +43,9 @@ struct EndToEndPremiumTests {
                 == ["bithumb 1372", "coinone 1373", "korbit 1373", "upbit 1373"])
         let rows = try json["rows"].elements()
         #expect(try rows.map { try $0["base"].string() } == ["BTC", "ETH"])
+        // Each venue's age members (EndToEndQuoteAgeTests checks them) taken out.
         #expect(
-            rows[0].value?.serialized()
+            rows[0].value.map(AgeFields.stripped)?.serialized()
                 == """
                 {"base":"BTC","venues":[\
                 {"exchange":"bithumb","symbol":"BTC/KRW","last":"80630000","lastConverted":"80630000",\
@@ -116,8 +117,11 @@ struct EndToEndPremiumTests {
             lines[2]
                 == "Global price: each coin's median on binance, kraken, okx in USD (USDT = USD), outliers left out; "
                 + "not asked: coinbase (no all-tickers request; agg compare asks it)")
+        // AGE (the recordings are days old by the wall clock: stale) taken out.
+        #expect(lines[3].contains("VOLUME 24H         AGE  NOTE"))
+        #expect(lines.dropFirst(4).allSatisfy { $0.range(of: #"  \d+d stale"#, options: .regularExpression) != nil })
         #expect(
-            lines.dropFirst(3) == [
+            lines.dropFirst(3).map { $0.replacing(#/ +(AGE|\d+d stale)/#, with: "") } == [
                 "COIN  EXCHANGE  LAST (KRW)  GLOBAL (KRW)  PREMIUM       VOLUME 24H  NOTE",
                 "BTC   bithumb   80,630,000    80,238,672   +0.49%  109,282,011,239",
                 "      coinone   80,640,000                 +0.50%   21,034,512,874",

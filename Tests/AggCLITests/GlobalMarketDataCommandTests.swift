@@ -115,13 +115,14 @@ struct GlobalMarketDataCommandTests {
 
     @Test("quote --all -e binance: every USDT ticker from one all-tickers answer, BTC's exact")
     func allTickers() async throws {
-        let run = await runCLI(["quote", "--all", "-e", "binance", "--offline", "-f", "csv"])
+        let run = await runCLI(
+            ["quote", "--all", "-e", "binance", "--offline", "-f", "csv"], now: QuoteAgeOutputTests.now)
         #expect(run.status == 0)
         let lines = run.output.split(separator: "\n")
         #expect(lines.count == 708)
         let expected =
             "binance,BTC/USDT,BTC,USDT,58412.07,58790.53,59133.5,56411.23,58790.52,-378.46,-0.644,rolling24h,"
-            + "31245.67812,1802716532.85710318,2024-08-08T08:12:14.987Z,false"
+            + "31245.67812,1802716532.85710318,2024-08-08T08:12:14.987Z,false,2024-08-08T08:12:27.527Z,12.540"
         #expect(lines.first { $0.hasPrefix("binance,BTC/USDT,") }.map(String.init) == expected)
     }
 

@@ -207,10 +207,10 @@ struct PremiumCommandTests {
             ])
         #expect(
             lines.dropFirst(3) == [
-                "COIN  EXCHANGE  LAST (KRW)  GLOBAL (KRW)  PREMIUM  USDT PREM       VOLUME 24H  NOTE",
-                "BTC   kra       80,651,000    80,128,255   +0.65%     +0.47%  311,604,512,879",
-                "      krb       80,630,000                 +0.63%     +0.30%  109,282,011,239",
-                "ETH   kra        3,407,000     3,399,634   +0.22%     +0.04%  148,703,652,311",
+                "COIN  EXCHANGE  LAST (KRW)  GLOBAL (KRW)  PREMIUM  USDT PREM       VOLUME 24H   AGE  NOTE",
+                "BTC   kra       80,651,000    80,128,255   +0.65%     +0.47%  311,604,512,879  0.0s",
+                "      krb       80,630,000                 +0.63%     +0.30%  109,282,011,239  0.0s",
+                "ETH   kra        3,407,000     3,399,634   +0.22%     +0.04%  148,703,652,311  0.0s",
             ])
     }
 
@@ -222,11 +222,11 @@ struct PremiumCommandTests {
         #expect(lines.count == 5)
         #expect(
             lines[0]
-                == "time,base,exchange,symbol,last,lastConverted,premiumPercent,usdtPremiumPercent,volumeConverted,local,outlier,reference,flags"
+                == "time,base,exchange,symbol,last,lastConverted,premiumPercent,usdtPremiumPercent,volumeConverted,local,outlier,reference,flags,receivedAt,ageSeconds,stale"
         )
         #expect(
             lines[1]
-                == "2024-08-08T08:12:15.000Z,BTC,kra,BTC/KRW,80651000,80651000,0.65,0.47,311604512879.45103,true,false,80128255.204,"
+                == "2024-08-08T08:12:15.000Z,BTC,kra,BTC/KRW,80651000,80651000,0.65,0.47,311604512879.45103,true,false,80128255.204,,2024-08-08T08:12:15.000Z,0.000,false"
         )
     }
 
@@ -483,8 +483,8 @@ struct PremiumRankingTests {
         #expect(usdt.status == 0, "\(usdt.error)")
         #expect(
             Array(usdt.output.split(separator: "\n").map(String.init).suffix(2)) == [
-                "FFF   kra            1,375         1,372     +0.07%           -",
-                "EEE   krb          1,375.7         1,372     -0.02%           -",
+                "FFF   kra            1,375         1,372     +0.07%           -  0.0s",
+                "EEE   krb          1,375.7         1,372     -0.02%           -  0.0s",
             ])
         for basis in ["fx", "both"] {
             let run = await runBoard(["premium", "EEE", "FFF", "--basis", basis, "-f", "json"], extra: rankingTickers)
@@ -519,7 +519,7 @@ struct PremiumOutputTests {
         #expect(try json["currency"].string() == "KRW")
         #expect(
             json["rows"][0]["venues"][0].value?.serialized()
-                == #"{"exchange":"kra","symbol":"BTC/KRW","last":"80651000","lastConverted":"80651000","premiumPercent":"0.65","usdtPremiumPercent":"0.47","volumeConverted":"311604512879.45103","local":true,"outlier":false,"transfer":"open"}"#
+                == #"{"exchange":"kra","symbol":"BTC/KRW","last":"80651000","lastConverted":"80651000","premiumPercent":"0.65","usdtPremiumPercent":"0.47","volumeConverted":"311604512879.45103","local":true,"outlier":false,"transfer":"open","receivedAt":"2024-08-08T08:12:15.000Z","ageSeconds":"0.000","stale":false}"#
         )
         #expect(try json["rows"][0]["volumeConverted"].string() == "420886524117.95229")
         #expect(json["rows"][0]["volumeKRW"].value == nil)

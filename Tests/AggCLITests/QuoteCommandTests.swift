@@ -11,14 +11,16 @@ import Testing
 struct QuoteCommandTests {
     @Test("JSON output has exactly the documented shape and values")
     func jsonShape() async throws {
-        let run = await runCLI(["quote", "BTC", "--exchange", "bithumb", "--offline", "--format", "json"])
+        let run = await runCLI(
+            ["quote", "BTC", "--exchange", "bithumb", "--offline", "--format", "json"], now: QuoteAgeOutputTests.now)
         #expect(run.status == 0)
         #expect(
             run.output == """
                 {"quotes":[{"exchange":"bithumb","symbol":"BTC/KRW","base":"BTC","quote":"KRW","last":"80630000",\
                 "open":"79934000","high":"81500000","low":"77734000","previousClose":"79999000","change":"-435000",\
                 "changePercent":"-0.54","changeBasis":"rolling24h","baseVolume":"1368.01423432",\
-                "quoteVolume":"109282011238.50126","timestamp":"2024-08-08T08:12:15.027Z"}],"errors":[]}
+                "quoteVolume":"109282011238.50126","timestamp":"2024-08-08T08:12:15.027Z",\
+                "receivedAt":"2024-08-08T08:12:27.527Z","ageSeconds":"12.500","stale":false}],"errors":[]}
 
                 """)
         #expect(
@@ -85,15 +87,15 @@ struct QuoteCommandTests {
             rolling.output.split(separator: "\n").first?.hasPrefix("EXCHANGE  MARKET          LAST       24H") == true)
         #expect(!rolling.output.contains("BASIS"))
 
-        let mixed = await runCLI(["quote", "BTC", "--offline", "-f", "table"])
+        let mixed = await runCLI(["quote", "BTC", "--offline", "-f", "table"], now: QuoteAgeOutputTests.now)
         #expect(mixed.status == 0)
         #expect(
             mixed.output == """
-                EXCHANGE  MARKET          LAST  CHANGE %  BASIS               CHANGE        HIGH         LOW     VOLUME  UPDATED (UTC)
-                binance   BTC/USDT   58,412.07  ▼ -0.64%  rolling 24h        -378.46   59,133.50   56,411.23  31,245.68  2024-08-08 08:12:14
-                bithumb   BTC/KRW   80,630,000  ▼ -0.54%  rolling 24h       -435,000  81,500,000  77,734,000   1,368.01  2024-08-08 08:12:15
-                coinbase  BTC/USD    58,431.29  ▼ -0.63%  rolling 24h        -370.85   59,140.01   56,420.50  14,871.31  2024-08-08 08:12:14
-                upbit     BTC/KRW   80,651,000  ▲ +1.35%  since 00:00 UTC  1,071,000  81,480,000  79,120,000   3,876.22  2024-08-08 08:12:15
+                EXCHANGE  MARKET          LAST  CHANGE %  BASIS               CHANGE        HIGH         LOW     VOLUME  UPDATED (UTC)        AGE
+                binance   BTC/USDT   58,412.07  ▼ -0.64%  rolling 24h        -378.46   59,133.50   56,411.23  31,245.68  2024-08-08 08:12:14  12s
+                bithumb   BTC/KRW   80,630,000  ▼ -0.54%  rolling 24h       -435,000  81,500,000  77,734,000   1,368.01  2024-08-08 08:12:15  12s
+                coinbase  BTC/USD    58,431.29  ▼ -0.63%  rolling 24h        -370.85   59,140.01   56,420.50  14,871.31  2024-08-08 08:12:14  12s
+                upbit     BTC/KRW   80,651,000  ▲ +1.35%  since 00:00 UTC  1,071,000  81,480,000  79,120,000   3,876.22  2024-08-08 08:12:15  12s
 
                 """)
 
@@ -146,11 +148,12 @@ struct QuoteCommandTests {
 
     @Test("CSV has a header row and exact values")
     func csv() async throws {
-        let run = await runCLI(["quote", "BTC", "--exchange", "bithumb", "--offline", "--format", "csv"])
+        let run = await runCLI(
+            ["quote", "BTC", "--exchange", "bithumb", "--offline", "--format", "csv"], now: QuoteAgeOutputTests.now)
         #expect(
             run.output == """
-                exchange,symbol,base,quote,last,open,high,low,previousClose,change,changePercent,changeBasis,baseVolume,quoteVolume,timestamp,stale
-                bithumb,BTC/KRW,BTC,KRW,80630000,79934000,81500000,77734000,79999000,-435000,-0.54,rolling24h,1368.01423432,109282011238.50126,2024-08-08T08:12:15.027Z,false
+                exchange,symbol,base,quote,last,open,high,low,previousClose,change,changePercent,changeBasis,baseVolume,quoteVolume,timestamp,stale,receivedAt,ageSeconds
+                bithumb,BTC/KRW,BTC,KRW,80630000,79934000,81500000,77734000,79999000,-435000,-0.54,rolling24h,1368.01423432,109282011238.50126,2024-08-08T08:12:15.027Z,false,2024-08-08T08:12:27.527Z,12.500
 
                 """)
     }
@@ -173,14 +176,17 @@ struct QuoteCommandTests {
         let quotes = try json.json()["quotes"].elements()
         #expect(try quotes.map { try $0["symbol"].string() } == ["BTC/KRW", "ETH/KRW"])
         #expect(quotes.allSatisfy { $0["timestamp"].value == .null })
-        let table = await runCLI(arguments + ["-f", "table"], http: ScriptedHTTPClient(body: body))
+        // Without the venue's time, the age is measured from when agg received the answer.
+        let now = QuoteAgeOutputTests.now
+        let table = await runCLI(arguments + ["-f", "table"], http: ScriptedHTTPClient(body: body), now: now)
         let lines = table.output.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
-        #expect(lines.dropFirst().allSatisfy { $0.hasSuffix("  -") })
-        let csv = await runCLI(arguments + ["-f", "csv"], http: ScriptedHTTPClient(body: body))
+        // UPDATED (UTC) is "-" padded to its title's 13 columns, then AGE.
+        #expect(lines.dropFirst().allSatisfy { $0.hasSuffix("  -" + String(repeating: " ", count: 14) + "0.0s") })
+        let csv = await runCLI(arguments + ["-f", "csv"], http: ScriptedHTTPClient(body: body), now: now)
         let csvLines = csv.output.split(separator: "\n")
         #expect(csvLines.count == 3)
-        #expect(csvLines.dropFirst().allSatisfy { $0.hasSuffix(",,false") })
+        #expect(csvLines.dropFirst().allSatisfy { $0.hasSuffix(",,false,2024-08-08T08:12:27.527Z,0.000") })
         #expect(csvLines.dropFirst().allSatisfy { $0.contains(",rolling24h,") })
     }
 

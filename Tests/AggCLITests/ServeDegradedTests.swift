@@ -118,7 +118,11 @@ struct ServeDegradedTests {
         let quote = try await harness.get("/v1/quote?symbol=BTC&exchange=bithumb")
         #expect(quote.status == 200)
         #expect(quote.text.contains(#""last":"80630000""#))
-        #expect(quote.text.contains(#""timestamp":"2024-08-08T08:12:15.027Z","stale":true,"ageSeconds":42}"#))
+        // Received at the first poll, aged from Bithumb's time at the snapshot's, stale: its venue is down.
+        #expect(
+            quote.text.contains(
+                #""timestamp":"2024-08-08T08:12:15.027Z","receivedAt":"2027-01-15T08:00:00.000Z","#
+                    + #""ageSeconds":"76895306.973","stale":true}"#))
         let health = try await harness.get("/healthz")
         #expect(health.status == 200)
         #expect(

@@ -89,8 +89,10 @@ struct ServeLoadTests {
 
     @Test("/metrics: the polled prices, rates and sources, exactly; the request counters and histograms")
     func metrics() async throws {
+        // A clock at 2024-08-08T08:13:20Z: every quote's age is fixed.
         let harness = try ServeHarness(
-            registry: fixedRegistry(["coinbase", "frankfurter"]), arguments: ["--fx", "frankfurter"])
+            registry: fixedRegistry(["coinbase", "frankfurter"]), arguments: ["--fx", "frankfurter"],
+            now: { Timestamp(millisecondsSince1970: 1_723_104_800_000) })
         let snapshot = await harness.poll()
         let answer = try await harness.get("/metrics")
         #expect(answer.status == 200)
@@ -154,6 +156,10 @@ struct ServeLoadTests {
                 # HELP agg_quote_timestamp_seconds The newest ticker time a venue sent, kept while it fails (Unix seconds).
                 # TYPE agg_quote_timestamp_seconds gauge
                 agg_quote_timestamp_seconds{exchange="coinbase"} 1723104734.874
+                # HELP agg_quote_age_seconds A quote's age when the snapshot was published: from the venue's time, else from when agg received it (seconds).
+                # TYPE agg_quote_age_seconds gauge
+                agg_quote_age_seconds{exchange="coinbase",symbol="BTC",quote="USD"} 65.126
+                agg_quote_age_seconds{exchange="coinbase",symbol="ETH",quote="USD"} 66.400
                 # HELP agg_fx_timestamp_seconds When an FX source's last table was published, kept while it fails (Unix seconds).
                 # TYPE agg_fx_timestamp_seconds gauge
                 agg_fx_timestamp_seconds{source="frankfurter"} 1723039200

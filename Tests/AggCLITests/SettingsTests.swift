@@ -51,6 +51,9 @@ struct SettingsTests {
             setting: Settings.maxStale, flag: ["--max-stale", "1h"], environment: "30s", file: "120",
             expected: ("3600", "30", "120", "600")),
         SettingRow(
+            setting: Settings.staleAfter, flag: ["--stale-after", "1m"], environment: "10s", file: #""2m""#,
+            expected: ("60", "10", "120", "30")),
+        SettingRow(
             setting: Settings.store, flag: ["--store", "sqlite:/tmp/a.sqlite"],
             environment: "postgres://agg:hunter2-secret@db/agg", file: #""/tmp/c.sqlite""#,
             expected: (#""sqlite:/tmp/a.sqlite""#, #""postgres://agg:***@db/agg""#, #""sqlite:/tmp/c.sqlite""#, "null")),

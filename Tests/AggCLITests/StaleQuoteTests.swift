@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 
 @testable import AggOptions
+@testable import AggServices
 
 /// The moment of the first (caching) run in these tests: 2024-08-08T08:13:20Z.
 private let cachedAt = Timestamp(millisecondsSince1970: 1_723_104_800_000)
@@ -35,6 +36,12 @@ private func quote(
 private func cache(_ coins: [String], home: String) async throws {
     let run = await quote(coins + ["-f", "json"], home: home, http: try recordedBithumb(), now: cachedAt)
     try #require(run.status == 0)
+}
+
+/// The age a stand-in shows `milliseconds` after `cachedAt`: from the venue's time,
+/// 2024-08-08T08:12:15.027Z, 64.973 s before `cachedAt`.
+private func ageText(_ milliseconds: Int64) -> String {
+    QuoteAging.secondsText(QuoteAge(milliseconds: milliseconds + 64_973, basis: .venueTime))
 }
 
 /// The recorded BTC/KRW quote as `agg quote` prints it, up to and including its timestamp.
@@ -72,7 +79,8 @@ struct StaleQuoteTests {
             #expect(run.status == 1)
             #expect(
                 run.output == """
-                    {"quotes":[\(btcQuoteJSON),"stale":true,"ageSeconds":185}],"errors":[\
+                    {"quotes":[\(btcQuoteJSON),"receivedAt":"2024-08-08T08:13:20.000Z","ageSeconds":"250.473",\
+                    "stale":true}],"errors":[\
                     {"exchange":"bithumb","symbol":"BTC/KRW","kind":"timeout","code":null,\
                     "message":"no answer within 2 s from https://api.bithumb.com/public/ticker/BTC_KRW"}]}
 
@@ -105,7 +113,9 @@ struct StaleQuoteTests {
             let run = await quote(["BTC", "-f", "json"] + arguments, home: home, http: timingOut(), now: later(offset))
             #expect(run.status == 1)
             let quotes = try run.json()["quotes"].elements()
-            #expect(try quotes.map { try $0["ageSeconds"].int64() } == (age.map { [$0] } ?? []))
+            // The age is the quote's (from the venue's time); `age` only says whether it stands in.
+            #expect(try quotes.map { try $0["ageSeconds"].string() } == (age.map { _ in [ageText(offset)] } ?? []))
+            #expect(try quotes.map { try $0["receivedAt"].string() } == (age.map { _ in [cachedAt.description] } ?? []))
             #expect(try run.json()["errors"][0]["kind"].string() == "timeout")
             #expect(run.errorLines.count == 1)
         }
@@ -127,7 +137,7 @@ struct StaleQuoteTests {
             #expect(try json["errors"][0]["kind"].string() == kind)
             #expect(try json["quotes"].elements().count == 1)
             #expect(json["quotes"][0]["stale"].value == .bool(true))
-            #expect(try json["quotes"][0]["ageSeconds"].int64() == 60)
+            #expect(try json["quotes"][0]["ageSeconds"].string() == "124.973")
             #expect(try json["quotes"][0]["last"].string() == "80630000")
         }
     }
@@ -143,7 +153,8 @@ struct StaleQuoteTests {
             #expect(run.status == 1)
             let json = try run.json()
             #expect(try json["quotes"].elements().map { try $0["symbol"].string() } == ["BTC/KRW"])
-            #expect(json["quotes"][0]["stale"].value == nil)
+            // BTC answered: received now, not the cached quote.
+            #expect(try json["quotes"][0]["receivedAt"].string() == later(60_000).description)
             #expect(try json["errors"][0]["kind"].string() == "notListed")
             #expect(run.errorLines == ["agg: bithumb ETH/KRW: not listed"])
         }
@@ -177,7 +188,11 @@ struct StaleQuoteTests {
             try await cache(["BTC"], home: home)
             let run = await quote(["BTC", "-f", "json"], home: home, http: try recordedBithumb(), now: later(60_000))
             #expect(run.status == 0)
-            #expect(run.output == "{\"quotes\":[\(btcQuoteJSON)}],\"errors\":[]}\n")
+            // Answered now: received now, and 124.973 s old (older than --stale-after).
+            #expect(
+                run.output
+                    == "{\"quotes\":[\(btcQuoteJSON),\"receivedAt\":\"2024-08-08T08:14:20.000Z\","
+                    + "\"ageSeconds\":\"124.973\",\"stale\":true}],\"errors\":[]}\n")
             #expect(run.error.isEmpty)
             // The second fetch refreshed the cache's time.
             let store = try Store.open(path: home + "/agg.sqlite")
@@ -196,8 +211,8 @@ struct StaleQuoteTests {
             #expect(run.status == 1)
             #expect(
                 run.output == """
-                    EXCHANGE  MARKET         LAST       24H    CHANGE        HIGH         LOW    VOLUME  UPDATED (UTC)
-                    bithumb   BTC/KRW  80,630,000  ▼ -0.54%  -435,000  81,500,000  77,734,000  1,368.01  stale, 3m ago
+                    EXCHANGE  MARKET         LAST       24H    CHANGE        HIGH         LOW    VOLUME  UPDATED (UTC)       AGE
+                    bithumb   BTC/KRW  80,630,000  ▼ -0.54%  -435,000  81,500,000  77,734,000  1,368.01  stale, 3m ago  4m stale
                     bithumb   ETH/KRW      failed   timeout
 
                     """)
@@ -256,8 +271,8 @@ struct StaleQuoteTests {
             #expect(run.status == 1)
             #expect(
                 run.output == """
-                    exchange,symbol,base,quote,last,open,high,low,previousClose,change,changePercent,changeBasis,baseVolume,quoteVolume,timestamp,stale
-                    bithumb,BTC/KRW,BTC,KRW,80630000,79934000,81500000,77734000,79999000,-435000,-0.54,rolling24h,1368.01423432,109282011238.50126,2024-08-08T08:12:15.027Z,true
+                    exchange,symbol,base,quote,last,open,high,low,previousClose,change,changePercent,changeBasis,baseVolume,quoteVolume,timestamp,stale,receivedAt,ageSeconds
+                    bithumb,BTC/KRW,BTC,KRW,80630000,79934000,81500000,77734000,79999000,-435000,-0.54,rolling24h,1368.01423432,109282011238.50126,2024-08-08T08:12:15.027Z,true,2024-08-08T08:13:20.000Z,65.973
 
                     """)
         }
@@ -271,7 +286,7 @@ struct StaleQuoteTests {
             let run = await quote(["XRP", "-f", "json"], home: home, http: timingOut(), now: later(2_000))
             let quotes = try run.json()["quotes"].elements()
             #expect(try quotes.map { try $0["symbol"].string() } == ["XRP/KRW"])
-            #expect(try quotes.map { try $0["ageSeconds"].int64() } == [2])
+            #expect(try quotes.map { try $0["ageSeconds"].string() } == [ageText(2_000)])
         }
     }
 
@@ -350,12 +365,12 @@ struct StaleQuoteTests {
             let flagged = await quote(
                 ["BTC", "-f", "json", "--max-stale", "1m"], home: home, http: timingOut(), now: later(45_000),
                 environment: environment)
-            #expect(try flagged.json()["quotes"][0]["ageSeconds"].int64() == 45)
+            #expect(try flagged.json()["quotes"][0]["ageSeconds"].string() == ageText(45_000))
             let seconds = try configFile(#"{"maxStale":60}"#)
             let numeric = await quote(
                 ["BTC", "-f", "json"], home: home, http: timingOut(), now: later(45_000),
                 environment: ["AGG_CONFIG": seconds])
-            #expect(try numeric.json()["quotes"][0]["ageSeconds"].int64() == 45)
+            #expect(try numeric.json()["quotes"][0]["ageSeconds"].string() == ageText(45_000))
             let show = await runBithumbCLI(["config", "show"], environment: environment)
             #expect(try show.json()["maxStale"].value == .number("30"))
         }

@@ -29,7 +29,9 @@ struct WatchCommandTests {
 
     @Test("CSV blocks share one header")
     func csvBlocks() async throws {
-        let run = await runCLI(["watch", "BTC", "-e", "bithumb", "-i", "1", "-c", "2", "--offline", "-f", "csv"])
+        let run = await runCLI(
+            ["watch", "BTC", "-e", "bithumb", "-i", "1", "-c", "2", "--offline", "-f", "csv"],
+            now: QuoteAgeOutputTests.now)
         #expect(run.status == 0)
         let lines = run.output.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)

@@ -22,7 +22,9 @@ extension QuoteCommand: Command {
             () async throws(AggError) in try await service.run(request)
         }
         let failures = FailureGroup.groups(answer.outcomes).map(\.line)
-        let code = run.finish(QuoteRendering(outcomes: answer.outcomes), problems: failures, failed: !failures.isEmpty)
+        let rendering = QuoteRendering(
+            outcomes: answer.outcomes, aging: QuoteAging(now: context.now(), staleAfter: request.staleAfter))
+        let code = run.finish(rendering, problems: failures, failed: !failures.isEmpty)
         // The answer is out before the cache is written: the user never waits for the cache.
         context.debug(answer.rememberQuotes())
         return code

@@ -13,7 +13,8 @@ struct WatchOutput: Sendable {
     init(_ request: WatchRequest, context: CLIContext) {
         screen = WatchScreen(
             console: context.console, options: request.options, interval: request.interval,
-            redraws: context.console.outputIsTerminal && context.environment["TERM"] != "dumb", now: context.now)
+            redraws: context.console.outputIsTerminal && context.environment["TERM"] != "dumb", now: context.now,
+            staleAfter: request.staleAfter)
         screen.streaming = request.stream
         alerts = request.alerts?.setup(console: context.console)
         console = context.console

@@ -30,13 +30,15 @@ struct WatchScreen: Sendable {
     /// cursor (not `TERM=dumb`).
     var redraws: Bool
     var now: @Sendable () -> Timestamp
+    /// How old a quote may be before it is shown stale (`--stale-after`).
+    var staleAfter: Duration
 
     /// Shows refresh number `refresh` (from 1), with its failures.
     func draw(_ outcomes: [QuoteService.Outcome], refresh: Int, state: inout State) {
         let failures = FailureGroup.groups(outcomes).map(\.line)
         state.loop.lastFailed = !failures.isEmpty
-        var rendering = QuoteRendering(outcomes: outcomes)
         let now = now()
+        var rendering = QuoteRendering(outcomes: outcomes, aging: QuoteAging(now: now, staleAfter: staleAfter))
         if redraws {
             rendering.previous = state.previous
             var block = [

@@ -35,6 +35,16 @@ public struct PremiumBoard: Sendable, Equatable {
         public var isLocal: Bool
         /// Whether the price is so far from the others that it is left out of the reference.
         public var isOutlier: Bool
+        /// The venue's time of the price (`Quote.timestamp`).
+        public var timestamp: Timestamp? = nil
+        /// When agg received the price (`Quote.receivedAt`).
+        public var receivedAt: Timestamp? = nil
+
+        /// The price's age at `now`, as its quote's (`Quote.age(at:)`).
+        public func age(at now: Timestamp) -> QuoteAge? {
+            Quote(exchange: exchange, market: market, last: last, timestamp: timestamp, receivedAt: receivedAt)
+                .age(at: now)
+        }
 
         /// `premiumPercent` or `usdtPremiumPercent`.
         public func premiumPercent(on basis: Basis) -> Decimal? {
@@ -219,7 +229,7 @@ public struct PremiumBoard: Sendable, Equatable {
         return VenuePrice(
             exchange: quote.exchange, market: quote.market, last: quote.last, lastConverted: quote.last * rate,
             premiumPercent: nil, usdtPremiumPercent: nil, volumeConverted: volume.map { $0 * rate },
-            isLocal: isLocal, isOutlier: false)
+            isLocal: isLocal, isOutlier: false, timestamp: quote.timestamp, receivedAt: quote.receivedAt)
     }
 
     /// (value / base − 1) × 100, rounded half away from zero to two decimals.

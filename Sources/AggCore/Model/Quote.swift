@@ -23,8 +23,9 @@ public struct Quote: Sendable, Equatable {
     public var quoteVolume: Decimal?
     /// When the venue produced the ticker.
     public var timestamp: Timestamp?
-    /// When agg received the ticker (a stream message's arrival); `nil` for a REST answer,
-    /// whose time is the request's.
+    /// When agg received the ticker: a stream message's arrival, or the arrival of the REST
+    /// answer it came in (set once by the service that fetched it, from its clock); `nil` only
+    /// for a quote not fetched by agg (a fixture decoded in a test).
     public var receivedAt: Timestamp?
 
     public init(

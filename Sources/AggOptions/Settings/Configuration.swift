@@ -64,6 +64,8 @@ package struct Configuration: Sendable {
     package var format: OutputFormat? { self[Settings.format] }
     /// `agg quote`'s `--max-stale` in seconds when the flag is not given.
     package var maxStale: Int64? { self[Settings.maxStale] }
+    /// Seconds before a quote is shown stale when `--stale-after` is not given.
+    package var staleAfter: Int64? { self[Settings.staleAfter] }
     /// Where the history goes when `--store` is not given (a PostgreSQL URL or a SQLite path).
     package var store: HistoryStoreLocation? { self[Settings.store] }
 

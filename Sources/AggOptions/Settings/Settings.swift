@@ -56,6 +56,18 @@ package enum Settings {
         variable: "AGG_MAX_STALE", builtIn: defaultMaxStale,
         shown: { ValueParser<Double>.durationText(Double($0)) }, json: { .number(String($0)) })
 
+    /// The default `--stale-after`: thirty seconds (`QuoteAge.defaultStaleAfter`).
+    static let defaultStaleAfter: Int64 = 30
+
+    /// `--stale-after`: how old a quote may be before it is shown stale.
+    package static let staleAfter = Setting(
+        Option<Int64>(
+            "stale-after", value: "DURATION", help: "",
+            parser: .duration(expected: "seconds (30) or a duration such as 30s, 10m or 1h")),
+        help: "Mark a quote older than this stale (its venue's time, else when agg received it)",
+        key: "staleAfter", variable: "AGG_STALE_AFTER", builtIn: defaultStaleAfter,
+        shown: { ValueParser<Double>.durationText(Double($0)) }, json: { .number(String($0)) })
+
     /// `agg record|history --store`: where the history is. Secret: a URL may hold a password,
     /// which every description of the location hides.
     package static let store = Setting(
@@ -116,7 +128,8 @@ package enum Settings {
     /// The config file's keys, in the order `agg config show` prints them.
     package static let file: [FileEntry] = [
         .setting(exchanges), .setting(quote), .setting(palette), .setting(timeout), .baseURLs, .setting(format),
-        .setting(maxStale), .setting(store), .venueSettings, .setting(notify), .setting(notifySecretFile),
+        .setting(maxStale), .setting(staleAfter), .setting(store), .venueSettings, .setting(notify),
+        .setting(notifySecretFile),
     ]
 
     /// Every setting of the whole program: those of the config file, then `--offline`. A

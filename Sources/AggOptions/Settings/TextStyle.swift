@@ -46,6 +46,8 @@ package struct TextStyle: Sendable {
     package func bold(_ text: String) -> String { wrap(text, "1") }
     package func dim(_ text: String) -> String { wrap(text, "2") }
     package func warning(_ text: String) -> String { wrap(text, "33") }
+    /// Red whatever the palette: a mark that must not be read as a price move (a stale quote).
+    package func alarm(_ text: String) -> String { wrap(text, "31") }
     /// Reverse video, for cells that changed since the last refresh.
     package func highlight(_ text: String) -> String { wrap(text, "7") }
 

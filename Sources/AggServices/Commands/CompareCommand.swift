@@ -19,7 +19,7 @@ package enum CompareCommand {
         arguments: "SYMBOL...",
         options: [
             currency, CommonOptions.exchange, usdt, CommonOptions.fxSource, CommonOptions.maxFXAge,
-            CommonOptions.refresh,
+            CommonOptions.refresh, Settings.staleAfter,
         ] + CommonOptions.network,
         positionals: (1, nil),
         examples: [

@@ -11,7 +11,8 @@ package enum QuoteCommand {
         name: "quote",
         summary: "Show the current price of coins on one or more venues.",
         arguments: "SYMBOL...",
-        options: [CommonOptions.exchange, CommonOptions.quote, all, maxStale] + CommonOptions.network,
+        options: [CommonOptions.exchange, CommonOptions.quote, all, maxStale, Settings.staleAfter]
+            + CommonOptions.network,
         positionals: (0, nil),
         examples: [
             "agg quote BTC --exchange bithumb",
@@ -19,6 +20,7 @@ package enum QuoteCommand {
             "agg quote ETH/BTC --exchange bithumb",
             "agg quote --all --exchange bithumb --format csv",
             "agg quote BTC --max-stale 1h",
+            "agg quote BTC --stale-after 10s",
         ],
         discussion: """
             SYMBOL is a coin (BTC) or a market (BTC/KRW): 1 to 15 letters or digits per code.
@@ -29,6 +31,9 @@ package enum QuoteCommand {
             30s, 10m, 1h), that quote is shown marked stale with its age; the failure is still
             reported on stderr and the exit code is still 1. --offline runs neither read nor
             write the cache.
+            Every quote shows its age (AGE; JSON receivedAt and ageSeconds): from the venue's
+            own time, else from when agg received it. A quote older than --stale-after (30s by
+            default) is marked stale, as is a cached quote standing in for a failure.
             """
     )
 }

@@ -29,7 +29,8 @@ package enum WatchCommand {
         name: "watch",
         summary: "Refresh the quotes of coins until Ctrl-C, highlighting what changed.",
         arguments: "SYMBOL...",
-        options: [CommonOptions.exchange, CommonOptions.quote, interval, count, stream] + AlertOptions.all
+        options: [CommonOptions.exchange, CommonOptions.quote, interval, count, stream, Settings.staleAfter]
+            + AlertOptions.all
             + CommonOptions.network,
         positionals: (1, nil),
         examples: [

@@ -17,14 +17,14 @@ package enum JSONOutput {
         value.map { .string($0.description) } ?? .null
     }
 
-    /// Writes `{"exchange","symbol","base","quote","last",...,"changeBasis",...,"timestamp"}`
-    /// (`changeBasis` is `rolling24h`, `sinceUTCMidnight` or `null`); a cached quote shown in
-    /// place of a venue that failed is followed by `"stale":true,"ageSeconds":N` (whole seconds
-    /// since it was fetched).
+    /// Writes `{"exchange","symbol","base","quote","last",...,"changeBasis",...,"timestamp",
+    /// "receivedAt","ageSeconds","stale"}` (`changeBasis` is `rolling24h`, `sinceUTCMidnight` or
+    /// `null`; the last three are `QuoteAging`'s). A quote whose source is down (a cached quote
+    /// shown in place of a venue that failed) is `"stale":true` whatever its age.
     ///
     /// Quotes are written straight into the output buffer, without a `JSONValue` tree: `--all`
     /// writes hundreds of them.
-    static func write(_ quote: Quote, stale: StaleQuote? = nil, to json: inout JSONWriter) {
+    static func write(_ quote: Quote, aging: QuoteAging, sourceDown: Bool = false, to json: inout JSONWriter) {
         json.beginObject()
         json.member("exchange", string: quote.exchange)
         json.member("symbol", string: quote.market.description)
@@ -41,10 +41,7 @@ package enum JSONOutput {
         json.member("baseVolume", decimal: quote.baseVolume)
         json.member("quoteVolume", decimal: quote.quoteVolume)
         json.member("timestamp", time: quote.timestamp)
-        if let stale {
-            json.member("stale", bool: true)
-            json.member("ageSeconds", integer: stale.ageSeconds)
-        }
+        aging.write(quote, sourceDown: sourceDown, to: &json)
         json.endObject()
     }
 

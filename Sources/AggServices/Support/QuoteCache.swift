@@ -12,8 +12,10 @@ package struct StaleQuote: Sendable, Equatable {
     var ageSeconds: Int64
 
     /// A stale quote with every field given.
+    /// A quote cached without its receive time takes `fetchedAt` as one.
     package init(quote: Quote, fetchedAt: Timestamp, ageSeconds: Int64) {
         self.quote = quote
+        if quote.receivedAt == nil { self.quote.receivedAt = fetchedAt }
         self.fetchedAt = fetchedAt
         self.ageSeconds = ageSeconds
     }

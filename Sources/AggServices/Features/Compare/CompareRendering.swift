@@ -9,10 +9,18 @@ struct CompareRendering: Rendering {
     /// Each venue's premium among those `agg record` stored over the last seven days; the
     /// column and the JSON field `premiumPercentile7d` appear only when there are any.
     var percentiles: PremiumPercentiles = .none
+    /// Each venue's price's age and stale mark, at the time of the output.
+    var aging: QuoteAging
 
     /// `report` without percentiles (set `percentiles` when history exists).
-    init(report: CompareReport) {
+    init(report: CompareReport, aging: QuoteAging) {
         self.report = report
+        self.aging = aging
+    }
+
+    /// The quote of outcome number `index`, when its venue answered.
+    private func quote(_ index: Int) -> Quote? {
+        report.quotes.indices.contains(index) ? report.quotes[index] : nil
     }
 
     private var comparison: PriceComparison { report.comparison }
@@ -41,7 +49,7 @@ struct CompareRendering: Rendering {
             ?? .null
         var venues: [JSONValue] = []
         var errors: [JSONValue] = []
-        for (venue, outcome) in report.outcomes {
+        for (index, (venue, outcome)) in report.outcomes.enumerated() {
             switch outcome {
             case .compared(let row):
                 var members: [JSONObject.Member] = [
@@ -59,6 +67,7 @@ struct CompareRendering: Rendering {
                             value: JSONOutput.decimal(
                                 percentiles.percentile(exchange: venue.venue, symbol: report.plan.coin))))
                 }
+                if let quote = quote(index) { members += aging.members(quote) }
                 venues.append(.object(JSONObject(members)))
                 if row.converted == nil {
                     errors.append([
@@ -93,20 +102,21 @@ struct CompareRendering: Rendering {
         ]
     }
 
-    static let csvHeader = [
-        "exchange", "symbol", "last", "currency", "rate", "lastConverted", "premiumPercent",
-    ]
+    static let csvHeader =
+        [
+            "exchange", "symbol", "last", "currency", "rate", "lastConverted", "premiumPercent",
+        ] + QuoteAging.csvHeader
 
     func csv() -> String {
         CSVWriter.render(
             header: Self.csvHeader,
-            rows: report.outcomes.compactMap { _, outcome in
-                guard case .compared(let row) = outcome else { return nil }
+            rows: report.outcomes.enumerated().compactMap { index, element in
+                guard case .compared(let row) = element.outcome else { return nil }
                 return [
                     row.price.exchange, row.price.market.description, row.price.last.description, currency,
                     row.rate?.description ?? "", row.converted?.description ?? "",
                     row.premiumPercent.map(Self.premiumText) ?? "",
-                ]
+                ] + (quote(index).map { aging.csvFields($0) } ?? ["", "", ""])
             })
     }
 
@@ -119,8 +129,9 @@ struct CompareRendering: Rendering {
                 .init("VENUE"), .init("MARKET", priority: 3), .init("LAST", .right, priority: 2),
                 .init("RATE", .right, priority: 1), .init("IN \(currency)", .right),
             ] + (premiums ? [.init("PREMIUM", .right)] : [])
-                + (percentiles.isEmpty || !premiums ? [] : [.init("7D PCTL", .right, priority: 1)]))
-        for (venue, outcome) in report.outcomes {
+                + (percentiles.isEmpty || !premiums ? [] : [.init("7D PCTL", .right, priority: 1)])
+                + [.init(QuoteAging.columnTitle, .right, priority: 4)])
+        for (index, (venue, outcome)) in report.outcomes.enumerated() {
             switch outcome {
             case .compared(let row):
                 let premium = row.premiumPercent
@@ -147,6 +158,8 @@ struct CompareRendering: Rendering {
                                         DecimalText.format($0)
                                     } ?? "-")
                             ]))
+                let ageCell = quote(index).map { aging.cell($0, style: style) } ?? TextTable.Cell("-")
+                table.rows[table.rows.count - 1].append(ageCell)
             case .notListed:
                 table.append([
                     .init(venue.venue), .init(venue.market.description),

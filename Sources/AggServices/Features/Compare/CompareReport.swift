@@ -15,6 +15,9 @@ package struct CompareReport: Sendable {
     var plan: ComparePlan
     var comparison: PriceComparison
     var outcomes: [(venue: ComparePlan.Venue, outcome: Outcome)]
+    /// The quote each venue answered, by the index of its outcome (`nil` for a failure): its
+    /// times give the row's age.
+    var quotes: [Quote?]
     /// Why each missing input could not be had.
     var unavailable: [RateInput: String]
     /// FX sources that failed when no source gave the rates needed.
@@ -33,6 +36,7 @@ package struct CompareReport: Sendable {
         }
         comparison = PriceComparison(
             coin: plan.coin, currency: plan.currency, prices: prices, stablecoins: plan.stablecoins, values: values)
+        quotes = results.map { try? $0.get() }
         var rows = comparison.rows.makeIterator()
         outcomes = zip(plan.venues, results).map { venue, result in
             switch result {

@@ -10,6 +10,8 @@ package struct CompareRequest: Sendable {
     var plans: [ComparePlan]
     /// `--refresh`: ask every FX source even when its stored snapshot is current.
     var refresh: Bool
+    /// How old a price may be before it is shown stale (`--stale-after`).
+    package var staleAfter: Duration
 
     package init(_ arguments: ParsedArguments, options: NetworkOptions, context: CLIContext) throws(AggError) {
         var coins: [String] = []
@@ -33,6 +35,7 @@ package struct CompareRequest: Sendable {
         }
         self.plans = plans
         refresh = arguments[CommonOptions.refresh]
+        staleAfter = .seconds(context.settings(arguments).value(Settings.staleAfter))
     }
 
     /// Every venue and FX source the plans may ask, each once, in order.

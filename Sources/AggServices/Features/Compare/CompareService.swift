@@ -31,7 +31,8 @@ package struct CompareService: Sendable {
         let reports = await service.compare(request.plans, refresh: request.refresh)
         var renderings: [CompareRendering] = []
         for report in reports {
-            var rendering = CompareRendering(report: report)
+            var rendering = CompareRendering(
+                report: report, aging: QuoteAging(now: now(), staleAfter: request.staleAfter))
             if let database {
                 rendering.percentiles = await PremiumPercentiles.load(
                     store: store ?? database(false),
@@ -215,11 +216,16 @@ package struct ComparePlan: Sendable {
     /// newest price's time (`now` when no price has one).
     func fetch(
         factory: AdapterFactory, stored: [String: RateTable] = [:], usdt known: [String: QuoteResult] = [:],
-        now: @Sendable () -> Timestamp
+        now: @escaping @Sendable () -> Timestamp
     ) async -> Fetch {
         async let venueAnswers = concurrentMap(venues) { venue in
             if let skipped = venue.skipped { return QuoteResult.failure(skipped) }
-            return await Self.ticker(venue.market, on: venue.venue, factory: factory)
+            // The quote carries when its venue's answer arrived.
+            return await Self.ticker(venue.market, on: venue.venue, factory: factory).map { quote in
+                var quote = quote
+                if quote.receivedAt == nil { quote.receivedAt = now() }
+                return quote
+            }
         }
         async let fxAnswers = concurrentMap(fxSources) { source in
             if let table = stored[source] { return Result<RateTable, AggError>.success(table) }

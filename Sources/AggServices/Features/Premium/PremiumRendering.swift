@@ -31,6 +31,21 @@ package struct PremiumRendering: Rendering {
     /// Entries of the venues' answers that were skipped (and concern the symbols asked for):
     /// one JSON error entry each, naming the venue, the market and the JSON path.
     var skipped: [SkippedEntry] = []
+    /// A price older than this is shown stale (`--stale-after`); ages are measured at `asOf`.
+    var staleAfter: Duration = QuoteAge.defaultStaleAfter
+    /// Venues whose source is down (the hook for a live board whose stream has dropped: the
+    /// stream service sets it): their prices are shown stale whatever their age.
+    package var sourceDown: Set<String> = []
+
+    /// How the prices are aged: at the board's time.
+    private var aging: QuoteAging { QuoteAging(now: result.asOf, staleAfter: staleAfter) }
+
+    /// A venue's price as a quote, for its age.
+    private static func quote(_ venue: PremiumBoard.VenuePrice) -> Quote {
+        Quote(
+            exchange: venue.exchange, market: venue.market, last: venue.last, timestamp: venue.timestamp,
+            receivedAt: venue.receivedAt)
+    }
 
     /// What a symbol missing from the board is told: one line on stderr, one JSON error.
     static func notListedMessage(_ symbol: String) -> String {
@@ -77,22 +92,26 @@ package struct PremiumRendering: Rendering {
                 "premiumPercent": JSONOutput.string(Self.percentText(price.premiumPercent)),
             ]
         }
+        let aging = aging
         let rowValues: [JSONValue] = rows.map { row in
             [
                 "base": .string(row.base),
                 "venues": .array(
                     row.venues.map { venue in
-                        withPercentile(
-                            exchange: venue.exchange, symbol: row.base,
-                            [
-                                "exchange": .string(venue.exchange), "symbol": .string(venue.market.description),
-                                "last": Self.exact(venue.last), "lastConverted": Self.exact(venue.lastConverted),
-                                "premiumPercent": JSONOutput.string(Self.percentText(venue.premiumPercent)),
-                                "usdtPremiumPercent": JSONOutput.string(Self.percentText(venue.usdtPremiumPercent)),
-                                "volumeConverted": Self.exact(venue.volumeConverted),
-                                "local": .bool(venue.isLocal), "outlier": .bool(venue.isOutlier),
-                                "transfer": .string(result.transfer(venue: venue.exchange, coin: row.base).rawValue),
-                            ])
+                        withAge(
+                            venue, aging: aging,
+                            withPercentile(
+                                exchange: venue.exchange, symbol: row.base,
+                                [
+                                    "exchange": .string(venue.exchange), "symbol": .string(venue.market.description),
+                                    "last": Self.exact(venue.last), "lastConverted": Self.exact(venue.lastConverted),
+                                    "premiumPercent": JSONOutput.string(Self.percentText(venue.premiumPercent)),
+                                    "usdtPremiumPercent": JSONOutput.string(Self.percentText(venue.usdtPremiumPercent)),
+                                    "volumeConverted": Self.exact(venue.volumeConverted),
+                                    "local": .bool(venue.isLocal), "outlier": .bool(venue.isOutlier),
+                                    "transfer": .string(
+                                        result.transfer(venue: venue.exchange, coin: row.base).rawValue),
+                                ]))
                     }),
                 "reference": row.reference.map { reference in
                     [
@@ -134,24 +153,35 @@ package struct PremiumRendering: Rendering {
         return .object(members)
     }
 
-    static let csvHeader = [
-        "time", "base", "exchange", "symbol", "last", "lastConverted", "premiumPercent", "usdtPremiumPercent",
-        "volumeConverted", "local", "outlier", "reference", "flags",
-    ]
+    /// `object` followed by `QuoteAging`'s `"receivedAt"`, `"ageSeconds"` and `"stale"`.
+    private func withAge(_ venue: PremiumBoard.VenuePrice, aging: QuoteAging, _ object: JSONValue) -> JSONValue {
+        guard case .object(var members) = object else { return object }
+        members.members += aging.members(Self.quote(venue), sourceDown: sourceDown.contains(venue.exchange))
+        return .object(members)
+    }
+
+    static let csvHeader =
+        [
+            "time", "base", "exchange", "symbol", "last", "lastConverted", "premiumPercent", "usdtPremiumPercent",
+            "volumeConverted", "local", "outlier", "reference", "flags",
+        ] + QuoteAging.csvHeader
 
     package func csv() -> String {
         let time = result.asOf.description
+        let aging = aging
         return CSVWriter.render(
             header: Self.csvHeader,
             rows: rows.flatMap { row in
-                row.venues.map { venue in
-                    [
+                row.venues.map { venue -> [String] in
+                    let fields: [String] = [
                         time, row.base, venue.exchange, venue.market.description, venue.last.description,
                         venue.lastConverted.description, Self.percentText(venue.premiumPercent) ?? "",
                         Self.percentText(venue.usdtPremiumPercent) ?? "", venue.volumeConverted?.description ?? "",
                         String(venue.isLocal), String(venue.isOutlier), row.reference?.converted.description ?? "",
                         row.flags.map(\.rawValue).joined(separator: " "),
                     ]
+                    return fields
+                        + aging.csvFields(Self.quote(venue), sourceDown: sourceDown.contains(venue.exchange))
                 }
             })
     }
@@ -197,7 +227,17 @@ package struct PremiumRendering: Rendering {
         let showsPercentile = basis != .usdt && !percentiles.isEmpty
         if showsPercentile { columns.append(.init("7D PCTL", .right, priority: 1)) }
         if basis != .fx { columns.append(.init("USDT PREM", .right, priority: basis == .usdt ? 0 : 1)) }
-        columns += [.init("VOLUME 24H", .right, priority: 2), .init("NOTE", priority: 4)]
+        let aging = aging
+        // AGE gives way first on a narrow terminal, unless it carries a stale mark.
+        let anyStale = rows.contains { row in
+            row.venues.contains {
+                $0.isLocal && aging.isStale(Self.quote($0), sourceDown: sourceDown.contains($0.exchange))
+            }
+        }
+        columns += [
+            .init("VOLUME 24H", .right, priority: 2),
+            .init(QuoteAging.columnTitle, .right, priority: anyStale ? 5 : 1), .init("NOTE", priority: 4),
+        ]
         var table = TextTable(columns: columns)
         var notes: [(base: String, note: String)] = []
         for row in rows {
@@ -230,6 +270,7 @@ package struct PremiumRendering: Rendering {
                 if basis != .fx { cells.append(percentCell(venue.usdtPremiumPercent, style: style)) }
                 cells += [
                     .init(venue.volumeConverted.map { DecimalFormatting.money($0, currency: currency) } ?? "-"),
+                    aging.cell(Self.quote(venue), sourceDown: sourceDown.contains(venue.exchange), style: style),
                     .init(index == 0 ? note : ""),
                 ]
                 table.append(cells)

@@ -16,6 +16,8 @@ package struct PremiumRequest: Sendable {
     var top: Int?
     var favorites: Set<String>
     var attributions: [String: String]
+    /// How old a price may be before it is shown stale (`--stale-after`).
+    var staleAfter: Duration
     /// Global venues the board cannot ask (no all-tickers request).
     var notAsked: [String] = []
     /// `--watch`: the board refreshed every `interval` seconds, `count` times (`nil`: until stopped).
@@ -52,6 +54,7 @@ package struct PremiumRequest: Sendable {
         self.favorites = favorites
         attributions = Dictionary(fxSources.compactMap { d in d.attribution.map { (d.id, $0) } }) { a, _ in a }
         notAsked = PremiumService.notAsked(in: context.registry, currency: currency, named: named)
+        staleAfter = .seconds(context.settings(arguments).value(Settings.staleAfter))
         if arguments[PremiumCommand.watch] {
             watch = Watch(
                 interval: try Self.interval(arguments, venues: venues + fxSources),
@@ -85,7 +88,8 @@ package struct PremiumRequest: Sendable {
                 favorites: favorites),
             attributions: attributions,
             globalVenues: service.venues.filter { !$0.quoteCurrencies.contains(service.currency) }.map(\.id),
-            notAsked: notAsked, missingSymbols: missingSymbols(result), skipped: skipped(result))
+            notAsked: notAsked, missingSymbols: missingSymbols(result), skipped: skipped(result),
+            staleAfter: staleAfter)
     }
 
     /// The skipped entries of the venues' answers that concern the symbols asked for (all of

@@ -104,12 +104,22 @@ package struct PremiumService: Sendable {
     package func run(_ request: Request) async -> Result {
         let factory = self.factory
         let currency = request.currency
+        let now = self.now
         async let venueAnswers = concurrentMap(request.venues) { descriptor in
             let outcome = await Swift.Result<BulkAnswer<Quote>, AggError>.catching { () throws(AggError) in
                 let adapter = try factory.adapter(id: descriptor.id)
                 return try await adapter.allQuotesAnswer(quotedIn: Self.askedCurrency(descriptor, local: currency))
             }
-            return VenueAnswer(venue: descriptor.id, outcome: outcome)
+            // Each quote carries when its venue's answer arrived.
+            let received = outcome.map { answer in
+                var answer = answer
+                let time = now()
+                for index in answer.values.indices where answer.values[index].receivedAt == nil {
+                    answer.values[index].receivedAt = time
+                }
+                return answer
+            }
+            return VenueAnswer(venue: descriptor.id, outcome: received)
         }
         let known = Set(request.knownTables.map(\.source))
         async let fxAnswers = concurrentResults(request.fxSources.filter { !known.contains($0.id) }) {

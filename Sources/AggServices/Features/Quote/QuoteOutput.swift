@@ -6,12 +6,12 @@ import AggOptions
 package struct QuoteOutput: Sendable {
     private let rendering: QuoteRendering
 
-    /// The output of `quotes`, as fetched (none stale, no failure).
-    package init(_ quotes: [Quote]) {
+    /// The output of `quotes`, as fetched (no failure), aged at `now`.
+    package init(_ quotes: [Quote], now: Timestamp) {
         rendering = QuoteRendering(
             outcomes: quotes.map {
                 QuoteService.Outcome(exchange: $0.exchange, market: $0.market, result: .success($0))
-            })
+            }, aging: QuoteAging(now: now))
     }
 
     /// The text in `format`; a table is `width` columns wide.

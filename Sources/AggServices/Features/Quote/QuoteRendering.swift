@@ -6,6 +6,8 @@ import FoundationEssentials
 /// Quote output in the three formats.
 package struct QuoteRendering: Rendering {
     var outcomes: [QuoteService.Outcome]
+    /// Every quote's age and stale mark, at the time of the output.
+    var aging: QuoteAging
 
     /// The quotes fetched this time, without stale ones.
     package var quotes: [Quote] {
@@ -46,8 +48,12 @@ package struct QuoteRendering: Rendering {
         json.beginArray()
         for outcome in outcomes {
             switch outcome.result {
-            case .success(let quote): JSONOutput.write(quote, to: &json)
-            case .failure: if let stale = outcome.stale { JSONOutput.write(stale.quote, stale: stale, to: &json) }
+            case .success(let quote):
+                JSONOutput.write(quote, aging: aging, sourceDown: outcome.sourceDown, to: &json)
+            case .failure:
+                if let stale = outcome.stale {
+                    JSONOutput.write(stale.quote, aging: aging, sourceDown: true, to: &json)
+                }
             }
         }
         json.endArray()
@@ -61,10 +67,11 @@ package struct QuoteRendering: Rendering {
         return json.bytes
     }
 
-    static let csvHeader = [
-        "exchange", "symbol", "base", "quote", "last", "open", "high", "low", "previousClose", "change",
-        "changePercent", "changeBasis", "baseVolume", "quoteVolume", "timestamp", "stale",
-    ]
+    static let csvHeader =
+        [
+            "exchange", "symbol", "base", "quote", "last", "open", "high", "low", "previousClose", "change",
+            "changePercent", "changeBasis", "baseVolume", "quoteVolume", "timestamp", "stale",
+        ] + QuoteAging.csvHeader.filter { $0 != "stale" }
 
     /// Written field by field into one buffer, decimals without an intermediate `String`.
     package func csv() -> String {
@@ -90,7 +97,11 @@ package struct QuoteRendering: Rendering {
             csv.field(quote.baseVolume)
             csv.field(quote.quoteVolume)
             csv.field(quote.timestamp?.description ?? "")
-            csv.field(outcome.stale == nil ? "false" : "true")
+            let sourceDown = outcome.stale != nil || outcome.sourceDown
+            let aged = aging.csvFields(quote, sourceDown: sourceDown)
+            csv.field(aged[2])
+            csv.field(aged[0])
+            csv.field(aged[1])
             csv.endRow()
         }
         return csv.text
@@ -154,6 +165,7 @@ package struct QuoteRendering: Rendering {
             .init("CHANGE", .right, priority: 2), .init("HIGH", .right, priority: 4),
             .init("LOW", .right, priority: 3),
             .init("VOLUME", .right, priority: 5), .init("UPDATED (UTC)", priority: anyStale ? 0 : 1),
+            .init(QuoteAging.columnTitle, .right, priority: 7),
         ]
         var table = TextTable(columns: columns)
         /// `paints` with no paint for the BASIS cell, when there is one.
@@ -174,7 +186,8 @@ package struct QuoteRendering: Rendering {
                 ])
                 table.append(
                     [.init(outcome.exchange), .init(outcome.market.description)]
-                        + zip(texts, paints).map { TextTable.Cell($0.0, paint: $0.1) })
+                        + zip(texts, paints).map { TextTable.Cell($0.0, paint: $0.1) }
+                        + [aging.cell(quote, sourceDown: true, style: style)])
                 continue
             }
             switch outcome.result {
@@ -198,7 +211,8 @@ package struct QuoteRendering: Rendering {
                 }
                 table.append(
                     [.init(quote.exchange), .init(quote.market.description)]
-                        + zip(texts, paints).map { TextTable.Cell($0.0, paint: $0.1) })
+                        + zip(texts, paints).map { TextTable.Cell($0.0, paint: $0.1) }
+                        + [aging.cell(quote, sourceDown: outcome.sourceDown, style: style)])
             case .failure(let error):
                 table.append([
                     .init(outcome.exchange), .init(outcome.market.description),
@@ -210,8 +224,9 @@ package struct QuoteRendering: Rendering {
         return table.render(width: width, style: style)
     }
 
-    package init(outcomes: [QuoteService.Outcome], previous: [String: Quote]? = nil) {
+    package init(outcomes: [QuoteService.Outcome], aging: QuoteAging, previous: [String: Quote]? = nil) {
         self.outcomes = outcomes
+        self.aging = aging
         self.previous = previous
     }
 }

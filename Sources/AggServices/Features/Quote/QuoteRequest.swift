@@ -9,6 +9,8 @@ package struct QuoteRequest: Sendable {
     var plan: QuoteService.Plan
     /// Seconds a cached quote may be old to stand in for a failed one (`--max-stale`).
     var maxStaleSeconds: Int64
+    /// How old a quote may be before it is shown stale (`--stale-after`).
+    package var staleAfter: Duration
 
     package init(_ arguments: ParsedArguments, options: NetworkOptions, context: CLIContext) throws(AggError) {
         let all = arguments[QuoteCommand.all]
@@ -19,6 +21,7 @@ package struct QuoteRequest: Sendable {
             throw .usage("--all lists every market; give it without symbols")
         }
         maxStaleSeconds = context.settings(arguments).value(QuoteCommand.maxStale)
+        staleAfter = .seconds(context.settings(arguments).value(Settings.staleAfter))
         plan = try QuoteService.plan(
             symbols: arguments.positionals, exchanges: options.exchanges, quoteCurrency: options.quoteCurrency,
             all: all, registry: context.registry)

@@ -13,6 +13,20 @@ package struct QuoteService: Sendable {
         var result: QuoteResult
         /// For a failure: the cached quote shown in its place, if one is young enough.
         var stale: StaleQuote? = nil
+        /// Whether the quote's source is down although it answered (the hook for a live quote
+        /// whose stream has dropped: the stream service sets it). Such a quote is shown stale
+        /// whatever its age (`QuoteAging`); a cached stand-in for a failure always is.
+        package var sourceDown = false
+
+        package init(
+            exchange: String, market: Market, result: QuoteResult, stale: StaleQuote? = nil, sourceDown: Bool = false
+        ) {
+            self.exchange = exchange
+            self.market = market
+            self.result = result
+            self.stale = stale
+            self.sourceDown = sourceDown
+        }
     }
 
     /// What to ask one venue for.
@@ -128,7 +142,7 @@ package struct QuoteService: Sendable {
     /// (`Answer.rememberQuotes`).
     func quotes(_ plan: Plan, maxStale: Int64) async throws(AggError) -> Answer {
         let adapters = try adapters(for: plan)
-        async let fetching = Self.fetch(adapters, plan: plan)
+        async let fetching = Self.fetch(adapters, plan: plan, now: now)
         let store = openStore()
         var fetched = await fetching
         if let lastGood {
@@ -151,7 +165,7 @@ package struct QuoteService: Sendable {
 
     /// Asks every venue of the plan at once; within a venue the adapter batches as its API allows.
     func fetch(_ plan: Plan) async throws(AggError) -> [Outcome] {
-        await Self.fetch(try adapters(for: plan), plan: plan)
+        await Self.fetch(try adapters(for: plan), plan: plan, now: now)
     }
 
     /// The adapter of each venue of the plan.
@@ -161,11 +175,27 @@ package struct QuoteService: Sendable {
         return adapters
     }
 
-    private static func fetch(_ adapters: [(VenueRequest, any VenueAdapter)], plan: Plan) async -> [Outcome] {
+    /// Every venue's outcomes; each quote that answered carries `receivedAt`, the time its
+    /// venue's answer arrived (`now` after the request), unless it came with its own (a stream's).
+    private static func fetch(
+        _ adapters: [(VenueRequest, any VenueAdapter)], plan: Plan, now: @escaping @Sendable () -> Timestamp
+    ) async -> [Outcome] {
         let results = await concurrentMap(adapters) { request, adapter in
-            await fetchOne(request, adapter: adapter, all: plan.all, quoteCurrency: plan.quoteCurrency)
+            let outcomes = await fetchOne(request, adapter: adapter, all: plan.all, quoteCurrency: plan.quoteCurrency)
+            return Self.received(outcomes, at: now())
         }
         return results.flatMap { $0 }
+    }
+
+    /// `outcomes` with `receivedAt` set to `time` on each quote that has none.
+    static func received(_ outcomes: [Outcome], at time: Timestamp) -> [Outcome] {
+        var outcomes = outcomes
+        for index in outcomes.indices {
+            guard case .success(var quote) = outcomes[index].result, quote.receivedAt == nil else { continue }
+            quote.receivedAt = time
+            outcomes[index].result = .success(quote)
+        }
+        return outcomes
     }
 
     private static func fetchOne(

@@ -24,6 +24,8 @@ package struct WatchRequest: Sendable {
     package var count: Int?
     /// `--stream`: follow the venues' streams (`LiveQuoteService`) instead of polling.
     package var stream: Bool
+    /// How old a quote may be before it is shown stale (`--stale-after`).
+    package var staleAfter: Duration
 
     /// - Throws: a usage error for a bad symbol or venue, an alert rule watch cannot evaluate, or
     ///   an `--interval` shorter than the venues' rate limits allow (naming the venue that sets it).
@@ -57,6 +59,7 @@ package struct WatchRequest: Sendable {
             interval = seconds
         }
         count = arguments[WatchCommand.count]
+        staleAfter = .seconds(context.settings(arguments).value(Settings.staleAfter))
         stream = arguments[WatchCommand.stream]
         if stream, options.offline {
             throw .usage("--stream follows live streams: it cannot be used with --offline")
