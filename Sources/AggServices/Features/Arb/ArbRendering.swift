@@ -128,10 +128,12 @@ package struct ArbRendering: Rendering {
                 [
                     report.coin, report.buy.exchange, report.sell.exchange, report.notional.description,
                     report.currency, Self.text(Self.average(buy?.fill)), Self.text(Self.rounded(buy?.fill.amount)),
-                    Self.text(Self.rounded(buy?.cost)), Self.text(Self.rounded(buy?.fee)), report.transfer?.network ?? "",
+                    Self.text(Self.rounded(buy?.cost)), Self.text(Self.rounded(buy?.fee)),
+                    report.transfer?.network ?? "",
                     Self.text(Self.rounded(report.route?.transferFee)), report.transfer?.withdraw.rawValue ?? "",
                     report.transfer?.deposit.rawValue ?? "", Self.text(Self.average(report.route?.sell)),
-                    Self.text(Self.rounded(report.route?.sell.amount)), Self.text(Self.rounded(proceeds)), Self.text(Self.rounded(report.route?.sellFee)),
+                    Self.text(Self.rounded(report.route?.sell.amount)), Self.text(Self.rounded(proceeds)),
+                    Self.text(Self.rounded(report.route?.sellFee)),
                     Self.text(report.net), Self.text(report.netPercent), Self.text(report.breakEvenNotional),
                     report.route.map { $0.depthLimited ? "true" : "false" } ?? "",
                 ]
@@ -195,11 +197,14 @@ package struct ArbRendering: Rendering {
         lines.append(("BUY", buyText))
         if let transfer = report.transfer {
             let fee =
-                report.route.map { amount($0.transferFee, coin) } ?? (transfer.fee == nil ? "unknown" : "-")
+                transfer.fee == nil
+                ? "unknown"
+                : (report.route.map { amount($0.transferFee, coin) } ?? "-")
+                    + " (\(Self.describe(transfer.feeSource)))"
             lines.append(
                 (
                     "TRANSFER",
-                    "\(transfer.network)  fee \(fee) (\(Self.describe(transfer.feeSource)))  "
+                    "\(transfer.network)  fee \(fee)  "
                         + "withdraw \(transfer.withdraw.rawValue) on \(report.buy.exchange)  "
                         + "deposit \(transfer.deposit.rawValue) on \(report.sell.exchange)"
                 ))
@@ -246,6 +251,6 @@ package struct ArbRendering: Rendering {
         let labelWidth = lines.map(\.0.count).max() ?? 0
         return lines.map { label, text in
             label + String(repeating: " ", count: labelWidth - label.count + 2) + text
-        }.joined(separator: "\n") + "\n"
+        }.joined(separator: "\n")
     }
 }
