@@ -77,12 +77,13 @@ package struct PremiumRendering: Rendering {
                 "premiumPercent": JSONOutput.string(Self.percentText(price.premiumPercent)),
             ]
         }
+        let btc = btcPremiums
         let rowValues: [JSONValue] = rows.map { row in
             [
                 "base": .string(row.base),
                 "venues": .array(
                     row.venues.map { venue in
-                        withPercentile(
+                        let object = withPercentile(
                             exchange: venue.exchange, symbol: row.base,
                             [
                                 "exchange": .string(venue.exchange), "symbol": .string(venue.market.description),
@@ -93,6 +94,7 @@ package struct PremiumRendering: Rendering {
                                 "local": .bool(venue.isLocal), "outlier": .bool(venue.isOutlier),
                                 "transfer": .string(result.transfer(venue: venue.exchange, coin: row.base).rawValue),
                             ])
+                        return Self.withVersusBTC(object, base: row.base, venue: venue, btc: btc)
                     }),
                 "reference": row.reference.map { reference in
                     [
@@ -194,6 +196,8 @@ package struct PremiumRendering: Rendering {
             .init("GLOBAL (\(currency))", .right, priority: 3),
         ]
         if basis != .usdt { columns.append(.init("PREMIUM", .right)) }
+        if basis != .usdt { columns.append(.init("VS BTC", .right, priority: 2)) }
+        let btc = btcPremiums
         let showsPercentile = basis != .usdt && !percentiles.isEmpty
         if showsPercentile { columns.append(.init("7D PCTL", .right, priority: 1)) }
         if basis != .fx { columns.append(.init("USDT PREM", .right, priority: basis == .usdt ? 0 : 1)) }
@@ -220,6 +224,10 @@ package struct PremiumRendering: Rendering {
                             : ""),
                 ]
                 if basis != .usdt { cells.append(percentCell(venue.premiumPercent, style: style)) }
+                if basis != .usdt {
+                    cells.append(
+                        percentCell(Self.premiumVersusBTC(base: row.base, venue: venue, btc: btc), style: style))
+                }
                 if showsPercentile {
                     cells.append(
                         .init(
