@@ -2,6 +2,7 @@ import AggCore
 import AggJSON
 import AggTestKit
 import Foundation
+import Synchronization
 import Testing
 
 @testable import AggCLI
@@ -63,6 +64,30 @@ struct ArbCommandTests {
         #expect(run.errorLines.count == 1)
         #expect(run.error.contains(message))
         #expect(http.requests.isEmpty)
+    }
+
+    @Test("both books, the transfer status and the FX rate are asked at the same time")
+    func concurrent() async throws {
+        // Every answer waits until all four requests are out (or 20 s pass): asked one after
+        // another, at most one would ever be in flight.
+        let responder = try FixtureResponder(venues: arbBases)
+        let arrived = Mutex(0)
+        let http = AsyncScriptedHTTPClient { request in
+            arrived.withLock { $0 += 1 }
+            let start = ContinuousClock.now
+            while arrived.withLock({ $0 }) < 4, ContinuousClock.now - start < .seconds(20) {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            if request.url.hasPrefix(TestFXAdapter.descriptor.defaultBaseURL) {
+                return HTTPResponse(status: 200, headers: [], body: Array(TestFXAdapter.body.utf8), url: request.url)
+            }
+            return try responder.respond(to: request)
+        }
+        let run = try await arb(
+            ["BTC", "--from", "binance", "--to", "upbit", "--notional", "10M", "-f", "json"], http: http)
+        #expect(run.status == 1)
+        #expect(http.requests.count == 4)
+        #expect(http.peakConcurrentRequests == 4)
     }
 
     @Test("the notional grammar: plain digits with K, M or B, at most 1e12")
