@@ -42,6 +42,7 @@ struct ArbCommandTests {
         arguments: [
             (["BTC", "--from", "upbit", "--to", "bithumb", "--notional", "0"], "the notional must be above 0"),
             (["BTC", "--from", "upbit", "--to", "bithumb", "--notional", "0.0M"], "the notional must be above 0"),
+            (["BTC", "--from", "upbit", "--to", "bithumb", "--notional", "-5"], "the notional must be above 0"),
             (
                 ["BTC", "--from", "upbit", "--to", "bithumb", "--notional", "1001B"],
                 "the notional must be at most 1e12"
