@@ -12,6 +12,7 @@ package enum CLI {
         QuoteCommand.self,
         CompareCommand.self,
         PremiumCommand.self,
+        ArbCommand.self,
         StatusCommand.self,
         SearchCommand.self,
         CandlesCommand.self,

@@ -50,28 +50,28 @@ struct EndToEndPremiumTests {
                 {"base":"BTC","venues":[\
                 {"exchange":"bithumb","symbol":"BTC/KRW","last":"80630000","lastConverted":"80630000",\
                 "premiumPercent":"3.66","usdtPremiumPercent":"0.60","volumeConverted":"109282011238.50126",\
-                "local":true,"outlier":false,"transfer":"open"},\
+                "local":true,"outlier":false,"transfer":"open","premVsBTC":null},\
                 {"exchange":"coinone","symbol":"BTC/KRW","last":"80640000","lastConverted":"80640000",\
                 "premiumPercent":"3.67","usdtPremiumPercent":"0.54","volumeConverted":"21034512874.2615",\
-                "local":true,"outlier":false,"transfer":"open"},\
+                "local":true,"outlier":false,"transfer":"open","premVsBTC":null},\
                 {"exchange":"gopax","symbol":"BTC/KRW","last":"80640000","lastConverted":"80640000",\
                 "premiumPercent":"3.67","usdtPremiumPercent":null,"volumeConverted":"2829795970.9824",\
-                "local":true,"outlier":false,"transfer":"unknown"},\
+                "local":true,"outlier":false,"transfer":"unknown","premVsBTC":null},\
                 {"exchange":"korbit","symbol":"BTC/KRW","last":"80645000","lastConverted":"80645000",\
                 "premiumPercent":"3.68","usdtPremiumPercent":"0.55","volumeConverted":"14721590432.51286",\
-                "local":true,"outlier":false,"transfer":"open"},\
+                "local":true,"outlier":false,"transfer":"open","premVsBTC":null},\
                 {"exchange":"upbit","symbol":"BTC/KRW","last":"80651000","lastConverted":"80651000",\
                 "premiumPercent":"3.69","usdtPremiumPercent":"0.56","volumeConverted":"311604512879.45103",\
-                "local":true,"outlier":false,"transfer":"unknown"},\
+                "local":true,"outlier":false,"transfer":"unknown","premVsBTC":null},\
                 {"exchange":"binance","symbol":"BTC/USDT","last":"58412.07","lastConverted":"77777367.14104038",\
                 "premiumPercent":"-0.01","usdtPremiumPercent":null,"volumeConverted":"2400369403571.04785730372812",\
-                "local":false,"outlier":false,"transfer":"unknown"},\
+                "local":false,"outlier":false,"transfer":"unknown","premVsBTC":null},\
                 {"exchange":"kraken","symbol":"BTC/USD","last":"58419.9","lastConverted":"77787793.0133766",\
                 "premiumPercent":"0.01","usdtPremiumPercent":null,"volumeConverted":"335906912048.138719495711812",\
-                "local":false,"outlier":false,"transfer":"unknown"},\
+                "local":false,"outlier":false,"transfer":"unknown","premVsBTC":null},\
                 {"exchange":"okx","symbol":"BTC/USDT","last":"58415.3","lastConverted":"77781667.9798202",\
                 "premiumPercent":"0.00","usdtPremiumPercent":null,"volumeConverted":"626767166922.02848144444612",\
-                "local":false,"outlier":false,"transfer":"unknown"}],\
+                "local":false,"outlier":false,"transfer":"unknown","premVsBTC":null}],\
                 "reference":{"method":"median of binance, kraken, okx in USD (USDT = USD)",\
                 "price":"77781667.9798202","priceUSD":"58415.3"},\
                 "volumeConverted":"459472423395.70905","flags":[]}
@@ -87,6 +87,14 @@ struct EndToEndPremiumTests {
             } == [
                 "bithumb 3.21 0.16", "coinone 3.21 0.09", "gopax 3.17 -", "korbit 3.24 0.12", "upbit 3.24 0.12",
                 "binance -0.01 -", "kraken 0.01 -", "okx 0.00 -",
+            ])
+        // premVsBTC: ETH's premium less BTC's on the same venue (bithumb 3.21 - 3.66).
+        #expect(
+            try eth["venues"].elements().map {
+                "\(try $0["exchange"].string()) \(try $0["premVsBTC"].string())"
+            } == [
+                "bithumb -0.45", "coinone -0.46", "gopax -0.50", "korbit -0.44", "upbit -0.45", "binance 0.00",
+                "kraken 0.00", "okx 0.00",
             ])
         #expect(try json["errors"].elements().isEmpty)
         // One all-tickers request per venue, no per-coin request.
@@ -122,12 +130,12 @@ struct EndToEndPremiumTests {
         #expect(lines.dropFirst(4).allSatisfy { $0.range(of: #"  \d+d stale"#, options: .regularExpression) != nil })
         #expect(
             lines.dropFirst(3).map { $0.replacing(#/ +(AGE|\d+d stale)/#, with: "") } == [
-                "COIN  EXCHANGE  LAST (KRW)  GLOBAL (KRW)  PREMIUM       VOLUME 24H  NOTE",
-                "BTC   bithumb   80,630,000    80,238,672   +0.49%  109,282,011,239",
-                "      coinone   80,640,000                 +0.50%   21,034,512,874",
-                "      gopax     80,640,000                 +0.50%    2,829,795,971",
-                "      korbit    80,645,000                 +0.51%   14,721,590,433",
-                "      upbit     80,651,000                 +0.51%  311,604,512,879",
+                "COIN  EXCHANGE  LAST (KRW)  GLOBAL (KRW)  PREMIUM  VS BTC       VOLUME 24H  NOTE",
+                "BTC   bithumb   80,630,000    80,238,672   +0.49%       -  109,282,011,239",
+                "      coinone   80,640,000                 +0.50%       -   21,034,512,874",
+                "      gopax     80,640,000                 +0.50%       -    2,829,795,971",
+                "      korbit    80,645,000                 +0.51%       -   14,721,590,433",
+                "      upbit     80,651,000                 +0.51%       -  311,604,512,879",
             ])
         #expect(!server.requests.contains { $0.target.hasPrefix("/exchangerate/") })
     }

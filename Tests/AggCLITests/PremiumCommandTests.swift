@@ -207,10 +207,11 @@ struct PremiumCommandTests {
             ])
         #expect(
             lines.dropFirst(3) == [
-                "COIN  EXCHANGE  LAST (KRW)  GLOBAL (KRW)  PREMIUM  USDT PREM       VOLUME 24H   AGE  NOTE",
-                "BTC   kra       80,651,000    80,128,255   +0.65%     +0.47%  311,604,512,879  0.0s",
-                "      krb       80,630,000                 +0.63%     +0.30%  109,282,011,239  0.0s",
-                "ETH   kra        3,407,000     3,399,634   +0.22%     +0.04%  148,703,652,311  0.0s",
+                "COIN  EXCHANGE  LAST (KRW)  GLOBAL (KRW)  PREMIUM  VS BTC  USDT PREM       VOLUME 24H   AGE  NOTE",
+                "BTC   kra       80,651,000    80,128,255   +0.65%       -     +0.47%  311,604,512,879  0.0s",
+                "      krb       80,630,000                 +0.63%       -     +0.30%  109,282,011,239  0.0s",
+                // premVsBTC: ETH's +0.22% on kra less BTC's +0.65% there.
+                "ETH   kra        3,407,000     3,399,634   +0.22%  -0.43%     +0.04%  148,703,652,311  0.0s",
             ])
     }
 
@@ -511,6 +512,17 @@ struct PremiumRankingTests {
 
 @Suite("agg premium: output shape and options")
 struct PremiumOutputTests {
+    @Test("premVsBTC is measured against BTC's premium on the same venue even when BTC's row is not shown")
+    func versusBTCWithoutBTCRow() async throws {
+        let run = await runBoard(["premium", "ETH", "-f", "json"])
+        #expect(run.status == 0, "\(run.error)")
+        let json = try run.json()
+        #expect(try json["rows"].elements().map { try $0["base"].string() } == ["ETH"])
+        // ETH's +0.22% on kra less BTC's +0.65% there.
+        #expect(try json["rows"][0]["venues"][0]["exchange"].string() == "kra")
+        #expect(try json["rows"][0]["venues"][0]["premVsBTC"].string() == "-0.43")
+    }
+
     @Test("JSON names converted values by role with the board's currency, also when FX is refused")
     func jsonShape() async throws {
         let run = await runBoard(["premium", "BTC", "-f", "json"])
@@ -519,7 +531,7 @@ struct PremiumOutputTests {
         #expect(try json["currency"].string() == "KRW")
         #expect(
             json["rows"][0]["venues"][0].value?.serialized()
-                == #"{"exchange":"kra","symbol":"BTC/KRW","last":"80651000","lastConverted":"80651000","premiumPercent":"0.65","usdtPremiumPercent":"0.47","volumeConverted":"311604512879.45103","local":true,"outlier":false,"transfer":"open","receivedAt":"2024-08-08T08:12:15.000Z","ageSeconds":"0.000","stale":false}"#
+                == #"{"exchange":"kra","symbol":"BTC/KRW","last":"80651000","lastConverted":"80651000","premiumPercent":"0.65","usdtPremiumPercent":"0.47","volumeConverted":"311604512879.45103","local":true,"outlier":false,"transfer":"open","premVsBTC":null,"receivedAt":"2024-08-08T08:12:15.000Z","ageSeconds":"0.000","stale":false}"#
         )
         #expect(try json["rows"][0]["volumeConverted"].string() == "420886524117.95229")
         #expect(json["rows"][0]["volumeKRW"].value == nil)

@@ -134,6 +134,16 @@ struct ArbitrageRouteTests {
         #expect(route.notional == 1000)
     }
 
+    @Test func aNotionalBuyingANonTerminatingAmountIsNotDepthLimited() {
+        // 100 / 3 is 33.33...: bought back at 3 it comes to 99.99... (38 digits), not a thin book.
+        let inputs = ArbitrageInputs(
+            asks: Self.asks([("3", "100")]), bids: Self.bids([("3", "100")]), buyFee: TakerFee(rate: 0),
+            sellFee: TakerFee(rate: 0), withdrawal: .fixed(0), rate: 1)
+        let route = inputs.route(notional: 100)
+        #expect(!route.depthLimited)
+        #expect(route.buy.value < 100)
+    }
+
     // MARK: Break-even
 
     static func oneLevel(

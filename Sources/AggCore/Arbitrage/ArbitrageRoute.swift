@@ -69,7 +69,9 @@ extension ArbitrageInputs {
         let amount = min(wanted.amount, largest)
         var route = route(buying: amount)
         route.notional = notional
-        route.depthLimited = route.buy.value < notional
+        // Not `route.buy.value < notional`: a partial level's coin is a 38-digit quotient, and
+        // buying it back at the level's price can come to a hair under the notional.
+        route.depthLimited = !wanted.complete || amount < wanted.amount
         return route
     }
 

@@ -109,17 +109,17 @@ package struct ComparePlan: Sendable {
     /// freshest that answers, and the oldest rate allowed.
     var fx: FXOptions
     var venues: [Venue]
-    /// The inputs the conversion needs.
-    var inputs: Set<RateInput>
-    /// FX adapters, in the order they are preferred.
-    var fxSources: [String]
-    /// Venues that may quote USDT in KRW, in the order they are preferred.
-    var usdtVenues: [String]
-    /// The credit each FX source asks for wherever its rates are shown, by id.
-    var attributions: [String: String]
+    /// The rate inputs the conversion needs and the sources asked for them.
+    var rates: RateResolution
 
-    /// The venue market for USDT priced in KRW.
-    static let usdtMarket = Market(base: "USDT", quote: "KRW")
+    /// The inputs the conversion needs.
+    var inputs: Set<RateInput> { rates.inputs }
+    /// FX adapters, in the order they are preferred.
+    var fxSources: [String] { rates.fxSources }
+    /// Venues that may quote USDT in KRW, in the order they are preferred.
+    var usdtVenues: [String] { rates.usdtVenues }
+    /// The credit each FX source asks for wherever its rates are shown, by id.
+    var attributions: [String: String] { rates.attributions }
 
     package init(
         coin: String, currency: String, stablecoins: StablecoinValuation, fx: FXOptions, named: [String],
@@ -152,27 +152,10 @@ package struct ComparePlan: Sendable {
         if venues.isEmpty { throw .usage("no registered venue can price \(coin); see 'agg exchanges'") }
 
         let asked = venues.filter { $0.skipped == nil }
-        inputs = PriceComparison.inputs(
-            coin: coin, currency: currency, quoteCurrencies: Set(asked.map(\.market.quote)),
-            stablecoins: stablecoins)
-        let fxDescriptors =
-            inputs.contains { if case .fx = $0 { true } else { false } }
-            ? fx.sources(among: registry.descriptors(supporting: .fxRates)) : []
-        // All asked at the same time; the rate used is the freshest (or --fx's). The default FX source
-        // of `agg rates` leads the order failures are told in.
-        fxSources =
-            fxDescriptors.filter { $0.id == RatesService.defaultSource }.map(\.id)
-            + fxDescriptors.filter { $0.id != RatesService.defaultSource }.map(\.id)
-        attributions = Dictionary(
-            fxDescriptors.compactMap { descriptor in descriptor.attribution.map { (descriptor.id, $0) } }
-        ) { first, _ in first }
-        if inputs.contains(.usdtInKRW) {
-            let korean = registry.descriptors(supporting: .ticker, quotedIn: Self.usdtMarket.quote).map(\.id)
-            let compared = Set(asked.map(\.venue))
-            usdtVenues = korean.filter { compared.contains($0) } + korean.filter { !compared.contains($0) }
-        } else {
-            usdtVenues = []
-        }
+        rates = RateResolution(
+            inputs: PriceComparison.inputs(
+                coin: coin, currency: currency, quoteCurrencies: Set(asked.map(\.market.quote)),
+                stablecoins: stablecoins), fx: fx, registry: registry, preferringUSDTOn: Set(asked.map(\.venue)))
     }
 
     /// The USD snapshot of each FX source that is still its latest answer (its next update is
@@ -221,29 +204,21 @@ package struct ComparePlan: Sendable {
         async let venueAnswers = concurrentMap(venues) { venue in
             if let skipped = venue.skipped { return QuoteResult.failure(skipped) }
             // The quote carries when its venue's answer arrived.
-            return await Self.ticker(venue.market, on: venue.venue, factory: factory).map { quote in
+            return await RateResolution.ticker(venue.market, on: venue.venue, factory: factory).map { quote in
                 var quote = quote
                 if quote.receivedAt == nil { quote.receivedAt = now() }
                 return quote
             }
         }
-        async let fxAnswers = concurrentMap(fxSources) { source in
-            if let table = stored[source] { return Result<RateTable, AggError>.success(table) }
-            return await .catching { () throws(AggError) in
-                try await factory.adapter(id: source).rates(base: Conversion.fxBase)
-            }
-        }
-        async let usdtAnswers = concurrentMap(usdtVenues) { venue in
-            if let answer = known[venue] { return answer }
-            return await Self.ticker(Self.usdtMarket, on: venue, factory: factory)
-        }
+        async let fxAnswers = rates.fetchFX(factory: factory, stored: stored)
+        async let usdtAnswers = rates.fetchUSDT(factory: factory, known: known)
         let venueResults = await venueAnswers
         let fxResults = await fxAnswers
         let usdtResults = await usdtAnswers
         let pricesTime = venueResults.compactMap { result in
             if case .success(let quote) = result { quote.timestamp } else { nil }
         }.max { $0.millisecondsSince1970 < $1.millisecondsSince1970 }
-        let (values, unavailable) = rateValues(fx: fxResults, usdt: usdtResults, at: pricesTime ?? now())
+        let (values, unavailable) = rates.values(fx: fxResults, usdt: usdtResults, at: pricesTime ?? now())
         let fetched = zip(fxSources, fxResults).compactMap { source, result -> RateTable? in
             guard stored[source] == nil, case .success(let table) = result else { return nil }
             return table
@@ -261,84 +236,5 @@ package struct ComparePlan: Sendable {
         return Fetch(
             report: report, tables: fetched,
             usdt: Dictionary(zip(usdtVenues, usdtResults).map { ($0, $1) }) { first, _ in first })
-    }
-
-    /// `market` on `venue` (the venue's own not-found answer is already `.notListed`).
-    private static func ticker(_ market: Market, on venue: String, factory: AdapterFactory) async -> QuoteResult {
-        let adapter: any VenueAdapter
-        do throws(AggError) {
-            adapter = try factory.adapter(id: venue)
-        } catch {
-            return .failure(error)
-        }
-        return await QuoteResult.catching { () throws(AggError) in try await adapter.quote(for: market) }
-    }
-
-    /// The values of the inputs that could be had, and why the others could not. The FX rate
-    /// comes from the table `FXChoice` picks (`--fx`, else the freshest), refused when it is
-    /// older than `--max-fx-age` at `time`.
-    private func rateValues(fx: [Result<RateTable, AggError>], usdt: [QuoteResult], at time: Timestamp)
-        -> ([RateInput: RateValue], [RateInput: String])
-    {
-        var values: [RateInput: RateValue] = [:]
-        var unavailable: [RateInput: String] = [:]
-        for input in inputs.sorted() {
-            switch input {
-            case .fx(let target):
-                var reasons: [String] = []
-                var usable: [RateTable] = []
-                for (source, result) in zip(fxSources, fx) {
-                    switch result {
-                    case .success(let table) where table.base != Conversion.fxBase:
-                        reasons.append("\(source) answered rates from \(table.base), not \(Conversion.fxBase)")
-                    case .success(let answered):
-                        let table = answered.screened()
-                        if let refusal = table.refused.first(where: { $0.code == target }) {
-                            reasons.append("\(source): \(refusal)")
-                            continue
-                        }
-                        guard target == table.base || table.rates[target] != nil else {
-                            reasons.append("\(source) has no \(target) rate")
-                            continue
-                        }
-                        usable.append(table)
-                    case .failure(let error):
-                        reasons.append(error.description)
-                    }
-                }
-                if !usable.isEmpty {
-                    do throws(AggError) {
-                        let table = try FXChoice.choose(
-                            from: usable, named: self.fx.source, quote: target, now: time,
-                            maximumAgeSeconds: self.fx.maximumAgeSeconds)
-                        if let rate = target == table.base ? 1 : table.rates[target] {
-                            values[input] = RateValue(value: rate, source: table.source, asOf: table.asOf)
-                        }
-                    } catch {
-                        reasons.append(error.description)
-                    }
-                }
-                if fxSources.isEmpty { reasons.append("no exchange-rate source is registered") }
-                if values[input] == nil { unavailable[input] = reasons.joined(separator: "; ") }
-            case .usdtInKRW:
-                var reasons: [String] = []
-                for (venue, result) in zip(usdtVenues, usdt) {
-                    switch result {
-                    case .success(let quote) where quote.last <= 0:
-                        reasons.append("\(venue): \(Self.usdtMarket) price \(quote.last) is not a rate")
-                    case .success(let quote):
-                        if values[input] == nil {
-                            values[input] = RateValue(
-                                value: quote.last, source: "\(venue) \(Self.usdtMarket)", asOf: quote.timestamp)
-                        }
-                    case .failure(let error):
-                        reasons.append("\(venue): \(error.summaryNamingNoMarket)")
-                    }
-                }
-                if usdtVenues.isEmpty { reasons.append("no registered venue quotes in KRW") }
-                if values[input] == nil { unavailable[input] = reasons.joined(separator: "; ") }
-            }
-        }
-        return (values, unavailable)
     }
 }

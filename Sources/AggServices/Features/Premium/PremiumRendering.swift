@@ -93,6 +93,7 @@ package struct PremiumRendering: Rendering {
             ]
         }
         let aging = aging
+        let btc = btcPremiums
         let rowValues: [JSONValue] = rows.map { row in
             [
                 "base": .string(row.base),
@@ -100,18 +101,21 @@ package struct PremiumRendering: Rendering {
                     row.venues.map { venue in
                         withAge(
                             venue, aging: aging,
-                            withPercentile(
-                                exchange: venue.exchange, symbol: row.base,
-                                [
-                                    "exchange": .string(venue.exchange), "symbol": .string(venue.market.description),
-                                    "last": Self.exact(venue.last), "lastConverted": Self.exact(venue.lastConverted),
-                                    "premiumPercent": JSONOutput.string(Self.percentText(venue.premiumPercent)),
-                                    "usdtPremiumPercent": JSONOutput.string(Self.percentText(venue.usdtPremiumPercent)),
-                                    "volumeConverted": Self.exact(venue.volumeConverted),
-                                    "local": .bool(venue.isLocal), "outlier": .bool(venue.isOutlier),
-                                    "transfer": .string(
-                                        result.transfer(venue: venue.exchange, coin: row.base).rawValue),
-                                ]))
+                            Self.withVersusBTC(
+                                withPercentile(
+                                    exchange: venue.exchange, symbol: row.base,
+                                    [
+                                        "exchange": .string(venue.exchange),
+                                        "symbol": .string(venue.market.description),
+                                        "last": Self.exact(venue.last), "lastConverted": Self.exact(venue.lastConverted),
+                                        "premiumPercent": JSONOutput.string(Self.percentText(venue.premiumPercent)),
+                                        "usdtPremiumPercent": JSONOutput.string(
+                                            Self.percentText(venue.usdtPremiumPercent)),
+                                        "volumeConverted": Self.exact(venue.volumeConverted),
+                                        "local": .bool(venue.isLocal), "outlier": .bool(venue.isOutlier),
+                                        "transfer": .string(
+                                            result.transfer(venue: venue.exchange, coin: row.base).rawValue),
+                                    ]), base: row.base, venue: venue, btc: btc))
                     }),
                 "reference": row.reference.map { reference in
                     [
@@ -224,6 +228,8 @@ package struct PremiumRendering: Rendering {
             .init("GLOBAL (\(currency))", .right, priority: 3),
         ]
         if basis != .usdt { columns.append(.init("PREMIUM", .right)) }
+        if basis != .usdt { columns.append(.init("VS BTC", .right, priority: 2)) }
+        let btc = btcPremiums
         let showsPercentile = basis != .usdt && !percentiles.isEmpty
         if showsPercentile { columns.append(.init("7D PCTL", .right, priority: 1)) }
         if basis != .fx { columns.append(.init("USDT PREM", .right, priority: basis == .usdt ? 0 : 1)) }
@@ -260,6 +266,10 @@ package struct PremiumRendering: Rendering {
                             : ""),
                 ]
                 if basis != .usdt { cells.append(percentCell(venue.premiumPercent, style: style)) }
+                if basis != .usdt {
+                    cells.append(
+                        percentCell(Self.premiumVersusBTC(base: row.base, venue: venue, btc: btc), style: style))
+                }
                 if showsPercentile {
                     cells.append(
                         .init(
