@@ -58,6 +58,31 @@ struct EndToEndArbTests {
         #expect(Self.text(json["errors"]) == "[]")
     }
 
+    // The config file's fees win: Korbit's taker 0.1 % (10,000 KRW on top of the 10,000,000
+    // bought, the same 0.124000248 BTC) and 0.0005 BTC to withdraw, so 0.123500248 BTC arrives.
+    @Test("korbit -> bithumb with the config file's taker and withdrawal fees for Korbit")
+    func configFees() async throws {
+        let server = try FixtureServer()
+        var environment = try environment(server)
+        let config = try temporaryDirectory().appendingPathComponent("config.json")
+        try #"{"venueSettings":{"korbit":{"takerFee":"0.001","withdrawalFees":{"BTC":"0.0005"}}}}"#
+            .write(to: config, atomically: true, encoding: .utf8)
+        environment["AGG_CONFIG"] = config.path
+        let run = try await AggBinary.run(
+            ["arb", "BTC", "--from", "korbit", "--to", "bithumb", "--notional", "10M", "-f", "json"],
+            environment: environment)
+        let json = try JSONCursor(JSONParser.parse(Array(run.output.utf8)))
+        #expect(run.status == 0, "\(run.error)")
+        #expect(
+            Self.text(json["buy"])
+                == #"{"exchange":"korbit","averagePrice":"80645000","filled":"0.124000248","cost":"10010000","fee":"10000"}"#
+        )
+        #expect(
+            Self.text(json["transfer"])
+                == #"{"network":"BTC","fee":"0.0005","feeCurrency":"BTC","withdraw":"open","deposit":"open"}"#)
+        #expect(try json["sell"]["filled"].string() == "0.123500248")
+    }
+
     // 10,000,000 KRW at 1331.529034 KRW a dollar (USDT = USD) is 7,510.16293648464296... USDT,
     // all at Binance's best ask 58,412.07: 0.128572107382680... BTC, 0.1 % of it taken in BTC.
     // Neither Binance nor Upbit publishes BTC's withdrawal fee or status without a key: the

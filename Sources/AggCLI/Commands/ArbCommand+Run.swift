@@ -10,7 +10,7 @@ extension ArbCommand: Command {
         let request = try ArbRequest(arguments, context: context)
         try run.announce(request.venues)
         let service = ArbService(
-            factory: run.factory, fees: TakerFeeLookup(registry: context.registry), now: context.now)
+            factory: run.factory, fees: context.takerFeeLookup, now: context.now)
         let report = try await run.during(
             "asking \(request.from.id) and \(request.to.id) for the \(request.coin) route"
         ) { () async throws(AggError) in

@@ -108,7 +108,11 @@ package struct ArbService: Sendable {
         }
         switch answer {
         case .success(let rows):
-            return StatusAnswer(rows: rows.filter { $0.coin == coin }, notes: [])
+            // The config file's withdrawal fees win, as in `agg status`.
+            let overrides = factory.context.withdrawalFeeOverrides[venue.id]
+            return StatusAnswer(
+                rows: rows.filter { $0.coin == coin }.map { TransferStatusService.overridden($0, by: overrides) },
+                notes: [])
         case .failure(let error):
             return StatusAnswer(
                 rows: [],
