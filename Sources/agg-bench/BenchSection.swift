@@ -1,6 +1,6 @@
 /// The sections of agg-bench, in the order they run; `--only` names them by number.
 enum BenchSection: Int, CaseIterable, Comparable {
-    case decoding = 1, fanOut, coldStart, compare, marketScale, premiumBoard, record
+    case decoding = 1, fanOut, coldStart, compare, marketScale, premiumBoard, record, streamDecoding
 
     /// The section numbered `text` (`"5"`), if there is one.
     init?(number text: String) {
@@ -22,6 +22,8 @@ enum BenchSection: Int, CaseIterable, Comparable {
             "Premium board: 'agg premium' over every venue, some answers late; decoding every all-tickers answer."
         case .record:
             "Record: 'agg record --premium''s loop over 8 venues + 3 FX sources: CPU a tick, RSS growth, store rows/s."
+        case .streamDecoding:
+            "Stream decoding: each streaming venue's ticker messages read by its codec on one core (msg/s)."
         }
     }
 
@@ -35,6 +37,7 @@ enum BenchSection: Int, CaseIterable, Comparable {
         case .marketScale: try MarketScaleSection.run(bench)
         case .premiumBoard: try await PremiumBoardSection.run(bench)
         case .record: try await RecordSection.run(bench)
+        case .streamDecoding: try StreamDecodingSection.run(bench)
         }
     }
 
