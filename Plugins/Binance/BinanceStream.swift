@@ -44,19 +44,17 @@ struct BinanceTickerStream: TickerStreamCodec {
     func read(_ message: StreamMessage, receivedAt: Timestamp) -> StreamReading {
         let root: JSONCursor
         do {
-            root = JSONCursor(try JSONParser.parse(message.bytes))
+            root = try JSONCursor(parsing: message.bytes)
         } catch {
             return .malformed(error.description)
         }
-        guard case .object(let object)? = root.value else {
-            return .malformed("$: expected an object, found \(root.value?.kindDescription ?? "nothing")")
-        }
+        guard root.isObject else { return .malformed("$: expected an object, found \(root.kindDescription)") }
         // `{"result":null,"id":1}` answers a SUBSCRIBE (a list answers LIST_SUBSCRIPTIONS).
-        if object["result"] != nil, object["id"] != nil { return .control }
+        if root["result"].exists, root["id"].exists { return .control }
         // `{"error":{"code":2,"msg":"Invalid request: ..."},"id":1}`, or the older flat
         // `{"code":2,"msg":"...","id":1}`.
         if let refusal = Self.refusal(root) { return refusal }
-        let event = object["data"] == nil ? root : root["data"]
+        let event = root["data"].exists ? root["data"] : root
         do throws(JSONDecodingError) {
             switch try event["e"].string() {
             case "24hrTicker":

@@ -48,7 +48,7 @@ struct CoinbaseTickerStream: TickerStreamCodec {
     func read(_ message: StreamMessage, receivedAt: Timestamp) -> StreamReading {
         let root: JSONCursor
         do {
-            root = JSONCursor(try JSONParser.parse(message.bytes))
+            root = try JSONCursor(parsing: message.bytes)
         } catch {
             return .malformed(error.description)
         }

@@ -43,21 +43,19 @@ struct KrakenTickerStream: TickerStreamCodec {
     func read(_ message: StreamMessage, receivedAt: Timestamp) -> StreamReading {
         let root: JSONCursor
         do {
-            root = JSONCursor(try JSONParser.parse(message.bytes))
+            root = try JSONCursor(parsing: message.bytes)
         } catch {
             return .malformed(error.description)
         }
-        guard case .object(let object)? = root.value else {
-            return .malformed("$: expected an object, found \(root.value?.kindDescription ?? "nothing")")
-        }
+        guard root.isObject else { return .malformed("$: expected an object, found \(root.kindDescription)") }
         do throws(JSONDecodingError) {
-            if object["channel"] != nil {
+            if root["channel"].exists {
                 guard try root["channel"].string() == "ticker" else { return .control }
                 let answer = try Self.quotes(root["data"], receivedAt: receivedAt)
                 return .quotes(answer.values, skipped: answer.skipped)
             }
             // A method's answer (`subscribe`, `pong`): refused when `success` is false.
-            guard object["method"] != nil || object["success"] != nil else {
+            guard root["method"].exists || root["success"].exists else {
                 throw root["channel"].failure("expected a channel or a method's answer")
             }
             guard root["success"].value == .bool(false) else { return .control }

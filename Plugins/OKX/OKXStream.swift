@@ -50,15 +50,13 @@ struct OKXTickerStream: TickerStreamCodec {
         if message == .text("pong") { return .control }
         let root: JSONCursor
         do {
-            root = JSONCursor(try JSONParser.parse(message.bytes))
+            root = try JSONCursor(parsing: message.bytes)
         } catch {
             return .malformed(error.description)
         }
-        guard case .object(let object)? = root.value else {
-            return .malformed("$: expected an object, found \(root.value?.kindDescription ?? "nothing")")
-        }
+        guard root.isObject else { return .malformed("$: expected an object, found \(root.kindDescription)") }
         do throws(JSONDecodingError) {
-            if object["event"] != nil {
+            if root["event"].exists {
                 // `subscribe`, `unsubscribe`, `notice`, `channel-conn-count`, and `error`.
                 guard try root["event"].string() == "error" else { return .control }
                 return .refused(code: try root["code"].text(), message: try root["msg"].optionalString() ?? "")

@@ -151,10 +151,10 @@ public struct DataVenueAdapter: VenueAdapter {
     /// members that are objects, named by their keys (other members, such as a `date` beside
     /// the tickers, are skipped).
     static func items(_ list: JSONCursor, symbol: DataPath?) throws(JSONDecodingError) -> [ListItem] {
-        if case .object? = list.value {
+        if list.isObject {
             var items: [ListItem] = []
             for member in try list.members() {
-                guard case .object? = member.value.value else { continue }
+                guard member.value.isObject else { continue }
                 let field = symbol?.read(member.value)
                 items.append(
                     ListItem(

@@ -58,6 +58,14 @@ public enum DecimalText {
         return try Array(text.utf8).withUnsafeBufferPointer { parseBytes($0, form: form) }.get(text)
     }
 
+    /// `parse(String(decoding: bytes, as: UTF8.self), form:)` without making the String unless
+    /// the bytes are not a decimal (the lazy JSON reader's numbers, `JSONTape`).
+    static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>, form: Form) throws(Failure) -> Decimal {
+        let outcome = parseBytes(bytes, form: form)
+        if case .value(let value) = outcome { return value }
+        return try outcome.get(String(decoding: bytes, as: UTF8.self))
+    }
+
     /// The outcome of a parse, before the original text is attached to a failure.
     private enum Outcome {
         case value(Decimal)

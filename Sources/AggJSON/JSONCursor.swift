@@ -22,8 +22,25 @@ public struct JSONDecodingError: Error, Sendable, Equatable, CustomStringConvert
 /// as a string) and strict where a wrong guess would be silent (a price never comes from a
 /// boolean).
 public struct JSONCursor: Sendable {
-    /// The value here; `nil` when the member does not exist.
-    public let value: JSONValue?
+    /// Where the value lies: in a `JSONValue` tree, or at a node of a `JSONTape` (the fast path
+    /// of `init(parsing:)`, read lazily; `-1` when the member does not exist).
+    private enum Storage: Sendable {
+        case tree(JSONValue?)
+        case tape(JSONTape, Int)
+    }
+
+    private let storage: Storage
+
+    /// The value here; `nil` when the member does not exist. A cursor made by `init(parsing:)`
+    /// builds it on demand (with its subtree): the accessors below read the bytes instead.
+    public var value: JSONValue? {
+        switch storage {
+        case .tree(let value): value
+        case .tape(let tape, let index):
+            // Spelled out: a bare `nil` here could be `JSONValue`'s nil literal, `.null`.
+            index < 0 ? JSONValue?.none : .some(tape.value(index))
+        }
+    }
     /// The path is kept in pieces and written out only when asked for (usually for an error):
     /// the folded ancestors, then up to two trailing steps held inline, so that reading the
     /// fields of a ticker allocates nothing.
@@ -33,17 +50,36 @@ public struct JSONCursor: Sendable {
 
     /// A cursor at the root of `value`; `path` names the root in messages.
     public init(_ value: JSONValue, path: String = "$") {
-        self.value = value
+        self.storage = .tree(value)
         self.ancestors = JSONPathTrail(root: path)
         self.parentStep = nil
         self.lastStep = nil
     }
 
-    private init(value: JSONValue?, ancestors: JSONPathTrail, parentStep: JSONPathStep?, lastStep: JSONPathStep?) {
-        self.value = value
+    /// A cursor at the root of the JSON document `bytes`, which is checked whole (as
+    /// `JSONParser.parse` checks it) but read lazily: no `JSONValue` tree is built, members are
+    /// found by their names' bytes and decimals read from their tokens' bytes, each value when
+    /// asked for. Every accessor answers as it does on `JSONCursor(JSONParser.parse(bytes))`
+    /// (`JSONTapeOracleTests`); it is the faster way to read a few fields of a document (a
+    /// stream's messages).
+    ///
+    /// - Throws: the `JSONSyntaxError` `JSONParser.parse` throws for the same bytes.
+    public init(parsing bytes: [UInt8], path: String = "$") throws(JSONSyntaxError) {
+        self.storage = .tape(try JSONTape.parse(bytes), 0)
+        self.ancestors = JSONPathTrail(root: path)
+        self.parentStep = nil
+        self.lastStep = nil
+    }
+
+    private init(storage: Storage, ancestors: JSONPathTrail, parentStep: JSONPathStep?, lastStep: JSONPathStep?) {
+        self.storage = storage
         self.ancestors = ancestors
         self.parentStep = parentStep
         self.lastStep = lastStep
+    }
+
+    private init(value: JSONValue?, ancestors: JSONPathTrail, parentStep: JSONPathStep?, lastStep: JSONPathStep?) {
+        self.init(storage: .tree(value), ancestors: ancestors, parentStep: parentStep, lastStep: lastStep)
     }
 
     /// The path to this value, such as `$.data.BTC.closing_price`.
@@ -57,10 +93,21 @@ public struct JSONCursor: Sendable {
     /// A child one step below: inline when there is room, else after folding this cursor's own
     /// steps into the trail.
     private func child(_ value: JSONValue?, _ step: JSONPathStep) -> JSONCursor {
+        child(storage: .tree(value), step)
+    }
+
+    private func child(storage: Storage, _ step: JSONPathStep) -> JSONCursor {
         if parentStep == nil {
-            return JSONCursor(value: value, ancestors: ancestors, parentStep: lastStep, lastStep: step)
+            return JSONCursor(storage: storage, ancestors: ancestors, parentStep: lastStep, lastStep: step)
         }
-        return JSONCursor(value: value, ancestors: folded(), parentStep: nil, lastStep: step)
+        return JSONCursor(storage: storage, ancestors: folded(), parentStep: nil, lastStep: step)
+    }
+
+    /// The tape node here, when this cursor reads a tape and the value exists.
+    @inline(__always)
+    private var tapeNode: (tape: JSONTape, index: Int)? {
+        if case .tape(let tape, let index) = storage, index >= 0 { return (tape, index) }
+        return nil
     }
 
     /// This cursor's whole path as a trail, for children that share it.
@@ -74,23 +121,71 @@ public struct JSONCursor: Sendable {
     /// The member `key` of this object; a missing member or a non-object gives an absent cursor
     /// that fails when read.
     public subscript(key: String) -> JSONCursor {
-        guard case .object(let object)? = value else { return child(nil, .key(key)) }
-        return child(object[key], .key(key))
+        switch storage {
+        case .tree(let value):
+            guard case .object(let object)? = value else { return child(nil, .key(key)) }
+            return child(object[key], .key(key))
+        case .tape(let tape, let index):
+            guard index >= 0, tape.kind(index) == .object, let member = tape.member(index, key) else {
+                return child(storage: .tape(tape, -1), .key(key))
+            }
+            return child(storage: .tape(tape, member), .key(key))
+        }
     }
 
     /// The element at `index` of this array.
     public subscript(index: Int) -> JSONCursor {
-        guard case .array(let elements)? = value, elements.indices.contains(index) else {
-            return child(nil, .index(index))
+        switch storage {
+        case .tree(let value):
+            guard case .array(let elements)? = value, elements.indices.contains(index) else {
+                return child(nil, .index(index))
+            }
+            return child(elements[index], .index(index))
+        case .tape(let tape, let node):
+            guard node >= 0, tape.kind(node) == .array, index >= 0, index < Int(tape.nodes[node].start) else {
+                return child(storage: .tape(tape, -1), .index(index))
+            }
+            var element = node + 1
+            for _ in 0..<index { element = tape.next(element) }
+            return child(storage: .tape(tape, element), .index(index))
         }
-        return child(elements[index], .index(index))
     }
 
     /// Whether a value is present and not `null`.
     public var isPresent: Bool {
-        switch value {
-        case nil, .null?: false
-        default: true
+        switch storage {
+        case .tree(let value):
+            switch value {
+            case nil, .null?: false
+            default: true
+            }
+        case .tape(let tape, let index): index >= 0 && tape.kind(index) != .null
+        }
+    }
+
+    /// Whether a value is here, `null` included (a member that exists).
+    public var exists: Bool {
+        switch storage {
+        case .tree(let value): value != nil
+        case .tape(_, let index): index >= 0
+        }
+    }
+
+    /// Whether the value here is an object.
+    public var isObject: Bool {
+        switch storage {
+        case .tree(let value):
+            if case .object? = value { true } else { false }
+        case .tape(let tape, let index): index >= 0 && tape.kind(index) == .object
+        }
+    }
+
+    /// A short name for the kind of value here ("an object", "a string"), or "nothing" when no
+    /// value is here.
+    public var kindDescription: String {
+        switch storage {
+        case .tree(let value): value?.kindDescription ?? "nothing"
+        case .tape(let tape, let index): index < 0 ? "nothing" : tape.kindDescription(index)
         }
     }
 
@@ -99,12 +194,26 @@ public struct JSONCursor: Sendable {
     }
 
     private func mismatch(_ expected: String) -> JSONDecodingError {
-        failure("expected \(expected), found \(value?.kindDescription ?? "nothing")")
+        failure("expected \(expected), found \(kindDescription)")
     }
 
     /// The elements of this array.
     public func elements() throws(JSONDecodingError) -> [JSONCursor] {
-        guard case .array(let elements)? = value else { throw mismatch("an array") }
+        if let (tape, index) = tapeNode, tape.kind(index) == .array {
+            let trail = folded()
+            var cursors: [JSONCursor] = []
+            cursors.reserveCapacity(Int(tape.nodes[index].start))
+            var element = index + 1
+            while element < Int(tape.nodes[index].end) {
+                cursors.append(
+                    JSONCursor(
+                        storage: .tape(tape, element), ancestors: trail, parentStep: nil,
+                        lastStep: .index(cursors.count)))
+                element = tape.next(element)
+            }
+            return cursors
+        }
+        guard case .tree(.array(let elements)?) = storage else { throw mismatch("an array") }
         let trail = folded()
         return elements.enumerated().map {
             JSONCursor(value: $0.element, ancestors: trail, parentStep: nil, lastStep: .index($0.offset))
@@ -113,7 +222,24 @@ public struct JSONCursor: Sendable {
 
     /// The members of this object, in document order.
     public func members() throws(JSONDecodingError) -> [(key: String, value: JSONCursor)] {
-        guard case .object(let object)? = value else { throw mismatch("an object") }
+        if let (tape, index) = tapeNode, tape.kind(index) == .object {
+            let trail = folded()
+            var members: [(key: String, value: JSONCursor)] = []
+            members.reserveCapacity(Int(tape.nodes[index].start) / 2)
+            var key = index + 1
+            while key < Int(tape.nodes[index].end) {
+                let name = tape.text(key)
+                members.append(
+                    (
+                        key: name,
+                        value: JSONCursor(
+                            storage: .tape(tape, key + 1), ancestors: trail, parentStep: nil, lastStep: .key(name))
+                    ))
+                key = tape.next(key + 1)
+            }
+            return members
+        }
+        guard case .tree(.object(let object)?) = storage else { throw mismatch("an object") }
         let trail = folded()
         return object.members.map {
             (key: $0.key, value: JSONCursor(value: $0.value, ancestors: trail, parentStep: nil, lastStep: .key($0.key)))
@@ -122,7 +248,8 @@ public struct JSONCursor: Sendable {
 
     /// A string value.
     public func string() throws(JSONDecodingError) -> String {
-        guard case .string(let text)? = value else { throw mismatch("a string") }
+        if let (tape, index) = tapeNode, tape.kind(index) == .string { return tape.text(index) }
+        guard case .tree(.string(let text)?) = storage else { throw mismatch("a string") }
         return text
     }
 
@@ -133,15 +260,19 @@ public struct JSONCursor: Sendable {
 
     /// A string or a number, as text (some venues send error codes either way).
     public func text() throws(JSONDecodingError) -> String {
-        switch value {
-        case .string(let text)?, .number(let text)?: return text
+        if let (tape, index) = tapeNode, tape.kind(index) == .string || tape.kind(index) == .number {
+            return tape.text(index)
+        }
+        switch storage {
+        case .tree(.string(let text)?), .tree(.number(let text)?): return text
         default: throw mismatch("a string or a number")
         }
     }
 
     /// A boolean value.
     public func bool() throws(JSONDecodingError) -> Bool {
-        guard case .bool(let flag)? = value else { throw mismatch("a boolean") }
+        if let (tape, index) = tapeNode, tape.kind(index) == .bool { return tape.nodes[index].flag }
+        guard case .tree(.bool(let flag)?) = storage else { throw mismatch("a boolean") }
         return flag
     }
 
@@ -149,6 +280,13 @@ public struct JSONCursor: Sendable {
     /// grammar (no exponent, no leading zeros): for venues that document their decimals as
     /// strings. See `DecimalText` for the grammar.
     public func decimal() throws(JSONDecodingError) -> Decimal {
+        if let (tape, index) = tapeNode {
+            switch Self.decimal(tape, index) {
+            case .success(let decimal)?: return decimal
+            case .failure(let error)?: throw failure(error.description)
+            case nil: throw mismatch("a decimal")
+            }
+        }
         switch value {
         case .number(let text)?:
             do {
@@ -170,7 +308,8 @@ public struct JSONCursor: Sendable {
     /// An exact decimal from a JSON number only, for a field the venue documents as a number
     /// (Upbit's prices, FX rates): a string there (`"123"`) is refused, not guessed at.
     public func number() throws(JSONDecodingError) -> Decimal {
-        guard case .number? = value else { throw mismatch("a number") }
+        if let (tape, index) = tapeNode, tape.kind(index) == .number { return try decimal() }
+        guard case .tree(.number?) = storage else { throw mismatch("a number") }
         return try decimal()
     }
 
@@ -187,7 +326,8 @@ public struct JSONCursor: Sendable {
 
     /// An exact decimal, or `nil` when absent, `null` or an empty string.
     public func optionalDecimal() throws(JSONDecodingError) -> Decimal? {
-        if case .string(let text)? = value, text.isEmpty { return nil }
+        if let (tape, index) = tapeNode, tape.isEmptyString(index) { return nil }
+        if case .tree(.string(let text)?) = storage, text.isEmpty { return nil }
         return isPresent ? try decimal() : nil
     }
 
@@ -195,7 +335,15 @@ public struct JSONCursor: Sendable {
     /// the member's cursor unless the member is missing or fails (the error is then the same).
     /// A market-wide answer reads nine of these per coin.
     public func decimal(_ key: String) throws(JSONDecodingError) -> Decimal {
-        if case .object(let object)? = value, let member = object[key], let decimal = Self.decimal(member) {
+        if let (tape, index) = tapeNode {
+            if tape.kind(index) == .object, let member = tape.member(index, key),
+                case .success(let decimal)? = Self.decimal(tape, member)
+            {
+                return decimal
+            }
+            return try self[key].decimal()
+        }
+        if case .tree(.object(let object)?) = storage, let member = object[key], let decimal = Self.decimal(member) {
             return decimal
         }
         return try self[key].decimal()
@@ -204,7 +352,15 @@ public struct JSONCursor: Sendable {
     /// The member `key` as an exact decimal, or `nil` when absent, `null` or an empty string:
     /// `self[key].optionalDecimal()`, without making the member's cursor unless it fails.
     public func optionalDecimal(_ key: String) throws(JSONDecodingError) -> Decimal? {
-        guard case .object(let object)? = value else { return try self[key].optionalDecimal() }
+        if let (tape, index) = tapeNode {
+            guard tape.kind(index) == .object, let member = tape.member(index, key) else {
+                return try self[key].optionalDecimal()
+            }
+            if tape.kind(member) == .null || tape.isEmptyString(member) { return nil }
+            if case .success(let decimal)? = Self.decimal(tape, member) { return decimal }
+            return try self[key].optionalDecimal()
+        }
+        guard case .tree(.object(let object)?) = storage else { return try self[key].optionalDecimal() }
         switch object[key] {
         case nil, .null?: return nil
         case .string(let text)? where text.isEmpty: return nil
@@ -223,8 +379,29 @@ public struct JSONCursor: Sendable {
         }
     }
 
+    /// The decimal of tape node `index`: a number token in the JSON number form, a string in
+    /// the plain form (read from the bytes unless escaped), `nil` for any other kind.
+    private static func decimal(_ tape: JSONTape, _ index: Int) -> Result<Decimal, DecimalText.Failure>? {
+        let form: DecimalText.Form
+        switch tape.kind(index) {
+        case .number: form = .jsonNumber
+        case .string: form = .plain
+        default: return nil
+        }
+        do throws(DecimalText.Failure) {
+            return .success(try tape.decimal(index, form: form))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// A whole number from a JSON number or a numeric string (`"1723104735027"`).
     public func int64() throws(JSONDecodingError) -> Int64 {
+        if let (tape, index) = tapeNode, tape.kind(index) == .number || tape.kind(index) == .string {
+            let text = tape.text(index)
+            if let number = Int64(text) { return number }
+            throw failure("'\(text.prefix(40))' is not a whole number in range")
+        }
         switch value {
         case .number(let text)?, .string(let text)?:
             if let number = Int64(text) { return number }

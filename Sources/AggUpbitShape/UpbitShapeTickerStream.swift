@@ -78,7 +78,7 @@ extension UpbitShapeDecoder {
     /// or a number), as a refusal; `nil` when the frame is not one.
     static func streamError(_ root: JSONCursor) -> StreamReading? {
         let error = root["error"]
-        guard case .object? = error.value else { return nil }
+        guard error.isObject else { return nil }
         return .refused(code: (try? error["name"].text()) ?? "", message: (try? error["message"].text()) ?? "")
     }
 }

@@ -1,6 +1,6 @@
 /// The sections of agg-bench, in the order they run; `--only` names them by number.
 enum BenchSection: Int, CaseIterable, Comparable {
-    case decoding = 1, fanOut, coldStart, compare, marketScale, premiumBoard, record, arb
+    case decoding = 1, fanOut, coldStart, compare, marketScale, premiumBoard, record, arb, streamDecoding
 
     /// The section numbered `text` (`"5"`), if there is one.
     init?(number text: String) {
@@ -24,6 +24,8 @@ enum BenchSection: Int, CaseIterable, Comparable {
             "Record: 'agg record --premium''s loop over 8 venues + 3 FX sources: CPU a tick, RSS growth, store rows/s."
         case .arb:
             "Arb: 270 routes walked with fees and break-even (ms CPU); 'agg arb' against 'agg quote' on two venues."
+        case .streamDecoding:
+            "Stream decoding: each streaming venue's ticker messages read by its codec on one core (msg/s)."
         }
     }
 
@@ -38,6 +40,7 @@ enum BenchSection: Int, CaseIterable, Comparable {
         case .premiumBoard: try await PremiumBoardSection.run(bench)
         case .record: try await RecordSection.run(bench)
         case .arb: try ArbSection.run(bench)
+        case .streamDecoding: try StreamDecodingSection.run(bench)
         }
     }
 

@@ -63,7 +63,7 @@ public enum ValueBounds {
 extension JSONCursor {
     /// The member `key` as a price: a decimal above zero and inside `ValueBounds`.
     public func price(_ key: String) throws(JSONDecodingError) -> Decimal {
-        try self[key].checked(try decimal(key), ValueBounds.priceProblem)
+        try checked(key, try decimal(key), ValueBounds.priceProblem)
     }
 
     /// The member `key` as a price, or `nil` when absent, `null`, an empty string or zero.
@@ -73,7 +73,7 @@ extension JSONCursor {
     /// its eight decimals), so it is no price rather than a price of zero; a negative one fails.
     public func optionalPrice(_ key: String) throws(JSONDecodingError) -> Decimal? {
         guard let value = try optionalDecimal(key), !value.isZero else { return nil }
-        return try self[key].checked(value, ValueBounds.priceProblem)
+        return try checked(key, value, ValueBounds.priceProblem)
     }
 
     /// This value as a price.
@@ -116,7 +116,7 @@ extension JSONCursor {
     /// `nil` when absent, `null` or an empty string.
     public func optionalAmount(_ key: String) throws(JSONDecodingError) -> Decimal? {
         guard let value = try optionalDecimal(key) else { return nil }
-        return try self[key].checked(value, ValueBounds.amountProblem)
+        return try checked(key, value, ValueBounds.amountProblem)
     }
 
     /// The member `key` as a JSON number that is an amount, or `nil` when absent or `null`.
@@ -147,6 +147,14 @@ extension JSONCursor {
     {
         if let problem = ValueBounds.timeProblem(time, now: now) { throw failure(problem) }
         return time
+    }
+
+    /// `self[key].checked(value, problem)`, making the member's cursor only for the failure.
+    private func checked(
+        _ key: String, _ value: Decimal, _ problem: (Decimal) -> String?
+    ) throws(JSONDecodingError) -> Decimal {
+        if let problem = problem(value) { throw self[key].failure(problem) }
+        return value
     }
 
     private func checked(_ value: Decimal, _ problem: (Decimal) -> String?) throws(JSONDecodingError) -> Decimal {

@@ -20,9 +20,20 @@ public protocol StreamConnection: Sendable {
     /// Queues a message.
     func send(_ message: StreamMessage)
 
+    /// Every WebSocket pong frame received (answers to `ping` and to the transport's own
+    /// keep-alive), as it comes; it ends with the connection. The runner counts a pong as life:
+    /// a quiet market kept open by pings is not a stalled stream.
+    var pongs: AsyncStream<Void> { get }
+
     /// Sends a WebSocket ping frame; the transport checks that its pong comes.
     func ping()
 
     /// Starts the closing handshake with `code`; ending `messages` also closes.
     func close(code: UInt16)
+}
+
+extension StreamConnection {
+    /// A connection that does not report pongs: a stream that ends at once, so only messages
+    /// count as life.
+    public var pongs: AsyncStream<Void> { AsyncStream { $0.finish() } }
 }

@@ -1,12 +1,13 @@
 import AggJSON
 
 extension StreamMessage {
-    /// The message as JSON (text or binary frames alike), at the root `$`.
+    /// The message as JSON (text or binary frames alike), at the root `$`, read lazily
+    /// (`JSONCursor(parsing:)`: a codec reads a few fields of each message).
     ///
     /// - Throws: `JSONDecodingError` at `$` when the bytes are not one JSON document.
     public func json() throws(JSONDecodingError) -> JSONCursor {
         do {
-            return JSONCursor(try JSONParser.parse(bytes))
+            return try JSONCursor(parsing: bytes)
         } catch {
             throw JSONDecodingError(path: "$", reason: "not JSON: \(error.description)")
         }
@@ -17,9 +18,7 @@ extension StreamMessage {
     /// - Throws: `JSONDecodingError` at `$` when it is not JSON or not an object.
     public func jsonObject() throws(JSONDecodingError) -> JSONCursor {
         let root = try json()
-        guard case .object? = root.value else {
-            throw root.failure("expected an object, found \(root.value?.kindDescription ?? "nothing")")
-        }
+        guard root.isObject else { throw root.failure("expected an object, found \(root.kindDescription)") }
         return root
     }
 }

@@ -2,7 +2,7 @@ import Synchronization
 
 /// One open connection of a venue's stream, from the handshake to its end: it sends the
 /// subscription, the keep-alives and the replies within the venue's message quota, reads every
-/// message through the codec, and notices silence. `run` returns the fault that ended it, or
+/// message through the codec, and notices silence (no message and no pong past the limit). `run` returns the fault that ended it, or
 /// `nil` when the task was cancelled.
 struct StreamSession: Sendable {
     let index: Int
@@ -33,6 +33,7 @@ struct StreamSession: Sendable {
             group.addTask { try await read(shared, wake: wake) }
             group.addTask { try await write(shared, wakeups: wakeups) }
             group.addTask { try await watch(shared, wake: wake, opened: opened) }
+            group.addTask { await listen(shared) }
             var fault: StreamFault?
             while true {
                 do {
@@ -82,6 +83,15 @@ struct StreamSession: Sendable {
         }
         // The messages end without an error only after a close of ours or a cancellation.
         guard Task.isCancelled else { throw StreamFault.dropped }
+    }
+
+    /// Counts every pong as life (`lastReceived`), as a message is: the venue answered a ping,
+    /// so a quiet market is not a stall.
+    private func listen(_ shared: SessionShared) async {
+        for await _ in connection.pongs {
+            let now = clock.now
+            shared.withLock { $0.lastReceived = max($0.lastReceived, now) }
+        }
     }
 
     /// Sends the first subscribe message before anything else (so it leaves with the

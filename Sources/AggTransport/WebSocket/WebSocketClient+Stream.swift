@@ -17,16 +17,26 @@ extension WebSocketClient: WebSocketConnector {
 }
 
 /// A `WebSocketConnection` behind AggCore's `StreamConnection`: messages as `StreamMessage`,
-/// the end as a `StreamFault`. A task forwards the messages; it ends with the connection, or
-/// when the reader abandons `messages` (which closes the connection).
+/// the end as a `StreamFault`, pongs as they come. A task forwards the messages; it ends with the
+/// connection, or when the reader abandons `messages` (which closes the connection).
 final class WebSocketStreamConnection: StreamConnection {
     let messages: AsyncThrowingStream<StreamMessage, any Error>
     private let connection: WebSocketConnection
+
+    let pongs: AsyncStream<Void>
 
     init(_ connection: WebSocketConnection) {
         self.connection = connection
         let (messages, continuation) = AsyncThrowingStream<StreamMessage, any Error>.makeStream()
         self.messages = messages
+        let (pongs, pongContinuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        self.pongs = pongs
+        // Ends with the connection, whose pongs end when it does.
+        let pongForwarder = Task {
+            for await _ in connection.pongs { pongContinuation.yield() }
+            pongContinuation.finish()
+        }
+        pongContinuation.onTermination = { _ in pongForwarder.cancel() }
         let forwarder = Task {
             do {
                 for try await message in connection.messages {

@@ -40,21 +40,24 @@ public final class WebSocketClient: Sendable {
         let id = mailbox.makeID()
         let (messages, continuation) = AsyncThrowingStream<WebSocketMessage, any Error>.makeStream()
         continuation.onTermination = { _ in mailbox.post(.close(id: id, code: 1000, reason: "")) }
+        // Only that pongs came matters, not how many: the newest is kept until it is read.
+        let (pongs, pongContinuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let configuration = configuration
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (opened: CheckedContinuation<Void, any Error>) in
                 let opening = WebSocketOpening(
                     id: id, url: parsed, headers: headers, configuration: configuration, opened: opened,
-                    messages: continuation)
+                    messages: continuation, pongs: pongContinuation)
                 if !mailbox.post(.open(opening)) {
                     continuation.finish(throwing: WebSocketError.shutDown(url: url))
+                    pongContinuation.finish()
                     opened.resume(throwing: WebSocketError.shutDown(url: url))
                 }
             }
         } onCancel: {
             mailbox.post(.cancel(id: id))
         }
-        return WebSocketConnection(id: id, url: url, messages: messages, engine: engine)
+        return WebSocketConnection(id: id, url: url, messages: messages, pongs: pongs, engine: engine)
     }
 
     /// A view of the engine thread, for tests.

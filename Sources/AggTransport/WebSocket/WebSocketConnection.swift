@@ -3,23 +3,29 @@
 /// `messages` yields every text and binary message as it arrives and ends when the connection
 /// does: normally after `close()`, by throwing `WebSocketError` otherwise (the server's close
 /// code, a drop, a stall past the keep-alive, an oversize message, a protocol violation).
-/// Pings are answered by the engine; releasing the connection or abandoning `messages` closes it.
+/// Pings are answered by the engine; pongs are reported on `pongs`; releasing the connection or
+/// abandoning `messages` closes it.
 public final class WebSocketConnection: Sendable {
     /// The URL connected to.
     public let url: String
     /// The messages received, in order.
     public let messages: AsyncThrowingStream<WebSocketMessage, any Error>
+    /// The payload of each pong received (the answers to `ping` and the keep-alive's pings, or a
+    /// server's unsolicited ones), as they come: a reader that lags sees the newest only. It
+    /// ends when the connection does.
+    public let pongs: AsyncStream<[UInt8]>
 
     private let id: Int
     private let engine: WebSocketEngineLifetime
 
     init(
         id: Int, url: String, messages: AsyncThrowingStream<WebSocketMessage, any Error>,
-        engine: WebSocketEngineLifetime
+        pongs: AsyncStream<[UInt8]>, engine: WebSocketEngineLifetime
     ) {
         self.id = id
         self.url = url
         self.messages = messages
+        self.pongs = pongs
         self.engine = engine
     }
 

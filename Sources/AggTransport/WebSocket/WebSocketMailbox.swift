@@ -20,6 +20,8 @@ struct WebSocketOpening: Sendable {
     let opened: CheckedContinuation<Void, any Error>
     /// Fed every message, then finished when the connection ends.
     let messages: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation
+    /// Fed the payload of every pong received, then finished with `messages`.
+    let pongs: AsyncStream<[UInt8]>.Continuation
 }
 
 /// The hand-over point between callers and the WebSocket engine thread: a queue of commands

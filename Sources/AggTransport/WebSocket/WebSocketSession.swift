@@ -87,6 +87,7 @@ final class WebSocketSession {
     /// Fails an opening that never got a session.
     static func refuse(_ opening: WebSocketOpening, _ error: any Error) {
         opening.messages.finish(throwing: error)
+        opening.pongs.finish()
         opening.opened.resume(throwing: error)
     }
 
@@ -507,11 +508,13 @@ final class WebSocketSession {
         pingSentAt = nil
     }
 
-    /// wslay's message callback: data messages go to the stream, a close is remembered.
+    /// wslay's message callback: data messages go to the stream, pongs to theirs, a close is
+    /// remembered.
     private func received(opcode: UInt8, bytes: [UInt8], statusCode: UInt16) {
         switch opcode {
         case 0x1: opening.messages.yield(WebSocketMessage(kind: .text, bytes: bytes))
         case 0x2: opening.messages.yield(WebSocketMessage(kind: .binary, bytes: bytes))
+        case 0xA: opening.pongs.yield(bytes)
         case 0x8:
             let reason = bytes.count > 2 ? String(decoding: bytes[2...], as: UTF8.self) : ""
             peerClose = (statusCode == 0 ? nil : statusCode, reason)
@@ -528,6 +531,7 @@ final class WebSocketSession {
         phase = .finished
         teardown()
         if wasOpen {
+            opening.pongs.finish()
             if let error {
                 opening.messages.finish(throwing: error)
             } else {
