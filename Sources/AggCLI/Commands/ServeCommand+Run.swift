@@ -22,7 +22,9 @@ extension ServeCommand: Command {
             context.historyStore = try await HistoryStores.open(arguments, context: context)
         }
         do throws(HTTPServerError) {
-            try await ServeService(context: context).run(request, interrupts: context.interrupts) {
+            try await ServeService(context: context).run(
+                request, alerts: request.alerts?.setup(console: context.console), interrupts: context.interrupts
+            ) {
                 console.printError(ServeRendering.line($0))
             }
         } catch {

@@ -21,7 +21,7 @@ package struct ServeRequest: Sendable {
     /// Seconds between polls.
     var interval: Double
     /// `--alert` rules checked on each poll's board, and where alerts go.
-    var alerts: AlertRequest?
+    package var alerts: AlertRequest?
 
     /// - Parameter warn: takes the warning for `--token` (visible in `ps`) as soon as it is known,
     ///   before any later refusal.

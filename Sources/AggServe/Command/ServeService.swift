@@ -17,16 +17,18 @@ package struct ServeService: Sendable {
     var context: CLIContext
 
     /// Serves `request` until `interrupts` (asked for once the server listens) delivers a
-    /// stop; requests in flight then have `ServeOptions.drainSeconds`.
+    /// stop; requests in flight then have `ServeOptions.drainSeconds`. `alerts` (the request's
+    /// rules with their delivery, which the front end sets up) are checked on every poll's board.
     ///
     /// - Throws: `HTTPServerError` when the address cannot be listened on.
     package func run(
-        _ request: ServeRequest, interrupts: @Sendable () -> AsyncStream<Void>, report: (Event) -> Void
+        _ request: ServeRequest, alerts: AlertSetup?, interrupts: @Sendable () -> AsyncStream<Void>,
+        report: (Event) -> Void
     ) async throws(HTTPServerError) {
         let runtime = try ServeRuntime(
             context: context, options: request.options, plan: request.plan, address: request.address,
             token: request.token, maximumStreams: ServeOptions.maximumStreams, streamQueue: ServeOptions.streamQueue,
-            alerts: request.alerts?.setup(console: context.console))
+            alerts: alerts)
         let server = runtime.server
         let poller = runtime.poller
         let interval = request.interval

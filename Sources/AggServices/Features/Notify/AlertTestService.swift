@@ -70,16 +70,9 @@ package struct AlertTestService: Sendable {
         let plan = request.plan
         let sender = plan.sender()
         let message = NotifyMessage.sample(at: time)
-        let outcomes = await withTaskGroup(of: (Int, NotifyOutcome).self) { group in
-            for (index, destination) in plan.destinations.enumerated() {
-                group.addTask {
-                    let outcome = await sender.send(plan.requests.request(message, to: destination))
-                    return (index, outcome)
-                }
-            }
-            var outcomes = [NotifyOutcome](repeating: .unreachable("not tried"), count: plan.destinations.count)
-            for await (index, outcome) in group { outcomes[index] = outcome }
-            return outcomes
+        let requests = plan.requests
+        let outcomes = await concurrentMap(plan.destinations) { destination in
+            await sender.send(requests.request(message, to: destination))
         }
         return Report(
             results: zip(plan.destinations, outcomes).map { Report.Result(destination: $0, outcome: $1) })

@@ -23,17 +23,7 @@ package struct NotifyDispatcher: Sendable {
     /// Drains every outbox at once, within the deadline; their counts, in order.
     package func finish() async -> [NotifyCounts] {
         let deadline = drainDeadline
-        return await withTaskGroup(of: (Int, NotifyCounts).self) { group in
-            for (index, outbox) in outboxes.enumerated() {
-                group.addTask {
-                    let counts = await outbox.finish(deadline: deadline)
-                    return (index, counts)
-                }
-            }
-            var counts = [NotifyCounts](repeating: NotifyCounts(), count: outboxes.count)
-            for await (index, result) in group { counts[index] = result }
-            return counts
-        }
+        return await concurrentMap(outboxes) { outbox in await outbox.finish(deadline: deadline) }
     }
 }
 
