@@ -107,7 +107,8 @@ package struct PremiumRendering: Rendering {
                                     [
                                         "exchange": .string(venue.exchange),
                                         "symbol": .string(venue.market.description),
-                                        "last": Self.exact(venue.last), "lastConverted": Self.exact(venue.lastConverted),
+                                        "last": Self.exact(venue.last),
+                                        "lastConverted": Self.exact(venue.lastConverted),
                                         "premiumPercent": JSONOutput.string(Self.percentText(venue.premiumPercent)),
                                         "usdtPremiumPercent": JSONOutput.string(
                                             Self.percentText(venue.usdtPremiumPercent)),
