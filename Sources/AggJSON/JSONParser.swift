@@ -52,7 +52,7 @@ public enum JSONParser {
 /// copy-on-write checks and no retain per access in the hot loop); the oracle of the parse is
 /// `JSONFuzzTests` (every document written back and read again) and the decoders' comparison
 /// with Foundation's `JSONDecoder` on every Bithumb ticker fixture.
-private struct Reader {
+private struct Reader: JSONByteScanning {
     let bytes: UnsafeBufferPointer<UInt8>
     var offset = 0
     /// Members of the objects being parsed, as a stack: each object appends its members and
@@ -303,52 +303,4 @@ private struct Reader {
         }
         throw error("unterminated string")
     }
-
-    mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
-        guard offset + 4 <= bytes.count else { throw error("truncated \\u escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[offset]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw error("invalid hex digit in \\u escape")
-            }
-            value = value << 4 | digit
-            offset += 1
-        }
-        return value
-    }
-
-    mutating func parseUnicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
-        let first = try parseHex4()
-        if (0xD800...0xDBFF).contains(first) {
-            guard offset + 2 <= bytes.count, bytes[offset] == UInt8(ascii: "\\"),
-                bytes[offset + 1] == UInt8(ascii: "u")
-            else { throw error("unpaired surrogate in \\u escape") }
-            offset += 2
-            let second = try parseHex4()
-            guard (0xDC00...0xDFFF).contains(second) else {
-                throw error("unpaired surrogate in \\u escape")
-            }
-            let combined = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-            guard let scalar = Unicode.Scalar(combined) else { throw error("invalid \\u escape") }
-            return scalar
-        }
-        guard let scalar = Unicode.Scalar(first) else {
-            throw error("unpaired surrogate in \\u escape")
-        }
-        return scalar
-    }
-}
-
-@inline(__always)
-private func isDigit(_ byte: UInt8) -> Bool {
-    byte &- UInt8(ascii: "0") < 10
-}
-
-private func printable(_ byte: UInt8) -> String {
-    (0x20..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16)
 }

@@ -205,7 +205,7 @@ final class JSONTape: Sendable {
 /// Why its unsafe buffer is sound: `bytes` is lent by `JSONTape.parse`'s
 /// `withUnsafeBufferPointer`, and the reader lives only inside that closure; every index is
 /// checked against `bytes.count` before it is read.
-private struct TapeReader {
+private struct TapeReader: JSONByteScanning {
     let bytes: UnsafeBufferPointer<UInt8>
     var offset = 0
     var nodes: [JSONTape.Node] = []
@@ -451,52 +451,4 @@ private struct TapeReader {
             return (try? reader.checkEscapedString(from: start)) ?? ""
         }
     }
-
-    mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
-        guard offset + 4 <= bytes.count else { throw error("truncated \\u escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[offset]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw error("invalid hex digit in \\u escape")
-            }
-            value = value << 4 | digit
-            offset += 1
-        }
-        return value
-    }
-
-    mutating func parseUnicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
-        let first = try parseHex4()
-        if (0xD800...0xDBFF).contains(first) {
-            guard offset + 2 <= bytes.count, bytes[offset] == UInt8(ascii: "\\"),
-                bytes[offset + 1] == UInt8(ascii: "u")
-            else { throw error("unpaired surrogate in \\u escape") }
-            offset += 2
-            let second = try parseHex4()
-            guard (0xDC00...0xDFFF).contains(second) else {
-                throw error("unpaired surrogate in \\u escape")
-            }
-            let combined = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-            guard let scalar = Unicode.Scalar(combined) else { throw error("invalid \\u escape") }
-            return scalar
-        }
-        guard let scalar = Unicode.Scalar(first) else {
-            throw error("unpaired surrogate in \\u escape")
-        }
-        return scalar
-    }
-}
-
-@inline(__always)
-private func isDigit(_ byte: UInt8) -> Bool {
-    byte &- UInt8(ascii: "0") < 10
-}
-
-private func printable(_ byte: UInt8) -> String {
-    (0x20..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16)
 }
