@@ -15,7 +15,9 @@ import Testing
 /// loopback WebSocket server plays `Fixtures/<id>/stream/ticker.jsonl` (and checks the
 /// subscription), a loopback fixture server answers REST. The expected quotes are read from the
 /// frame script through the venue's own codec, never copied by hand.
-@Suite("agg watch --stream end to end: every venue, a drop, a stall", .timeLimit(.minutes(5)))
+// Serialized: each case starts an agg process beside two loopback servers; nine at once starved
+// the other wall-clock suites that run beside this one (a debug run's curl concurrency bound).
+@Suite("agg watch --stream end to end: every venue, a drop, a stall", .serialized, .timeLimit(.minutes(5)))
 struct EndToEndStreamWatchTests {
     /// Every shipped venue that declares a stream (the nine).
     static let venues = EndToEndEveryVenueTests.shipped.descriptors(supporting: .stream).map(\.id)
