@@ -70,31 +70,10 @@ private struct Reader: JSONByteScanning {
         self.bytes = bytes
     }
 
-    func error(_ reason: String) -> JSONSyntaxError {
-        JSONSyntaxError(offset: offset, reason: reason)
-    }
-
-    var current: UInt8? { offset < bytes.count ? bytes[offset] : nil }
-
-    mutating func skipWhitespace() {
-        while offset < bytes.count {
-            switch bytes[offset] {
-            case 0x20, 0x0A, 0x0D, 0x09: offset += 1
-            default: return
-            }
-        }
-    }
-
     mutating func expect(_ literal: StaticString, producing value: JSONValue) throws(JSONSyntaxError)
         -> JSONValue
     {
-        let count = literal.utf8CodeUnitCount
-        guard offset + count <= bytes.count else { throw error("truncated literal") }
-        let start = literal.utf8Start
-        for index in 0..<count where bytes[offset + index] != start[index] {
-            throw error("invalid literal")
-        }
-        offset += count
+        try expect(literal)
         return value
     }
 
@@ -205,32 +184,8 @@ private struct Reader: JSONByteScanning {
     }
 
     mutating func parseNumber() throws(JSONSyntaxError) -> String {
-        let start = offset
-        if current == UInt8(ascii: "-") { offset += 1 }
-        guard let first = current, isDigit(first) else { throw error("expected a digit") }
-        if first == UInt8(ascii: "0") {
-            offset += 1
-        } else {
-            skipDigits()
-        }
-        if current == UInt8(ascii: ".") {
-            offset += 1
-            guard let digit = current, isDigit(digit) else { throw error("expected a digit after '.'") }
-            skipDigits()
-        }
-        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
-            offset += 1
-            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { offset += 1 }
-            guard let digit = current, isDigit(digit) else {
-                throw error("expected a digit in the exponent")
-            }
-            skipDigits()
-        }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
-    }
-
-    mutating func skipDigits() {
-        while offset < bytes.count, isDigit(bytes[offset]) { offset += 1 }
+        let range = try scanNumber()
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     mutating func parseString() throws(JSONSyntaxError) -> String {
@@ -250,7 +205,7 @@ private struct Reader: JSONByteScanning {
                 offset += 1
                 return text
             }
-            if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }
+            if byte == UInt8(ascii: "\\") { return try scanEscapedString(from: start) }
             if byte < 0x20 { throw error("control character in a string") }
             offset += 1
         }
@@ -263,44 +218,5 @@ private struct Reader: JSONByteScanning {
             throw JSONSyntaxError(offset: range.lowerBound, reason: "invalid UTF-8 in a string")
         }
         return text
-    }
-
-    /// The slow path, taken only by strings that contain a backslash.
-    mutating func parseEscapedString(from start: Int) throws(JSONSyntaxError) -> String {
-        var scalars: [UInt8] = Array(UnsafeBufferPointer(rebasing: bytes[start..<offset]))
-        while offset < bytes.count {
-            let byte = bytes[offset]
-            switch byte {
-            case UInt8(ascii: "\""):
-                offset += 1
-                guard let text = String(validating: scalars, as: UTF8.self) else {
-                    throw error("invalid UTF-8 in a string")
-                }
-                return text
-            case UInt8(ascii: "\\"):
-                offset += 1
-                guard let escape = current else { throw error("unterminated escape") }
-                offset += 1
-                switch escape {
-                case UInt8(ascii: "\""): scalars.append(0x22)
-                case UInt8(ascii: "\\"): scalars.append(0x5C)
-                case UInt8(ascii: "/"): scalars.append(0x2F)
-                case UInt8(ascii: "b"): scalars.append(0x08)
-                case UInt8(ascii: "f"): scalars.append(0x0C)
-                case UInt8(ascii: "n"): scalars.append(0x0A)
-                case UInt8(ascii: "r"): scalars.append(0x0D)
-                case UInt8(ascii: "t"): scalars.append(0x09)
-                case UInt8(ascii: "u"):
-                    let scalar = try parseUnicodeEscape()
-                    scalars.append(contentsOf: Array(String(Character(scalar)).utf8))
-                default: throw error("invalid escape '\\\(printable(escape))'")
-                }
-            default:
-                if byte < 0x20 { throw error("control character in a string") }
-                scalars.append(byte)
-                offset += 1
-            }
-        }
-        throw error("unterminated string")
     }
 }

@@ -216,36 +216,11 @@ private struct TapeReader: JSONByteScanning {
         nodes.reserveCapacity(bytes.count / 8 + 4)
     }
 
-    func error(_ reason: String) -> JSONSyntaxError {
-        JSONSyntaxError(offset: offset, reason: reason)
-    }
-
-    var current: UInt8? { offset < bytes.count ? bytes[offset] : nil }
-
-    mutating func skipWhitespace() {
-        while offset < bytes.count {
-            switch bytes[offset] {
-            case 0x20, 0x0A, 0x0D, 0x09: offset += 1
-            default: return
-            }
-        }
-    }
-
     mutating func append(_ kind: JSONTape.Kind, start: Int = 0, end: Int = 0, flag: Bool = false) {
         nodes.append(
             JSONTape.Node(
                 kind: kind, escaped: false, nonASCII: false, flag: flag, start: Int32(truncatingIfNeeded: start),
                 end: Int32(truncatingIfNeeded: end)))
-    }
-
-    mutating func expect(_ literal: StaticString) throws(JSONSyntaxError) {
-        let count = literal.utf8CodeUnitCount
-        guard offset + count <= bytes.count else { throw error("truncated literal") }
-        let start = literal.utf8Start
-        for index in 0..<count where bytes[offset + index] != start[index] {
-            throw error("invalid literal")
-        }
-        offset += count
     }
 
     mutating func parseValue(depth: Int) throws(JSONSyntaxError) {
@@ -342,32 +317,8 @@ private struct TapeReader: JSONByteScanning {
     }
 
     mutating func parseNumber() throws(JSONSyntaxError) {
-        let start = offset
-        if current == UInt8(ascii: "-") { offset += 1 }
-        guard let first = current, isDigit(first) else { throw error("expected a digit") }
-        if first == UInt8(ascii: "0") {
-            offset += 1
-        } else {
-            skipDigits()
-        }
-        if current == UInt8(ascii: ".") {
-            offset += 1
-            guard let digit = current, isDigit(digit) else { throw error("expected a digit after '.'") }
-            skipDigits()
-        }
-        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
-            offset += 1
-            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { offset += 1 }
-            guard let digit = current, isDigit(digit) else {
-                throw error("expected a digit in the exponent")
-            }
-            skipDigits()
-        }
-        append(.number, start: start, end: offset)
-    }
-
-    mutating func skipDigits() {
-        while offset < bytes.count, isDigit(bytes[offset]) { offset += 1 }
+        let range = try scanNumber()
+        append(.number, start: range.lowerBound, end: range.upperBound)
     }
 
     mutating func parseString() throws(JSONSyntaxError) {
@@ -390,7 +341,7 @@ private struct TapeReader: JSONByteScanning {
                 return
             }
             if byte == UInt8(ascii: "\\") {
-                try checkEscapedString(from: start)
+                try scanEscapedString(from: start)
                 append(.string, start: start, end: offset - 1)
                 nodes[nodes.count - 1].escaped = true
                 return
@@ -401,54 +352,13 @@ private struct TapeReader: JSONByteScanning {
         throw error("unterminated string")
     }
 
-    /// The slow path, taken only by strings that contain a backslash: `JSONParser`'s, decoding
-    /// the text to check it (the parse drops it: `JSONTape.text` decodes again when asked).
-    @discardableResult
-    mutating func checkEscapedString(from start: Int) throws(JSONSyntaxError) -> String {
-        var scalars: [UInt8] = Array(UnsafeBufferPointer(rebasing: bytes[start..<offset]))
-        while offset < bytes.count {
-            let byte = bytes[offset]
-            switch byte {
-            case UInt8(ascii: "\""):
-                offset += 1
-                guard let text = String(validating: scalars, as: UTF8.self) else {
-                    throw error("invalid UTF-8 in a string")
-                }
-                return text
-            case UInt8(ascii: "\\"):
-                offset += 1
-                guard let escape = current else { throw error("unterminated escape") }
-                offset += 1
-                switch escape {
-                case UInt8(ascii: "\""): scalars.append(0x22)
-                case UInt8(ascii: "\\"): scalars.append(0x5C)
-                case UInt8(ascii: "/"): scalars.append(0x2F)
-                case UInt8(ascii: "b"): scalars.append(0x08)
-                case UInt8(ascii: "f"): scalars.append(0x0C)
-                case UInt8(ascii: "n"): scalars.append(0x0A)
-                case UInt8(ascii: "r"): scalars.append(0x0D)
-                case UInt8(ascii: "t"): scalars.append(0x09)
-                case UInt8(ascii: "u"):
-                    let scalar = try parseUnicodeEscape()
-                    scalars.append(contentsOf: Array(String(Character(scalar)).utf8))
-                default: throw error("invalid escape '\\\(printable(escape))'")
-                }
-            default:
-                if byte < 0x20 { throw error("control character in a string") }
-                scalars.append(byte)
-                offset += 1
-            }
-        }
-        throw error("unterminated string")
-    }
-
-    /// The text of an escaped string already checked by `checkEscapedString`, `start..<end`
+    /// The text of an escaped string already checked by `scanEscapedString`, `start..<end`
     /// being the bytes between its quotes: decoded by the same code.
     static func unescaped(_ document: [UInt8], from start: Int, to end: Int) -> String {
         document.withUnsafeBufferPointer { buffer in
             var reader = TapeReader(bytes: UnsafeBufferPointer(rebasing: buffer[...end]))
             reader.offset = start
-            return (try? reader.checkEscapedString(from: start)) ?? ""
+            return (try? reader.scanEscapedString(from: start)) ?? ""
         }
     }
 }
