@@ -52,7 +52,9 @@ enum ArbSection {
             walks.append(timed { for route in inputs { nets += route.route(notional: notional).net } }.cpu)
             breakEvens.append(timed { for route in inputs { _ = route.breakEvenNotional() } }.cpu)
         }
-        print("8. agg arb: routes and break-evens; the whole process against agg quote on the same two venues")
+        print(
+            "\(BenchSection.arb.rawValue). agg arb: routes and break-evens; the whole process against agg quote on the same two venues"
+        )
         line(
             "   270 routes: walk and fees",
             String(format: "%6.2f ms CPU (target 5 ms), median of %d", median(walks) * 1000, bench.runs))

@@ -30,7 +30,9 @@ enum ColdStartSection {
                 peaks.append(Double(spawn(binary, quoteArguments, environment: environment, measureMemory: true).peak))
             }
         }
-        print("3. Cold start of \(binary) quote BTC --exchange bithumb; median of \(runs) runs")
+        print(
+            "\(BenchSection.coldStart.rawValue). Cold start of \(binary) quote BTC --exchange bithumb; median of \(runs) runs"
+        )
         line("   wall time", String(format: "%6.1f ms  (CPU %.1f ms)", median(starts) * 1000, median(cpus) * 1000))
         line(
             "   peak RSS", canMeasureMemory ? String(format: "%6.1f MB", median(peaks) / 1024) : "(needs /usr/bin/time)"

@@ -34,7 +34,7 @@ enum CompareSection {
         }
         let tickerVenues = AdapterRegistry.standard.descriptors(supporting: .ticker).count
         print(
-            "4. agg compare BTC --usdt market: \(tickerVenues) venues + FX + USDT/KRW, every answer 400 ms late; "
+            "\(BenchSection.compare.rawValue). agg compare BTC --usdt market: \(tickerVenues) venues + FX + USDT/KRW, every answer 400 ms late; "
                 + "median of \(min(runs, 7)) runs"
         )
         line(

@@ -33,7 +33,9 @@ enum DecodingSection {
             let value = median(times)
             line(name, String(format: "%8.3f ms  %7.1f MB/s", value * 1000, megabytes / value))
         }
-        print("1. Bithumb ALL_KRW: \(body.count) bytes, \(quoteCount) quotes; median of \(runs) runs")
+        print(
+            "\(BenchSection.decoding.rawValue). Bithumb ALL_KRW: \(body.count) bytes, \(quoteCount) quotes; median of \(runs) runs"
+        )
         throughput("   agg: parse + decode + normalize", decodeTimes)
         throughput("   agg: parse only", parseTimes)
         throughput("   Foundation JSONDecoder + Decimal(string:)", foundationDecodeTimes)

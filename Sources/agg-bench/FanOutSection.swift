@@ -21,7 +21,9 @@ enum FanOutSection {
             return LoopbackReply(status: answer.status, headers: answer.headers, body: answer.body, delay: delay)
         }
         let client = CurlHTTPClient()
-        print("2. Fan-out: every venue answers after \(Int(delay * 1000)) ms; median of \(min(runs, 7)) runs")
+        print(
+            "\(BenchSection.fanOut.rawValue). Fan-out: every venue answers after \(Int(delay * 1000)) ms; median of \(min(runs, 7)) runs"
+        )
         for venues in [1, 4, 8, 16] {
             var walls: [Double] = []
             for _ in 0..<min(runs, 7) {

@@ -48,7 +48,7 @@ enum MarketScaleSection {
         }
         let wallRatio = median(zip(allRuns, oneRuns).map { $0.wall / $1.wall })
         let cpuRatio = median(zip(allRuns, oneRuns).map { $0.cpu / $1.cpu })
-        print("5. Market scale; median of \(runs) runs")
+        print("\(BenchSection.marketScale.rawValue). Market scale; median of \(runs) runs")
         line("   agg quote BTC -e bithumb (one coin)", figures(oneRuns))
         line("   agg quote --all -e bithumb (480 coins)", figures(allRuns))
         line(

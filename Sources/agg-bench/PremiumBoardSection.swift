@@ -65,7 +65,7 @@ enum PremiumBoardSection {
         }
         let lateWall = median(lateRuns.map(\.wall))
         print(
-            "6. agg premium (the whole board): \(boardVenues.count) venues' all-tickers + \(fxSources.count) FX sources; "
+            "\(BenchSection.premiumBoard.rawValue). agg premium (the whole board): \(boardVenues.count) venues' all-tickers + \(fxSources.count) FX sources; "
                 + "median of \(runs) runs")
         line(
             "   some answers late, the slowest 400 ms",

@@ -90,7 +90,7 @@ enum RecordSection {
         let rssAfter = residentKiB()
         let cpuPerTick = median(steady.cpu)
         print(
-            "7. Record: \(venues.count) venues + \(fx.count) FX sources with --premium, loopback server, ticks back to back"
+            "\(BenchSection.record.rawValue). Record: \(venues.count) venues + \(fx.count) FX sources with --premium, loopback server, ticks back to back"
         )
         line(
             "   rows a tick",

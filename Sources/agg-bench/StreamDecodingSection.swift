@@ -18,7 +18,7 @@ enum StreamDecodingSection {
         let registry = DataVenueLoader.load(into: .standard, shipped: [DataVenueDirectory.checkout], user: nil).registry
         let venues = registry.descriptors(supporting: .stream).map(\.id).sorted()
         print(
-            "8. Stream decoding: \(messagesPerRun) ticker messages a run through each venue's codec, one core; "
+            "\(BenchSection.streamDecoding.rawValue). Stream decoding: \(messagesPerRun) ticker messages a run through each venue's codec, one core; "
                 + "median of \(bench.runs) runs (target \(Int(target)) msg/s)")
         let receivedAt = Timestamp(millisecondsSince1970: 1_796_290_202_000)
         for venue in venues {
