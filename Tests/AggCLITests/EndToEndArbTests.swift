@@ -9,18 +9,10 @@ import Testing
 /// exchangerate's USD->KRW 1331.529034 of 2024-08-21 is the freshest FX rate).
 @Suite("agg arb end to end")
 struct EndToEndArbTests {
-    func environment(_ server: FixtureServer) throws -> [String: String] {
-        var environment = server.environment
-        let directory = try temporaryDirectory()
-        environment["AGG_HOME"] = directory.appendingPathComponent("home").path
-        environment["XDG_CONFIG_HOME"] = directory.path
-        environment["NO_COLOR"] = "1"
-        return environment
-    }
-
     func run(_ arguments: [String]) async throws -> (status: Int32, json: JSONCursor, error: String) {
         let server = try FixtureServer()
-        let run = try await AggBinary.run(["arb"] + arguments + ["-f", "json"], environment: try environment(server))
+        let run = try await AggBinary.run(
+            ["arb"] + arguments + ["-f", "json"], environment: try server.privateEnvironment())
         return (run.status, try JSONCursor(JSONParser.parse(Array(run.output.utf8))), run.error)
     }
 
@@ -63,7 +55,7 @@ struct EndToEndArbTests {
     @Test("korbit -> bithumb with the config file's taker and withdrawal fees for Korbit")
     func configFees() async throws {
         let server = try FixtureServer()
-        var environment = try environment(server)
+        var environment = try server.privateEnvironment()
         let config = try temporaryDirectory().appendingPathComponent("config.json")
         try #"{"venueSettings":{"korbit":{"takerFee":"0.001","withdrawalFees":{"BTC":"0.0005"}}}}"#
             .write(to: config, atomically: true, encoding: .utf8)
@@ -135,7 +127,7 @@ struct EndToEndArbTests {
         let server = try FixtureServer()
         let run = try await AggBinary.run(
             ["arb", "BTC", "--from", "upbit", "--to", "upbit", "--notional", "10M"],
-            environment: try environment(server))
+            environment: try server.privateEnvironment())
         #expect(run.status == 64)
         #expect(run.error == "agg: --from and --to are both upbit: a route needs two different venues\n")
         #expect(server.requests.isEmpty)

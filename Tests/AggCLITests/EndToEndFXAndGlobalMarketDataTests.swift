@@ -8,23 +8,12 @@ import Testing
 /// new FX sources and Binance's and Coinbase's market data.
 @Suite("agg FX sources and global market data end to end")
 struct EndToEndFXAndGlobalMarketDataTests {
-    /// The server's URLs and a private store.
-    func environment(_ server: FixtureServer, _ extra: [String: String] = [:]) throws -> [String: String] {
-        var environment = server.environment
-        let directory = try temporaryDirectory()
-        environment["AGG_HOME"] = directory.appendingPathComponent("home").path
-        environment["XDG_CONFIG_HOME"] = directory.path
-        environment["NO_COLOR"] = "1"
-        environment.merge(extra) { _, new in new }
-        return environment
-    }
-
     @Test("rates --source frankfurter: exact ECB rates, one request")
     func frankfurter() async throws {
         let server = try FixtureServer(venues: ["frankfurter"])
         let run = try await AggBinary.run(
             ["rates", "USD", "--source", "frankfurter", "--to", "KRW,EUR", "-f", "json"],
-            environment: try environment(server))
+            environment: try server.privateEnvironment())
         #expect(run.status == 0)
         #expect(run.error == "")
         #expect(
@@ -46,7 +35,7 @@ struct EndToEndFXAndGlobalMarketDataTests {
         }
         let run = try await AggBinary.run(
             ["rates", "--source", "frankfurter", "--to", "KRW", "-f", "csv"],
-            environment: try environment(server, ["AGG_FRANKFURTER_URL": server.baseURL(for: "old-frankfurter")]))
+            environment: try server.privateEnvironment(["AGG_FRANKFURTER_URL": server.baseURL(for: "old-frankfurter")]))
         #expect(run.status == 0)
         #expect(run.output == "base,code,rate,previous,change,trend\nUSD,KRW,1373.59,,,\n")
         #expect(
@@ -56,7 +45,7 @@ struct EndToEndFXAndGlobalMarketDataTests {
     @Test("rates --source dunamu: Hana Bank's rate with its credit; a second run compares with the first")
     func dunamu() async throws {
         let server = try FixtureServer(venues: ["dunamu"])
-        let environment = try environment(server)
+        let environment = try server.privateEnvironment()
         let run = try await AggBinary.run(["rates", "--source", "dunamu", "-f", "table"], environment: environment)
         #expect(run.status == 0)
         #expect(
@@ -78,7 +67,7 @@ struct EndToEndFXAndGlobalMarketDataTests {
     @Test("candles -e binance and trades -e coinbase, exact, with the venue's own paths")
     func marketData() async throws {
         let server = try FixtureServer(venues: ["binance", "coinbase"])
-        let environment = try environment(server)
+        let environment = try server.privateEnvironment()
         let candles = try await AggBinary.run(
             ["candles", "BTC", "-e", "binance", "-n", "1", "-i", "24h", "-f", "csv"], environment: environment)
         #expect(candles.status == 0)
@@ -103,7 +92,7 @@ struct EndToEndFXAndGlobalMarketDataTests {
     func allTickers() async throws {
         let server = try FixtureServer(venues: ["binance"])
         let run = try await AggBinary.run(
-            ["quote", "--all", "-e", "binance", "-f", "json"], environment: try environment(server))
+            ["quote", "--all", "-e", "binance", "-f", "json"], environment: try server.privateEnvironment())
         #expect(run.status == 0)
         let quotes = try JSONCursor(JSONParser.parse(run.output))["quotes"].elements()
         #expect(quotes.count == 707)

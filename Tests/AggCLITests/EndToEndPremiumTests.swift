@@ -8,16 +8,6 @@ import Testing
 /// venue's and FX source's recordings in Fixtures/ (the venues recorded at 2024-08-08T08:12:15Z).
 @Suite("agg premium end to end")
 struct EndToEndPremiumTests {
-    /// The server's URLs and a private home and config.
-    func environment(_ server: FixtureServer) throws -> [String: String] {
-        var environment = server.environment
-        let directory = try temporaryDirectory()
-        environment["AGG_HOME"] = directory.appendingPathComponent("home").path
-        environment["XDG_CONFIG_HOME"] = directory.path
-        environment["NO_COLOR"] = "1"
-        return environment
-    }
-
     // Hand-computed from the recordings: the freshest FX source is exchangerate (USD→KRW
     // 1331.529034, 2024-08-21). BTC's global reference is the median of binance 58412.07 USDT,
     // kraken 58419.9 USD and okx 58415.3 USDT, that is 58415.3 × 1331.529034 = 77781667.9798202
@@ -29,7 +19,7 @@ struct EndToEndPremiumTests {
     func json() async throws {
         let server = try FixtureServer()
         let run = try await AggBinary.run(
-            ["premium", "BTC", "ETH", "-f", "json"], environment: try environment(server))
+            ["premium", "BTC", "ETH", "-f", "json"], environment: try server.privateEnvironment())
         #expect(run.status == 0, "\(run.error)")
         #expect(run.error == "")
         let json = try JSONCursor(JSONParser.parse(Array(run.output.utf8)))
@@ -111,7 +101,7 @@ struct EndToEndPremiumTests {
         let server = try FixtureServer()
         let run = try await AggBinary.run(
             ["premium", "BTC", "--fx", "frankfurter", "--basis", "fx", "-f", "table"],
-            environment: try environment(server))
+            environment: try server.privateEnvironment())
         #expect(run.status == 0, "\(run.error)")
         let lines = run.output.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("FX: USD→KRW 1,373.59 from frankfurter, as of 2024-08-07T14:00:00Z (") == true)

@@ -10,15 +10,6 @@ import Testing
 /// time, and stale (the recordings are from 2024, far older than any --stale-after).
 @Suite("quote ages end to end")
 struct EndToEndQuoteAgeTests {
-    func environment(_ server: FixtureServer) throws -> [String: String] {
-        var environment = server.environment
-        let directory = try temporaryDirectory()
-        environment["AGG_HOME"] = directory.appendingPathComponent("home").path
-        environment["XDG_CONFIG_HOME"] = directory.path
-        environment["NO_COLOR"] = "1"
-        return environment
-    }
-
     /// Bithumb's recorded BTC ticker time, 2024-08-08T08:12:15.027Z.
     static let bithumbTime = Timestamp(millisecondsSince1970: 1_723_104_735_027)
 
@@ -27,7 +18,7 @@ struct EndToEndQuoteAgeTests {
         let server = try FixtureServer(venues: ["bithumb"])
         let before = Timestamp.now
         let run = try await AggBinary.run(
-            ["quote", "BTC", "-e", "bithumb", "-f", "json"], environment: try environment(server))
+            ["quote", "BTC", "-e", "bithumb", "-f", "json"], environment: try server.privateEnvironment())
         let after = Timestamp.now
         #expect(run.status == 0, "\(run.error)")
         let quote = JSONCursor(try JSONParser.parse(run.output))["quotes"][0].value
@@ -40,7 +31,7 @@ struct EndToEndQuoteAgeTests {
                 "quoteVolume":"109282011238.50126","timestamp":"2024-08-08T08:12:15.027Z"}
                 """)
         let table = try await AggBinary.run(
-            ["quote", "BTC", "-e", "bithumb", "-f", "table"], environment: try environment(server))
+            ["quote", "BTC", "-e", "bithumb", "-f", "table"], environment: try server.privateEnvironment())
         let lines = table.output.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasSuffix("  AGE") == true)
         // Over two years old: days, and the stale mark (no colour: NO_COLOR).
@@ -51,7 +42,8 @@ struct EndToEndQuoteAgeTests {
     func premium() async throws {
         let server = try FixtureServer()
         let before = Timestamp.now
-        let run = try await AggBinary.run(["premium", "BTC", "-f", "json"], environment: try environment(server))
+        let run = try await AggBinary.run(
+            ["premium", "BTC", "-f", "json"], environment: try server.privateEnvironment())
         let after = Timestamp.now
         #expect(run.status == 0, "\(run.error)")
         let venues = try JSONCursor(try JSONParser.parse(run.output))["rows"][0]["venues"].elements()
@@ -67,7 +59,8 @@ struct EndToEndQuoteAgeTests {
         }
         let bithumb = try #require(venues.first { (try? $0["exchange"].string()) == "bithumb" })
         try AgeFields.check(bithumb.value, venueTime: Self.bithumbTime, before: before, after: after)
-        let csv = try await AggBinary.run(["premium", "BTC", "-f", "csv"], environment: try environment(server))
+        let csv = try await AggBinary.run(
+            ["premium", "BTC", "-f", "csv"], environment: try server.privateEnvironment())
         let lines = csv.output.split(separator: "\n").map(String.init)
         #expect(
             lines.first
