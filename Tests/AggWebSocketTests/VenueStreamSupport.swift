@@ -110,13 +110,20 @@ final class StreamHarness: Sendable {
 
 /// Events as they came.
 final class EventLog: Sendable {
-    private let state = Mutex<[VenueStreamEvent]>([])
+    /// Each event with the time (`WS.now()`) it reached the log.
+    private let state = Mutex<[(event: VenueStreamEvent, arrived: Double)]>([])
 
     func append(_ event: VenueStreamEvent) {
-        state.withLock { $0.append(event) }
+        let arrived = WS.now()
+        state.withLock { $0.append((event, arrived)) }
     }
 
-    var events: [VenueStreamEvent] { state.withLock { $0 } }
+    var events: [VenueStreamEvent] { state.withLock { $0.map(\.event) } }
+
+    /// When the last event that `matches` reached the log.
+    func lastArrival(where matches: (VenueStreamEvent) -> Bool) -> Double? {
+        state.withLock { $0.last { matches($0.event) }?.arrived }
+    }
 }
 
 /// The sample venue's data.
