@@ -54,6 +54,17 @@ struct GenericEventSourceTests {
         #expect(fx.eventSources == [])
     }
 
+    @Test(
+        "the generic sources' minimum interval: one request at the venue's rate, at least 1 ms; 1 s for a rate no descriptor may declare",
+        arguments: [
+            (4.0, 250), (150, 7), (0.001, 1_000_000), (1000, 1), (5000, 1), (0, 1000), (-1, 1000), (.nan, 1000),
+            (.infinity, 1000),
+        ])
+    func minimumInterval(rate: Double, milliseconds: Int64) {
+        let sources = EventSource.generic(capabilities: [.markets, .transferStatus], requestsPerSecond: rate)
+        #expect(sources.map(\.minimumInterval) == [.milliseconds(milliseconds), .milliseconds(milliseconds)])
+    }
+
     @Test("markets: one listed fact per coin in any quote, the first listing's names; a skipped entry's coin unread")
     func listed() async throws {
         let skipped = SkippedEntry(

@@ -56,7 +56,11 @@ public struct EventSource: Sendable, Hashable {
     /// `transfers` from its transfer status, each every 5 minutes, at most as often as one request
     /// at `requestsPerSecond`.
     public static func generic(capabilities: Set<Capability>, requestsPerSecond: Double) -> [EventSource] {
-        let minimum = Duration.milliseconds(Int64((1000 / max(requestsPerSecond, 0.001)).rounded(.up)))
+        // A rate outside what a descriptor may declare (`checkRequestRate`: NaN, infinite, zero)
+        // gives one request a second, and the minimum is at least a millisecond.
+        let rateIsUsable = requestsPerSecond.isFinite && requestsPerSecond >= 0.001
+        let milliseconds = rateIsUsable ? min(max((1000 / requestsPerSecond).rounded(.up), 1), 1_000_000) : 1000
+        let minimum = Duration.milliseconds(Int64(milliseconds))
         var sources: [EventSource] = []
         if capabilities.contains(.markets) {
             sources.append(marketList(minimumInterval: minimum))
