@@ -65,7 +65,10 @@ package struct UpbitAdapter: CompiledAdapter {
     /// `markets`: one `/v1/market/all?isDetails=true` request, its coins listed, warned and
     /// cautioned (`UpbitEvents`).
     package func fetchEvents(_ source: EventSource, at time: Timestamp) async throws(AggError) -> EventObservation {
-        try await client.get(APIRouter.marketAllDetails) { json throws(JSONDecodingError) in
+        guard source.id == UpbitEvents.markets.id else {
+            throw .unsupported(venue: Self.descriptor.id, capability: .events)
+        }
+        return try await client.get(APIRouter.marketAllDetails) { json throws(JSONDecodingError) in
             try UpbitEvents.decoder.observation(json, source: source.id, at: time)
         }
     }

@@ -52,6 +52,17 @@ struct UpbitEventsTests {
         #expect(UpbitAdapter.descriptor.eventSources.map(\.minimumInterval) == [.milliseconds(100)])
     }
 
+    @Test("the primitive asked for a source Upbit does not have is unsupported, without a request")
+    func otherSource() async throws {
+        let client = try bed.recorded()
+        let notices = EventSource(
+            id: "notices", reader: .adapter, interval: .seconds(60), minimumInterval: .seconds(1), summary: "")
+        await #expect(throws: AggError.unsupported(venue: "upbit", capability: .events)) {
+            try await bed.adapter(client).fetchEvents(notices, at: first)
+        }
+        #expect(client.requests.isEmpty)
+    }
+
     @Test("an entry whose flags do not read is skipped and counted, its coin unread; the others answer")
     func damagedEntry() async throws {
         let body = """
