@@ -15,7 +15,9 @@ package struct BithumbAdapter: CompiledAdapter {
         country: "KR",
         homeCurrency: "KRW",
         quoteCurrencies: APIRouter.paymentCurrencies,
-        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus, .stream],
+        capabilities: [
+            .ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus, .stream, .events,
+        ],
         requestsPerSecond: 150,
         defaultBaseURL: "https://api.bithumb.com",
         limits: FetchLimits(candles: 1500, trades: 100, bookDepth: 30),
@@ -23,7 +25,7 @@ package struct BithumbAdapter: CompiledAdapter {
         notListedCodes: [BithumbDecoding.notListedCode, BithumbV1.notListedCode],
         settings: [BithumbAPI.setting],
         batching: .allTickersPerQuote,
-        stream: Self.stream, fees: Self.fees
+        stream: Self.stream, fees: Self.fees, eventSources: BithumbEvents.sources
     )
 
     /// The classic API.
@@ -76,6 +78,27 @@ package struct BithumbAdapter: CompiledAdapter {
         async let fees = v1.withdrawalFees()
         let rows = try await client.get(APIRouter.assetsStatus, decode: BithumbTransferDecoding.statuses(data:))
         return BithumbFeeDecoding.join(rows, fees: await fees)
+    }
+
+    /// `markets`, `warnings` and `notices`, one v1 request each (`BithumbEvents`).
+    package func fetchEvents(_ source: EventSource, at time: Timestamp) async throws(AggError) -> EventObservation {
+        let id = source.id
+        switch id {
+        case BithumbEvents.markets.id:
+            return try await v1.client.get(V1Router.marketAllDetails) { json throws(JSONDecodingError) in
+                try BithumbEvents.marketDecoder.observation(json, source: id, at: time)
+            }
+        case BithumbEvents.warnings.id:
+            return try await v1.client.get(V1Router.virtualAssetWarning) { json throws(JSONDecodingError) in
+                try BithumbEvents.warnings(json, source: id, at: time)
+            }
+        case BithumbEvents.notices.id:
+            return try await v1.client.get(V1Router.notices(count: BithumbEvents.noticeCount)) {
+                json throws(JSONDecodingError) in try BithumbEvents.notices(json, source: id, at: time)
+            }
+        default:
+            throw .unsupported(venue: Self.descriptor.id, capability: .events)
+        }
     }
 
     package func quote(for market: Market) async throws(AggError) -> Quote {

@@ -16,6 +16,12 @@ enum V1Router: VenueRoute, Equatable {
     case orderBook(Market)
     /// `GET /v2/fee/inout/ALL`: deposit and withdrawal fees and minimums per coin and network.
     case feeInOut
+    /// `GET /v1/market/all?isDetails=true`: every market with its `market_warning`.
+    case marketAllDetails
+    /// `GET /v1/market/virtual_asset_warning`: the warnings (경보제) per market and type.
+    case virtualAssetWarning
+    /// `GET /v1/notices?count=`: the newest notices (1 to 20).
+    case notices(count: Int)
 
     /// The most markets one ticker request names.
     static let maximumTickerMarkets = 100
@@ -32,6 +38,9 @@ enum V1Router: VenueRoute, Equatable {
         case .trades(let market, let count): UpbitShapePath.trades(market, count: count)
         case .orderBook(let market): UpbitShapePath.orderBook(market, count: nil)
         case .feeInOut: "/v2/fee/inout/ALL"
+        case .marketAllDetails: UpbitShapePath.marketAllDetails
+        case .virtualAssetWarning: "/v1/market/virtual_asset_warning"
+        case .notices(let count): "/v1/notices?count=\(count)"
         }
     }
 }

@@ -19,7 +19,9 @@ package struct UpbitAdapter: CompiledAdapter {
         country: "KR",
         homeCurrency: "KRW",
         quoteCurrencies: APIRouter.quoteCurrencies,
-        capabilities: [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus, .stream],
+        capabilities: [
+            .ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus, .stream, .events,
+        ],
         requestsPerSecond: 10,
         defaultBaseURL: "https://api.upbit.com",
         limits: FetchLimits(candles: 200, trades: 500, bookDepth: 30, candleIntervals: APIRouter.candleIntervals),
@@ -27,7 +29,7 @@ package struct UpbitAdapter: CompiledAdapter {
         notListedCodes: [UpbitDecoding.notFoundCode],
         quotaHeader: .remainingReq,
         batching: .symbolList(max: nil),
-        stream: Self.stream, fees: Self.fees
+        stream: Self.stream, fees: Self.fees, eventSources: [UpbitEvents.markets]
     )
 
     private let client: VenueClient
@@ -58,6 +60,17 @@ package struct UpbitAdapter: CompiledAdapter {
     /// market warnings of `/v1/market/all?isDetails=true` as its note.
     package func fetchTransferStatus() async throws(AggError) -> [TransferStatus] {
         try await client.get(APIRouter.marketAllDetails, decode: UpbitTransferDecoding.statuses)
+    }
+
+    /// `markets`: one `/v1/market/all?isDetails=true` request, its coins listed, warned and
+    /// cautioned (`UpbitEvents`).
+    package func fetchEvents(_ source: EventSource, at time: Timestamp) async throws(AggError) -> EventObservation {
+        guard source.id == UpbitEvents.markets.id else {
+            throw .unsupported(venue: Self.descriptor.id, capability: .events)
+        }
+        return try await client.get(APIRouter.marketAllDetails) { json throws(JSONDecodingError) in
+            try UpbitEvents.decoder.observation(json, source: source.id, at: time)
+        }
     }
 
     /// The market list, entry by entry: an entry that does not decode is skipped and reported.

@@ -128,10 +128,17 @@ public struct FixtureRoutes: Sendable {
         }
     }
 
-    /// The recorded answer for `path` and `query`, or `nil` when no route matches.
-    public func answer(path: String, query: String) throws(AggError) -> FixtureAnswer? {
+    /// The recorded answer for `path` and `query`, or `nil` when no route matches. With `next`,
+    /// a route's second version answers instead when there is one: the file of the same name
+    /// ending `.next.json` (`ticker.json` → `ticker.next.json`), a venue's answer changed as it
+    /// would be a tick later (a coin listed, a warning lifted, a notice posted).
+    public func answer(path: String, query: String, next: Bool = false) throws(AggError) -> FixtureAnswer? {
         guard let route = route(path: path, query: query) else { return nil }
-        guard let name = route.file else { return nil }
+        guard var name = route.file else { return nil }
+        if next, name.hasSuffix(".json") {
+            let second = String(name.dropLast(".json".count)) + Self.nextSuffix
+            if FileManager.default.fileExists(atPath: directory.appendingPathComponent(second).path) { name = second }
+        }
         let file = directory.appendingPathComponent(name)
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw .offline("missing recorded body \(file.path)")
@@ -142,6 +149,9 @@ public struct FixtureRoutes: Sendable {
         }
         return FixtureAnswer(status: route.status, headers: headers, body: Array(data))
     }
+
+    /// How a second version of a route's file ends.
+    public static let nextSuffix = ".next.json"
 
     /// Splits `a=1&b=x%2Cy` into decoded pairs.
     public static func queryItems(_ query: String) -> [(name: String, value: String)] {

@@ -7,10 +7,13 @@ public struct OfflineHTTPClient: HTTPClient {
     public let routes: FixtureRoutes
     /// The base URL the adapter was given; stripped from request URLs to find the route.
     public let baseURL: String
+    /// Whether routes answer their second versions (`FixtureRoutes.answer(path:query:next:)`).
+    public let next: Bool
 
-    public init(routes: FixtureRoutes, baseURL: String) {
+    public init(routes: FixtureRoutes, baseURL: String, next: Bool = false) {
         self.routes = routes
         self.baseURL = baseURL
+        self.next = next
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -24,7 +27,7 @@ public struct OfflineHTTPClient: HTTPClient {
         let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let path = String(parts[0])
         let query = parts.count > 1 ? String(parts[1]) : ""
-        guard let answer = try routes.answer(path: path, query: query) else {
+        guard let answer = try routes.answer(path: path, query: query, next: next) else {
             throw AggError.offline("no recorded \(routes.venue) response for \(rest)")
         }
         return HTTPResponse(

@@ -22,9 +22,10 @@ public enum Fixtures {
         try FixtureRoutes(directory: directory.appendingPathComponent(venue))
     }
 
-    /// An HTTP client answering from a venue's fixture answers, as `--offline` does.
-    public static func client(_ venue: String, baseURL: String) throws -> OfflineHTTPClient {
-        OfflineHTTPClient(routes: try routes(venue), baseURL: baseURL)
+    /// An HTTP client answering from a venue's fixture answers, as `--offline` does; with `next`,
+    /// from their second versions where there are some (`<name>.next.json`).
+    public static func client(_ venue: String, baseURL: String, next: Bool = false) throws -> OfflineHTTPClient {
+        OfflineHTTPClient(routes: try routes(venue), baseURL: baseURL, next: next)
     }
 
     /// A missing fixture file.

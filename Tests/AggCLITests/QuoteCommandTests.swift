@@ -302,7 +302,10 @@ struct HelpTests {
         #expect(try entry["quoteCurrencies"].elements().map { try $0.string() } == ["KRW", "BTC"])
         #expect(
             try entry["capabilities"].elements().map { try $0.string() }
-                == ["ticker", "allTickers", "markets", "candles", "trades", "orderBook", "transferStatus", "stream"])
+                == [
+                    "ticker", "allTickers", "markets", "candles", "trades", "orderBook", "transferStatus", "stream",
+                    "events",
+                ])
         #expect(try entry["baseURL"].string() == "https://api.bithumb.com")
     }
 }

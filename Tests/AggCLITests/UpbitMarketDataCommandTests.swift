@@ -143,6 +143,9 @@ struct UpbitMarketDataCommandTests {
         let upbit = try #require(try run.json()["exchanges"].elements().first { try $0["id"].string() == "upbit" })
         #expect(
             try upbit["capabilities"].elements().map { try $0.string() }
-                == ["ticker", "allTickers", "markets", "candles", "trades", "orderBook", "transferStatus", "stream"])
+                == [
+                    "ticker", "allTickers", "markets", "candles", "trades", "orderBook", "transferStatus", "stream",
+                    "events",
+                ])
     }
 }

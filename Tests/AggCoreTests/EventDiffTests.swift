@@ -87,4 +87,20 @@ struct EventDiffTests {
     func emptyState() {
         #expect(EventDiff.transition(from: [], to: observation(200, [btc])).events.map(\.kind) == [.listed])
     }
+
+    @Test("an unread coin's missing facts have not gone: no event, they stay; its new facts still appear")
+    func unread() {
+        let xrpWarning = EventFact(condition: .warning, symbol: "XRP")
+        var next = observation(200, [btc, xrpWarning])
+        next.unread = ["XRP"]
+        let transition = EventDiff.transition(from: [btc, xrp, xrpCaution], to: next)
+        #expect(
+            transition.events == [MarketEvent(venue: "upbit", kind: .warningOn, symbol: "XRP", firstObserved: at(200))])
+        #expect(transition.state == [xrpCaution, btc, xrp, xrpWarning])
+        // Read again without them, they go.
+        #expect(
+            EventDiff.transition(from: transition.state, to: observation(300, [btc])).events.map(\.kind) == [
+                .cautionOff, .delisted, .warningOff,
+            ])
+    }
 }

@@ -89,6 +89,12 @@ struct DecoderFuzzTests {
             case .stream:
                 // No REST answer to break: its frames are fuzzed by `fuzzStream`.
                 break
+            case .events:
+                await record { () async throws(AggError) in
+                    for source in descriptor.eventSources where source.reader == .adapter {
+                        _ = try await adapter.events(from: source.id, at: Timestamp(secondsSince1970: 0))
+                    }
+                }
             }
         }
         return outcomes

@@ -57,7 +57,7 @@ struct UpbitMarketDataRouterTests {
                 == FetchLimits(candles: 200, trades: 500, bookDepth: 30, candleIntervals: APIRouter.candleIntervals))
         #expect(
             descriptor.capabilities
-                == [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus, .stream])
+                == [.ticker, .allTickers, .markets, .candles, .trades, .orderBook, .transferStatus, .stream, .events])
     }
 }
 

@@ -45,6 +45,9 @@ public struct AdapterDescriptor: Sendable, Equatable {
     public var stream: StreamDescriptor?
     /// The venue's published taker fees, for routes and net premiums; `nil` for an FX source.
     public var fees: FeeSchedule?
+    /// The venue's event sources (`agg record --events`): the generic ones its capabilities
+    /// give (`EventSource.generic`) unless the descriptor names its own list.
+    public var eventSources: [EventSource]
 
     public init(
         id: String, displayName: String, country: String, homeCurrency: String,
@@ -53,7 +56,7 @@ public struct AdapterDescriptor: Sendable, Equatable {
         attribution: String? = nil, limits: FetchLimits = .standard, changeBasis: ChangeBasis? = nil,
         notListedCodes: Set<String> = [], quotaHeader: QuotaHeader? = nil, rateLimitCodes: Set<String> = [],
         settings: [AdapterSetting] = [], batching: QuoteBatching = .single, rateBases: [String]? = nil,
-        stream: StreamDescriptor? = nil, fees: FeeSchedule? = nil
+        stream: StreamDescriptor? = nil, fees: FeeSchedule? = nil, eventSources: [EventSource]? = nil
     ) {
         self.id = id
         self.displayName = displayName
@@ -74,6 +77,13 @@ public struct AdapterDescriptor: Sendable, Equatable {
         self.rateBases = rateBases
         self.stream = stream
         self.fees = fees
+        self.eventSources =
+            eventSources ?? EventSource.generic(capabilities: capabilities, requestsPerSecond: requestsPerSecond)
+    }
+
+    /// The event source `id`, if the venue has one.
+    public func eventSource(_ id: String) -> EventSource? {
+        eventSources.first { $0.id == id }
     }
 
     /// Whether `error` is this venue's own answer for a market it does not list: already

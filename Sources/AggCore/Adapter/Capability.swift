@@ -13,6 +13,9 @@ public enum Capability: String, Sendable, CaseIterable, Comparable {
     /// Tickers pushed over WebSocket as they change (`AdapterDescriptor.stream`,
     /// `VenueAdapter.tickerStream`).
     case stream
+    /// Event sources read by the adapter itself (`AdapterDescriptor.eventSources` whose reader is
+    /// `.adapter`, `VenueAdapter.fetchEvents`): a venue's market warnings, cautions, notices.
+    case events
 
     /// Words for messages: "order book is not supported by coinbase".
     public var title: String {
@@ -26,6 +29,7 @@ public enum Capability: String, Sendable, CaseIterable, Comparable {
         case .fxRates: "exchange rates"
         case .transferStatus: "transfer status"
         case .stream: "ticker stream"
+        case .events: "market events"
         }
     }
 

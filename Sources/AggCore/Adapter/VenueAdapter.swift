@@ -113,6 +113,11 @@ public protocol VenueAdapter: Sendable {
     /// The venue's ticker stream, when the descriptor declares `.stream` (its
     /// `StreamDescriptor` says where and under which quotas); `nil` otherwise.
     var tickerStream: (any TickerStreamCodec)? { get }
+
+    /// For `.events`: everything the event source `source` (one of the descriptor's
+    /// `eventSources` whose reader is `.adapter`) shows at `time`, from one request: the whole
+    /// set of its facts, with the entries skipped because they did not decode.
+    func fetchEvents(_ source: EventSource, at time: Timestamp) async throws(AggError) -> EventObservation
 }
 
 /// An adapter written in Swift, whose descriptor is known at compile time:
@@ -183,6 +188,10 @@ extension VenueAdapter {
 
     public func fetchTransferStatus() async throws(AggError) -> [TransferStatus] {
         throw .unsupported(venue: descriptor.id, capability: .transferStatus)
+    }
+
+    public func fetchEvents(_ source: EventSource, at time: Timestamp) async throws(AggError) -> EventObservation {
+        throw .unsupported(venue: descriptor.id, capability: .events)
     }
 }
 
@@ -271,6 +280,40 @@ extension VenueAdapter {
         guard !coins.isEmpty else { return rows }
         let wanted = Set(coins)
         return rows.filter { wanted.contains($0.coin) }
+    }
+
+    /// Everything the event source `id` of the venue shows at `time` (see
+    /// `AdapterDescriptor.eventSources`): read by the adapter, or by the core from the market
+    /// list or the transfer status (`GenericEventFacts`).
+    ///
+    /// - Throws: `AggError.usage` for a source the venue does not have, before any request; the
+    ///   request's error otherwise (a failed source gives no observation: a failed request is
+    ///   not every fact gone), and a decoding error for a generic source's empty answer (an
+    ///   empty market list is not every coin delisted).
+    public func events(from id: String, at time: Timestamp) async throws(AggError) -> EventObservation {
+        guard let source = descriptor.eventSource(id) else {
+            let known = descriptor.eventSources.map(\.id)
+            throw .usage(
+                "\(descriptor.id) has no event source '\(id)'"
+                    + (known.isEmpty ? "" : "; it has: " + known.joined(separator: ", ")))
+        }
+        switch source.reader {
+        case .adapter:
+            return try await fetchEvents(source, at: time)
+        case .marketList:
+            let answer = try await marketsAnswer()
+            // An empty list is a venue's glitch, not every coin delisted.
+            guard !answer.values.isEmpty || !answer.skipped.isEmpty else {
+                throw .decoding(venue: descriptor.id, path: "$", detail: "the market list names no market")
+            }
+            return GenericEventFacts.listed(answer, venue: descriptor.id, source: id, at: time)
+        case .transferStatus:
+            let rows = try await fetchTransferStatus()
+            guard !rows.isEmpty else {
+                throw .decoding(venue: descriptor.id, path: "$", detail: "the transfer status names no coin")
+            }
+            return GenericEventFacts.closures(rows, venue: descriptor.id, source: id, at: time)
+        }
     }
 
     /// `asked` within 1 and `maximum`: what a request asks the venue for.

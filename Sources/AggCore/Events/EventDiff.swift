@@ -22,7 +22,9 @@ public enum EventDiff {
     /// every listed coin "listed". A fact that appears raises its condition's `appeared` kind; one
     /// that goes raises its `disappeared` kind, if any. Notices stay in the state after they go
     /// (up to `rememberedNotices`), so one that comes back is not posted again. A fact whose
-    /// identity repeats within the observation counts once (the first).
+    /// identity repeats within the observation counts once (the first). A fact of a coin the
+    /// observation could not read (`EventObservation.unread`) that is missing from it has not
+    /// gone: it raises nothing and stays in the state.
     public static func transition(from previous: [EventFact]?, to observation: EventObservation) -> Transition {
         var current: [EventFact.Identity: EventFact] = [:]
         for fact in observation.facts where current[fact.identity] == nil {
@@ -37,12 +39,15 @@ public enum EventDiff {
         }
         var events: [MarketEvent] = []
         var kept: [EventFact] = []
+        var held: [EventFact] = []
         for identity in Set(before.keys).union(current.keys).sorted() {
             switch (before[identity], current[identity]) {
             case (nil, let fact?):
                 events.append(event(fact.condition.appeared, of: fact, in: observation))
             case (let fact?, nil):
-                if let kind = fact.condition.disappeared {
+                if let symbol = fact.symbol, observation.unread.contains(symbol) {
+                    held.append(fact)
+                } else if let kind = fact.condition.disappeared {
                     events.append(event(kind, of: fact, in: observation))
                 } else {
                     kept.append(fact)
@@ -58,7 +63,8 @@ public enum EventDiff {
         }
         let noticesHeld = current.values.filter { $0.condition == .notice }.count
         let room = max(0, rememberedNotices - noticesHeld)
-        return Transition(events: events, state: sorted(Array(current.values) + remembered.prefix(room)))
+        return Transition(
+            events: events, state: sorted(Array(current.values) + held + remembered.prefix(room)))
     }
 
     private static func event(_ kind: MarketEventKind, of fact: EventFact, in observation: EventObservation)

@@ -105,11 +105,22 @@ public struct EventObservation: Sendable, Equatable {
     /// When agg made the observation.
     public var observedAt: Timestamp
     public var facts: [EventFact]
+    /// The entries of the venue's answer that did not decode, each costing only itself.
+    public var skipped: [SkippedEntry]
+    /// The coins the source could not read this time (an entry skipped, a transfer state
+    /// `unknown`): their earlier facts that are missing from `facts` have not gone, so they
+    /// raise nothing and stay in the state (`EventDiff.transition`).
+    public var unread: Set<String>
 
-    public init(venue: String, source: String, observedAt: Timestamp, facts: [EventFact]) {
+    public init(
+        venue: String, source: String, observedAt: Timestamp, facts: [EventFact], skipped: [SkippedEntry] = [],
+        unread: Set<String> = []
+    ) {
         self.venue = venue
         self.source = source
         self.observedAt = observedAt
         self.facts = facts
+        self.skipped = skipped
+        self.unread = unread
     }
 }

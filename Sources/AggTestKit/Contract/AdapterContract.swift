@@ -50,6 +50,7 @@ private enum Answer {
     case book(OrderBook)
     case rates(RateTable)
     case transfers([TransferStatus])
+    case events([EventObservation])
 }
 
 /// One run of the checker over one venue, collecting violations.
@@ -117,6 +118,21 @@ private final class Checker: Sendable {
         if descriptor.supports(.fxRates), samples.fxBase == nil {
             problem("contract.json names no fxBase for its exchange rates")
         }
+        let ownSources = descriptor.eventSources.contains { $0.reader == .adapter }
+        if descriptor.supports(.events) != ownSources {
+            problem(
+                "events: declared \(descriptor.supports(.events)), but \(ownSources ? "" : "no ")event source is read by the adapter"
+            )
+        }
+        if Set(descriptor.eventSources.map(\.id)).count != descriptor.eventSources.count {
+            problem("events: two event sources share an id")
+        }
+        for source in descriptor.eventSources
+        where !(source.minimumInterval > .zero) || source.interval < source.minimumInterval {
+            problem(
+                "events: \(source.id)'s interval \(source.interval) is not at least its positive minimum \(source.minimumInterval)"
+            )
+        }
         if let listed = samples.listed, !descriptor.quoteCurrencies.contains(listed.quote) {
             problem("the listed sample \(listed) is in a currency it does not serve")
         }
@@ -144,8 +160,24 @@ private final class Checker: Sendable {
         case .transferStatus: .transfers(try await adapter.transferStatus(coins: [market.base]))
         // A stream is no request and answer: `checkStream` holds it.
         case .stream: throw .unsupported(venue: id, capability: .stream)
+        case .events: .events(try await ownEvents(adapter))
         }
     }
+
+    /// An observation of each event source the adapter reads itself; `unsupported` when it has
+    /// none, as the primitive's default says.
+    func ownEvents(_ adapter: any VenueAdapter) async throws(AggError) -> [EventObservation] {
+        let own = descriptor.eventSources.filter { $0.reader == .adapter }
+        guard !own.isEmpty else { return [try await adapter.fetchEvents(Self.probe, at: Self.probeTime)] }
+        var observations: [EventObservation] = []
+        for source in own { observations.append(try await adapter.events(from: source.id, at: Self.probeTime)) }
+        return observations
+    }
+
+    /// A source no venue has, to ask an adapter that declares none.
+    static let probe = EventSource(
+        id: "contract", reader: .adapter, interval: .seconds(60), minimumInterval: .seconds(1), summary: "")
+    static let probeTime = Timestamp(secondsSince1970: 1_800_000_000)
 
     /// The venue's markets as the CLI reads them (`marketList`): the listings that answered, the
     /// failure of the whole list when none did.
@@ -247,6 +279,15 @@ private final class Checker: Sendable {
                 problem("\(name): rates of \(table.source) from \(table.base), asked from \(base)")
             }
             if table.rates.isEmpty { problem("\(name): no rates") }
+        case .events(let observations):
+            for observation in observations {
+                let context = "\(name) \(observation.source)"
+                if observation.facts.isEmpty { problem("\(context): no facts") }
+                if observation.venue != id { problem("\(context): an observation of \(observation.venue)") }
+                if observation.observedAt != Self.probeTime { problem("\(context): not observed at the time asked") }
+                // Recorded answers decode whole, as market lists do.
+                for entry in observation.skipped { problem("\(context): the recorded answer skips an entry: \(entry)") }
+            }
         case .transfers(let rows):
             if rows.isEmpty { problem("\(name): no row for \(listed.base)") }
             if let row = rows.first(where: { $0.exchange != id || $0.coin != listed.base }) {

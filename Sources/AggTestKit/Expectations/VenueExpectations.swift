@@ -132,8 +132,10 @@ public struct VenueExpectations: Sendable {
     /// that answers, or no case of an error.
     public func gaps(_ descriptor: AdapterDescriptor) -> [String] {
         var gaps: [String] = []
-        // A stream is held by its frame scripts (Fixtures/<id>/stream), not by REST cases.
-        for capability in Capability.allCases where descriptor.supports(capability) && capability != .stream {
+        // A stream is held by its frame scripts (Fixtures/<id>/stream), not by REST cases; event
+        // sources by their decoding suites (exact facts per fixture) and the contract checker.
+        for capability in Capability.allCases
+        where descriptor.supports(capability) && capability != .stream && capability != .events {
             let answered = cases.contains { $0.request.capability == capability && !$0.isError }
             if !answered { gaps.append("\(capability.rawValue): declared, but no case shows an answer") }
         }
