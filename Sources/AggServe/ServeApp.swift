@@ -284,6 +284,19 @@ final class ServeApp: HTTPHandler {
                     }
                 }, failure: { error in .error(500, error.description) })
         }
+        router.get("/v1/events") { request in
+            // Both history stores keep the events too; a store that does not (a test's) is none.
+            guard let store = endpoints.history as? any EventStore else {
+                return .error(404, "this server has no history store")
+            }
+            return computed(
+                in: lanes.expensive, late: "the history store did not answer within \(Int(computeSeconds)) s",
+                {
+                    await Result<String, AggError>.catching { () throws(AggError) in
+                        try await endpoints.events(request.arguments, store: store)
+                    }
+                }, failure: { error in .error(error.isUsageError ? 400 : 500, error.description) })
+        }
         router.stream("/v1/stream", hub: streams)
         BoardPage.register(in: &router)
         router.get("/metrics", parameters: []) { _ in
