@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import AggCLI
+@testable import AggServe
 
 /// `/v1/events` on `agg serve`: the history store's events, the very bytes `agg events
 /// --format json` prints for the same query.
@@ -51,6 +52,43 @@ struct ServeEventsTests {
             }
             let none = try ServeHarness()
             #expect((try await none.get("/v1/events")).status == 404)
+        }
+    }
+
+    /// The kind (`event`, `board`) of a streamed event's bytes.
+    static func kind(_ next: EventSubscription.Next?) -> String {
+        guard case .event(let bytes)? = next else { return "\(String(describing: next))" }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return String(text.split(separator: "\n").first?.dropFirst("event: ".count) ?? "")
+    }
+
+    @Test("/v1/stream: each event stored after the server started is one SSE event, before its poll's board, once")
+    func stream() async throws {
+        try await withTemporaryHome { home in
+            // Stored at 08:01 and 08:02, before the server starts (08:10): /v1/events has them.
+            try await EventsCommandTests.fill(home)
+            let store = try Store.open(path: home + "/agg.sqlite")
+            let harness = try ServeHarness(history: store, now: { EventsCommandTests.now })
+            let subscription = try #require(harness.runtime.streams.subscribe())
+            defer { subscription.cancel() }
+            await harness.poll()
+            #expect(Self.kind(subscription.next(waiting: 5)) == "board")
+            _ = try await store.observe(
+                EventObservation(
+                    venue: "upbit", source: "markets", observedAt: EventsCommandTests.time(660),
+                    facts: [EventFact(condition: .listed, symbol: "BTC", detail: "비트코인 / Bitcoin")]))
+            await harness.poll()
+            #expect(
+                subscription.next(waiting: 5)
+                    == .event(
+                        ServerSentEvent(
+                            event: "event", id: "1800000660000",
+                            data:
+                                #"{"venue":"upbit","kind":"delisted","symbol":"ADA","network":null,"detail":"에이다 / Cardano","firstObserved":"2027-01-15T08:11:00.000Z","venueTime":null}"#
+                        ).wire))
+            #expect(Self.kind(subscription.next(waiting: 5)) == "board")
+            await harness.poll()
+            #expect(Self.kind(subscription.next(waiting: 5)) == "board")
         }
     }
 }
