@@ -21,6 +21,7 @@ package enum CLI {
         WatchCommand.self,
         RecordCommand.self,
         HistoryCommand.self,
+        EventsCommand.self,
         AlertCommand.self,
         ExchangesCommand.self,
         RatesCommand.self,

@@ -47,6 +47,7 @@ final class ServeApp: HTTPHandler {
     ) {
         self.alerts = alerts
         alertMonitor = Mutex(alerts?.monitor())
+        eventCursor = Mutex(endpoints.context.now())
         self.endpoints = endpoints
         self.plan = plan
         self.token = token
@@ -82,6 +83,27 @@ final class ServeApp: HTTPHandler {
         _ = await alerts.tick(
             AlertObservations(premium: result, symbols: alerts.symbols), at: result.asOf, monitor: &monitor)
         alertMonitor.withLock { $0 = monitor }
+    }
+
+    /// Where `/v1/stream`'s `event`s go on from: just after the first observation of the last
+    /// market event streamed (at start, the server's start: the past is on `/v1/events`).
+    private let eventCursor: Mutex<Timestamp>
+
+    /// Streams the market events the history store gained since the last poll (`agg record
+    /// --events` stores them; `agg serve` does not observe the venues' event sources itself): one
+    /// SSE `event` each, its data the row `/v1/events` writes, its id the event's first
+    /// observation in milliseconds. A store that fails to answer is asked again next poll.
+    private func streamEvents() async {
+        guard let store = endpoints.history as? any EventStore else { return }
+        let since = eventCursor.withLock { $0 }
+        guard let events = try? await store.events(EventQuery(since: since)), let last = events.last else { return }
+        eventCursor.withLock { $0 = Timestamp(millisecondsSince1970: last.firstObserved.millisecondsSince1970 + 1) }
+        for event in events {
+            streams.publish(
+                ServerSentEvent(
+                    event: "event", id: String(event.firstObserved.millisecondsSince1970),
+                    data: EventsRendering.json(event).serialized()))
+        }
     }
 
     /// Waits for the alert programs and the `--notify` queues (each within its deadline).
@@ -123,6 +145,8 @@ final class ServeApp: HTTPHandler {
                 snapshot: snapshot, previous: previous, board: board, boardValue: boardValue, metricsBytes: text)
         }
         guard pollEnded else { return }
+        // Before the board, which stays the event a new client gets first.
+        await streamEvents()
         streams.publish(
             ServerSentEvent(
                 event: "board", id: String(snapshot.generation),
@@ -283,6 +307,19 @@ final class ServeApp: HTTPHandler {
                         return ServeHistory.json(query: query, prices: prices, premiums: premiums)
                     }
                 }, failure: { error in .error(500, error.description) })
+        }
+        router.get("/v1/events") { request in
+            // Both history stores keep the events too; a store that does not (a test's) is none.
+            guard let store = endpoints.history as? any EventStore else {
+                return .error(404, "this server has no history store")
+            }
+            return computed(
+                in: lanes.expensive, late: "the history store did not answer within \(Int(computeSeconds)) s",
+                {
+                    await Result<String, AggError>.catching { () throws(AggError) in
+                        try await endpoints.events(request.arguments, store: store)
+                    }
+                }, failure: { error in .error(error.isUsageError ? 400 : 500, error.description) })
         }
         router.stream("/v1/stream", hub: streams)
         BoardPage.register(in: &router)

@@ -138,6 +138,46 @@ enum Schema {
             summary: "keep each cached quote's change basis",
             sql: "ALTER TABLE quote_cache ADD COLUMN change_basis TEXT;"
         ),
+        // Market events (EventStore): the events, and each source's last observed facts that the
+        // next observation is diffed against. `event_source` marks a source as observed, so that
+        // a source whose state is empty (no caution anywhere) is not taken for a new one and
+        // baselined again. Times are integer ms; a fact's key is EventFact.Identity.key.
+        Migration(
+            summary: "create the market events and each event source's observed state",
+            sql: """
+                CREATE TABLE market_event (
+                    id INTEGER PRIMARY KEY,
+                    venue TEXT NOT NULL,
+                    source TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    symbol TEXT,
+                    network TEXT,
+                    subject TEXT NOT NULL,
+                    detail TEXT NOT NULL,
+                    first_observed INTEGER NOT NULL,
+                    venue_time INTEGER
+                ) STRICT;
+                CREATE INDEX market_event_time ON market_event (first_observed);
+                CREATE TABLE event_source (
+                    venue TEXT NOT NULL,
+                    source TEXT NOT NULL,
+                    observed_at INTEGER NOT NULL,
+                    PRIMARY KEY (venue, source)
+                ) STRICT, WITHOUT ROWID;
+                CREATE TABLE event_state (
+                    venue TEXT NOT NULL,
+                    source TEXT NOT NULL,
+                    fact_key TEXT NOT NULL,
+                    condition TEXT NOT NULL,
+                    symbol TEXT,
+                    network TEXT,
+                    subject TEXT NOT NULL,
+                    detail TEXT NOT NULL,
+                    venue_time INTEGER,
+                    PRIMARY KEY (venue, source, fact_key)
+                ) STRICT, WITHOUT ROWID;
+                """
+        ),
     ]
 
     /// The version a database has once every migration ran.

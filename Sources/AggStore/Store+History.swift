@@ -164,7 +164,7 @@ extension Store: HistoryStore {
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction, waiting for another connection's write
     /// lock without holding a thread (see the type's note).
-    private func historyWrite<Result: Sendable>(
+    func historyWrite<Result: Sendable>(
         _ action: String, _ body: (SQLiteConnection) throws(SQLiteError) -> Result
     ) async throws(AggError) -> Result {
         let deadline = ContinuousClock.now + .seconds(Self.historyLockWaitSeconds)

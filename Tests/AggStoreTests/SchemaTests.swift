@@ -17,7 +17,7 @@ struct SchemaTests {
                     "SELECT count(*) FROM pragma_table_list WHERE schema = 'main' AND strict = 0 AND name NOT LIKE 'sqlite_%'"
                 ) == 0)
             #expect(
-                try store.integer("SELECT count(*) FROM pragma_table_list WHERE schema = 'main' AND strict = 1") == 9)
+                try store.integer("SELECT count(*) FROM pragma_table_list WHERE schema = 'main' AND strict = 1") == 12)
             let mode = try store.withConnection("inspect") { connection throws(SQLiteError) in
                 try connection.query("PRAGMA journal_mode") { row in row.text(at: 0) }.first ?? nil
             }

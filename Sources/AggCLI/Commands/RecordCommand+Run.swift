@@ -8,17 +8,22 @@ extension RecordCommand: Command {
     }
 
     /// `run` on `clock`, which tests replace.
-    static func run(_ arguments: ParsedArguments, context: CLIContext, clock: RecorderClock) async throws(AggError)
-        -> ExitCode
-    {
+    static func run(
+        _ arguments: ParsedArguments, context: CLIContext, clock: RecorderClock,
+        observer: (CLIContext, NetworkOptions) -> any EventObserving = {
+            EventObservingBinding.make(context: $0, options: $1)
+        }
+    ) async throws(AggError) -> ExitCode {
         let request = try RecordRequest(arguments, context: context)
         let factory = AdapterFactory(context: context, options: request.options, clock: clock.retry)
         try factory.announceOffline(venues: request.sources)
         let store = try await HistoryStores.open(arguments, context: context)
         // The identity's lock is held to the end of the run.
         let identity = RecorderIdentity.claim(environment: context.environment)
+        let events = request.events ? EventRecording(observer: observer(context, request.options), store: store) : nil
         let service = RecordService(
-            factory: factory, store: store, clock: clock, holder: identity.holder, settings: request.settings)
+            factory: factory, store: store, clock: clock, holder: identity.holder, settings: request.settings,
+            events: events)
         let status = await RecordOutput(request, context: context).run(service, request, interrupts: context.interrupts)
         withExtendedLifetime(identity) {}
         return status

@@ -12,7 +12,8 @@ struct RecordOutput: Sendable {
             request.quiet
             ? .quiet
             : context.console.outputIsTerminal && context.environment["TERM"] != "dumb" ? .statusLine : .lines
-        progress = RecordProgress(console: context.console, mode: mode, debugNotes: context.debugNotes)
+        progress = RecordProgress(
+            console: context.console, mode: mode, debugNotes: context.debugNotes, recordsEvents: request.events)
         alerts = request.alerts?.setup(console: context.console)
     }
 
@@ -41,11 +42,20 @@ struct RecordOutput: Sendable {
         let alerting = Task { () -> Bool in
             guard let alerts else { return false }
             var monitor = AlertMonitor(rules: alerts.rules, settings: alerts.settings, store: store)
-            for await tick in reports where tick.storeError == nil {
-                let outcome = await alerts.tick(
-                    AlertObservations(recorded: tick.recorded, symbols: alerts.symbols), at: tick.time,
-                    monitor: &monitor)
-                if outcome.failed {
+            for await tick in reports {
+                if tick.storeError == nil {
+                    let outcome = await alerts.tick(
+                        AlertObservations(recorded: tick.recorded, symbols: alerts.symbols), at: tick.time,
+                        monitor: &monitor)
+                    if outcome.failed {
+                        stop.yield()
+                        return true
+                    }
+                }
+                // Events were stored each in its own transaction, whatever became of the prices.
+                if let events = tick.events?.events, !events.isEmpty,
+                    await alerts.deliver(events: events).failed
+                {
                     stop.yield()
                     return true
                 }

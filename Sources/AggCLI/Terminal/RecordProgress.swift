@@ -24,9 +24,12 @@ final class RecordProgress: Sendable {
     private let mode: Mode
     /// Whether `AGG_DEBUG` asks for the entries skipped in each tick.
     private let debugNotes: Bool
+    /// Whether the run records market events (`--events`): the summary counts them.
+    private let recordsEvents: Bool
     private let state = Mutex(State())
 
-    init(console: Console, mode: Mode, debugNotes: Bool = false) {
+    init(console: Console, mode: Mode, debugNotes: Bool = false, recordsEvents: Bool = false) {
+        self.recordsEvents = recordsEvents
         self.console = console
         self.mode = mode
         self.debugNotes = debugNotes
@@ -48,9 +51,14 @@ final class RecordProgress: Sendable {
     func tick(_ report: RecordService.TickReport, totals: RecordService.Totals) {
         var problems = report.failures.map { "agg: record: \($0.error.description)" }
         if let error = report.storeError { problems.append("agg: record: \(error.description)") }
+        if let events = report.events {
+            // Once an outage: the source's first failure, then a line when it answers again.
+            problems += events.outages.map { "agg: record: events: \($0.source): \($0.error.description)" }
+        }
+        let recoveries = report.events?.recovered.map { "agg: record: events: \($0) answers again" } ?? []
         let skipped = debugNotes ? report.skippedEntries.map { CLIContext.debugLine($0.description) } : []
         let (status, notes) = state.withLock { state -> (String, [String]) in
-            var notes: [String] = skipped
+            var notes: [String] = skipped + recoveries
             if report.heldElsewhere != state.heldElsewhere {
                 if !report.heldElsewhere.isEmpty {
                     notes.append(
@@ -85,7 +93,7 @@ final class RecordProgress: Sendable {
             "agg: record: \(stopped ? "stopped" : "done") after \(totals.ticks) tick\(totals.ticks == 1 ? "" : "s"): "
                 + "\(totals.rows) rows, \(totals.failures) failure\(totals.failures == 1 ? "" : "s"), "
                 + "\(totals.skips) skip\(totals.skips == 1 ? "" : "s"), \(totals.pruned) pruned"
-                + Self.badEntries(totals.badEntries))
+                + Self.badEntries(totals.badEntries) + (recordsEvents ? ", \(totals.events) events" : ""))
     }
 
     /// `, 1 bad entry` or `, 3 bad entries` (entries of venue answers skipped because they did
@@ -110,6 +118,7 @@ final class RecordProgress: Sendable {
             + "\(report.failures.count) failed, \(report.skipped.count) skipped"
             + badEntries(report.skippedEntries.count)
         if !report.heldElsewhere.isEmpty { text += ", \(report.heldElsewhere.count) held elsewhere" }
+        if let events = report.events { text += ", \(events.events.count) event\(events.events.count == 1 ? "" : "s")" }
         if report.storeError != nil { text += ", not stored" }
         return text
     }

@@ -9,6 +9,8 @@ public struct Alert: Sendable, Equatable {
         case number(Decimal)
         /// Withdrawals or deposits are closed.
         case closed
+        /// The market event an event rule matched.
+        case event(MarketEvent)
     }
 
     /// The tick's time.
@@ -41,7 +43,9 @@ public struct Alert: Sendable, Equatable {
     ///
     /// `{"time":"2024-08-08T08:12:15.000Z","rule":"BTC premium > 3%","exchange":"upbit","symbol":"BTC","field":"premium","value":"3.12","threshold":"3"}`:
     /// `rule` as the user wrote it (normalized), numbers as exact decimal strings (percents
-    /// without `%`), and for a transfer rule `"value":"closed","threshold":null`. When the
+    /// without `%`), for a transfer rule `"value":"closed","threshold":null`, and for an event
+    /// rule `"symbol"` the event's coin (or `null`), `"value"` its kind, `"threshold":null`, then
+    /// `"network","detail","firstObserved"` and `"venueTime"` when the venue gave one. When the
     /// cooldown held crossings back, `"folded":3,"foldedSince":"…"` follow (absent otherwise).
     public var json: String {
         var writer = JSONWriter(capacity: 192)
@@ -50,12 +54,28 @@ public struct Alert: Sendable, Equatable {
         writer.unescapedString { time.appendISO8601(to: &$0) }
         writer.member("rule", string: rule.text)
         writer.member("exchange", string: exchange)
-        writer.member("symbol", string: rule.symbol)
+        if case .event(let event) = reading {
+            // The event's own coin (`null` for a venue-wide notice), not the rule's `*`.
+            writer.member("symbol", string: event.symbol)
+        } else {
+            writer.member("symbol", string: rule.symbol)
+        }
         writer.member("field", string: rule.fieldName)
         switch (reading, rule.condition) {
         case (.number(let value), .threshold(_, _, let threshold)):
             writer.member("value", decimal: value)
             writer.member("threshold", decimal: threshold)
+        case (.event(let event), _):
+            writer.member("value", string: event.kind.rawValue)
+            writer.member("threshold", string: nil)
+            writer.member("network", string: event.network)
+            writer.member("detail", string: event.detail)
+            writer.key("firstObserved")
+            writer.unescapedString { event.firstObserved.appendISO8601(to: &$0) }
+            if let venueTime = event.venueTime {
+                writer.key("venueTime")
+                writer.unescapedString { venueTime.appendISO8601(to: &$0) }
+            }
         default:
             writer.member("value", string: "closed")
             writer.member("threshold", string: nil)
@@ -72,9 +92,17 @@ public struct Alert: Sendable, Equatable {
     }
 
     /// The alert in words, for a line on standard error:
-    /// `upbit BTC premium 3.12% (rule BTC premium > 3%)`, `bithumb BTC withdraw closed (rule BTC withdraw closed)`;
+    /// `upbit BTC premium 3.12% (rule BTC premium > 3%)`, `bithumb BTC withdraw closed (rule BTC withdraw closed)`,
+    /// `upbit ADA listed: 에이다 / Cardano (rule upbit:* listed)`;
     /// with crossings folded into it, `... (+3 more since 12:01:05 UTC)`.
     public var summary: String {
+        if case .event(let event) = reading {
+            let coin = event.symbol.map { $0 + " " } ?? ""
+            let network = event.network.map { " " + $0 } ?? ""
+            let detail = event.detail.isEmpty ? "" : ": " + event.detail
+            return "\(exchange) \(coin)\(AlertRule.eventWords(event.kind))\(network)\(detail) (rule \(rule.text))"
+                + foldedText
+        }
         let shown: String
         switch (reading, rule.condition) {
         case (.number(let value), .threshold(let field, _, _)):

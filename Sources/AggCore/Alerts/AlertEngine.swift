@@ -130,6 +130,9 @@ public struct AlertEngine: Sendable {
             observations.value(of: field, exchange: exchange, symbol: rule.symbol).map(Reading.number)
         case .closed(let direction):
             observations.isClosed(direction, exchange: exchange, symbol: rule.symbol).map(Reading.transfer)
+        case .event:
+            // Event rules fire on events (`AlertRule.matches`), never on a tick's readings.
+            nil
         }
     }
 

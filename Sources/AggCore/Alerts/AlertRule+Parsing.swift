@@ -17,6 +17,10 @@ extension AlertRule {
         guard let first = tokens.first else { throw failure("expected \(grammar)") }
         guard !first.isOperator else { throw failure("expected [VENUE:]SYMBOL before '\(first.text)'") }
 
+        if let kind = try eventKind(tokens.dropFirst().map(\.text), failure: failure) {
+            let (venue, symbol) = try target(first.text, venues: venues, allowingAny: true, failure: failure)
+            return AlertRule(venue: venue, symbol: symbol, condition: .event(kind))
+        }
         let (venue, symbol) = try target(first.text, venues: venues, failure: failure)
         let fieldNames = Field.allCases.map(\.rawValue).joined(separator: ", ")
         guard tokens.count > 1 else { throw failure("missing FIELD after '\(first.text)' (\(fieldNames))") }
@@ -56,10 +60,40 @@ extension AlertRule {
         return AlertRule(venue: venue, symbol: symbol, condition: .threshold(field, comparison, threshold))
     }
 
+    /// The event kind `words` (what follows the target) name, or `nil` when they name none
+    /// (then the rule is a threshold or transfer rule): `listed`, `delisted`, `notice`,
+    /// `caution on|off`, `warning on|off`, or a kind's own name (`caution_on`), in any case.
+    private static func eventKind(_ words: [String], failure: (String) -> AggError) throws(AggError)
+        -> MarketEventKind?
+    {
+        guard let first = words.first?.lowercased() else { return nil }
+        let consumed: Int
+        let kind: MarketEventKind
+        if let named = eventKinds.first(where: { $0.rawValue == first }) {
+            (kind, consumed) = (named, 1)
+        } else if first == "caution" || first == "warning" {
+            guard words.count > 1 else { throw failure("expected 'on' or 'off' after '\(words[0])'") }
+            switch (first, words[1].lowercased()) {
+            case ("caution", "on"): kind = .cautionOn
+            case ("caution", "off"): kind = .cautionOff
+            case ("warning", "on"): kind = .warningOn
+            case ("warning", "off"): kind = .warningOff
+            default: throw failure("unknown \(first) state '\(words[1])': expected 'on' or 'off'")
+            }
+            consumed = 2
+        } else {
+            return nil
+        }
+        if words.count > consumed {
+            throw failure("unexpected '\(words[consumed])' after '\(words[consumed - 1])'")
+        }
+        return kind
+    }
+
     /// `[VENUE:]SYMBOL`: the venue checked against the registered ones, the symbol as the
-    /// command line checks symbols.
+    /// command line checks symbols; `allowingAny` takes `*` as well (an event rule's every coin).
     private static func target(
-        _ text: String, venues: [AdapterDescriptor], failure: (String) -> AggError
+        _ text: String, venues: [AdapterDescriptor], allowingAny: Bool = false, failure: (String) -> AggError
     ) throws(AggError) -> (String?, String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard parts.count <= 2 else { throw failure("expected [VENUE:]SYMBOL, found '\(text)'") }
@@ -73,6 +107,7 @@ extension AlertRule {
             }
             venue = id
         }
+        if allowingAny, parts[parts.count - 1] == anySymbol { return (venue, anySymbol) }
         do throws(AggError) {
             return (venue, try AssetCode.validate(parts[parts.count - 1]))
         } catch {

@@ -1,8 +1,9 @@
 import AggJSON
 import FoundationEssentials
 
-/// One `--alert` rule: `[VENUE:]SYMBOL FIELD OP VALUE` (`upbit:BTC premium > 3%`) or
-/// `[VENUE:]SYMBOL withdraw|deposit closed`. See docs/alerts.md for the grammar and semantics.
+/// One `--alert` rule: `[VENUE:]SYMBOL FIELD OP VALUE` (`upbit:BTC premium > 3%`),
+/// `[VENUE:]SYMBOL withdraw|deposit closed`, or a market event `[VENUE:]SYMBOL|* EVENT`
+/// (`upbit:* listed`, `XRP caution on`). See docs/alerts.md for the grammar and semantics.
 ///
 /// A rule without a venue applies to every venue that gives a value for it, each venue with a
 /// state of its own; `key(venue:)` names that state.
@@ -55,7 +56,19 @@ public struct AlertRule: Sendable, Hashable {
         case threshold(Field, Comparison, Decimal)
         /// Withdrawals or deposits of the coin closing on the venue.
         case closed(Direction)
+        /// A market event of this kind (`agg record --events`): each new event that matches
+        /// the rule's venue and coin fires once.
+        case event(MarketEventKind)
     }
+
+    /// The symbol of an event rule about every coin and the venue-wide notices (`upbit:* listed`).
+    public static let anySymbol = "*"
+
+    /// The event kinds a rule can wait for; deposits and withdrawals closing are the transfer
+    /// rules (`XRP withdraw closed`).
+    public static let eventKinds: [MarketEventKind] = [
+        .listed, .delisted, .cautionOn, .cautionOff, .warningOn, .warningOff, .notice,
+    ]
 
     /// The venue id, when the rule names one.
     public let venue: String?
@@ -74,7 +87,21 @@ public struct AlertRule: Sendable, Hashable {
         switch condition {
         case .threshold(let field, _, _): field.rawValue
         case .closed(let direction): direction.rawValue
+        case .event(let kind): kind.rawValue
         }
+    }
+
+    /// Whether `event` is one this event rule waits for: its kind, on the rule's venue (any
+    /// venue without one), of the rule's coin (any coin, and none, with `*`).
+    public func matches(_ event: MarketEvent) -> Bool {
+        guard case .event(let kind) = condition, kind == event.kind else { return false }
+        if let venue, venue != event.venue { return false }
+        return symbol == Self.anySymbol || symbol == event.symbol
+    }
+
+    /// An event kind as a rule writes it: `listed`, `caution on`.
+    public static func eventWords(_ kind: MarketEventKind) -> String {
+        String(kind.rawValue.map { $0 == "_" ? " " : $0 })
     }
 
     /// The rule in its normal spelling: lower-case venue, upper-case symbol, the field's own
@@ -106,6 +133,8 @@ public struct AlertRule: Sendable, Hashable {
             "\(symbol) \(field.rawValue) \(comparison.rawValue) \(Self.valueText(threshold, field: field))"
         case .closed(let direction):
             "\(symbol) \(direction.rawValue) closed"
+        case .event(let kind):
+            "\(symbol) \(Self.eventWords(kind))"
         }
     }
 }

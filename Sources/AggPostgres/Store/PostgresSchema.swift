@@ -9,6 +9,9 @@ enum PostgresSchema {
     static let migrationLock: Int64 = 6_778_727_109_105_103
     /// The advisory lock key of partition creation and dropping.
     static let partitionLock: Int64 = 6_778_727_112_097_114
+    /// The seed of the per-source advisory lock of event observation
+    /// (`hashtextextended(venue || '|' || source, seed)`).
+    static let eventLockSeed: Int64 = 6_778_727_101_118_101
 
     /// The migrations, in order; the version of each is its position plus one.
     static let migrations: [String] = [
@@ -54,7 +57,43 @@ enum PostgresSchema {
             holder text NOT NULL,
             expiry timestamptz NOT NULL
         );
+        """,
+        // 2: market events (EventStore) and each event source's observed state. `event_source`
+        // marks a source as observed (its state may be empty); `observe` locks the source with an
+        // advisory lock per (venue, source) while it diffs, so two recorders record a change once.
         """
+        CREATE TABLE market_event (
+            id bigserial PRIMARY KEY,
+            venue text NOT NULL,
+            source text NOT NULL,
+            kind text NOT NULL,
+            symbol text,
+            network text,
+            subject text NOT NULL,
+            detail text NOT NULL,
+            first_observed timestamptz NOT NULL,
+            venue_time timestamptz
+        );
+        CREATE INDEX market_event_time ON market_event (first_observed);
+        CREATE TABLE event_source (
+            venue text NOT NULL,
+            source text NOT NULL,
+            observed_at timestamptz NOT NULL,
+            PRIMARY KEY (venue, source)
+        );
+        CREATE TABLE event_state (
+            venue text NOT NULL,
+            source text NOT NULL,
+            fact_key text NOT NULL,
+            condition text NOT NULL,
+            symbol text,
+            network text,
+            subject text NOT NULL,
+            detail text NOT NULL,
+            venue_time timestamptz,
+            PRIMARY KEY (venue, source, fact_key)
+        );
+        """,
     ]
 
     /// Checks, reading only, that the database holds agg's schema at this build's version: what

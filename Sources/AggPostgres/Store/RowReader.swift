@@ -25,6 +25,11 @@ struct RowReader {
         return text
     }
 
+    /// A text column that may be NULL.
+    mutating func optionalText() throws(PostgresError) -> String? {
+        try next()
+    }
+
     /// A `NUMERIC` column, read exactly through agg's strict decimal grammar.
     mutating func decimal() throws(PostgresError) -> Decimal {
         try Self.decimal(try text())

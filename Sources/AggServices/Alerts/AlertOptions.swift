@@ -78,6 +78,9 @@ package struct AlertSetup: Sendable {
         var localVenues: [String] = []
         /// Whether the command asks the venues' transfer status (`withdraw|deposit closed`).
         var asksTransferStatus = true
+        /// Whether the command records market events (`agg record --events`): event rules
+        /// need it.
+        var recordsEvents = false
 
         /// What `agg serve`'s board can evaluate: every field, on `venues`, every coin;
         /// premiums on the venues quoting in `currency`.
@@ -102,6 +105,15 @@ package struct AlertSetup: Sendable {
     /// silently never fires.
     fileprivate static func check(_ rule: AlertRule, text: String, scope: Scope) throws(AggError) {
         func failure(_ detail: String) -> AggError { .usage("--alert '\(text)': \(detail)") }
+        if case .event = rule.condition {
+            // Events come from every venue's event sources, whatever venues and coins the
+            // command's prices are of.
+            guard scope.recordsEvents else {
+                throw failure(
+                    "\(scope.command) does not record market events (event alerts need agg record --events)")
+            }
+            return
+        }
         if case .threshold(let field, _, _) = rule.condition, !scope.fields.contains(field) {
             throw failure("\(scope.command) has no \(field.rawValue) (\(scope.elsewhere))")
         }
@@ -160,6 +172,20 @@ extension AlertSetup {
         let failure = await delivery.deliver(evaluation.alerts)
         return TickOutcome(
             lines: evaluation.held.count + evaluation.alerts.count + (failure == nil ? 0 : 1), failed: failure != nil)
+    }
+}
+
+extension AlertSetup {
+    /// Delivers one alert for each of `events` that a rule waits for (the first such rule):
+    /// each event is stored once, so it alerts once; no cooldown holds it back.
+    package func deliver(events: [MarketEvent]) async -> TickOutcome {
+        var alerts: [Alert] = []
+        for event in events {
+            guard let rule = rules.first(where: { $0.matches(event) }) else { continue }
+            alerts.append(Alert(time: event.firstObserved, rule: rule, exchange: event.venue, reading: .event(event)))
+        }
+        let failure = await delivery.deliver(alerts)
+        return TickOutcome(lines: alerts.count + (failure == nil ? 0 : 1), failed: failure != nil)
     }
 }
 

@@ -9,7 +9,8 @@ package enum RecordCommand {
         summary: "Record every venue's prices, the FX rates and the premium board over time, for agg history.",
         arguments: "[SYMBOL...]",
         options: [
-            CommonOptions.exchange, RecordOptions.premium, RecordOptions.interval, RecordOptions.retain,
+            CommonOptions.exchange, RecordOptions.premium, RecordOptions.events, RecordOptions.interval,
+            RecordOptions.retain,
             RecordOptions.count, RecordOptions.quiet, Settings.store,
         ] + AlertOptions.all + [
             CommonOptions.timeout,
@@ -20,6 +21,7 @@ package enum RecordCommand {
             "agg record --premium",
             "agg record BTC ETH --exchange upbit,binance --interval 30s --retain 7d",
             "agg record --premium --quiet &",
+            "agg record --events --alert 'upbit:* listed'",
         ],
         discussion: """
             Every interval each venue is asked once for all its tickers (coins named as
@@ -38,6 +40,13 @@ package enum RecordCommand {
             tick in flight and exits 0; a killed recorder loses at most that tick, and started
             again on the same host and data folder takes its venues back at once. Progress: a
             status line on a terminal, one line a tick otherwise, none with --quiet.
+            With --events each venue's event sources (market lists, cautions and warnings,
+            notices, transfer status) are observed too, each on its own schedule (market lists
+            every 5 minutes, notices every minute: never sooner than the source allows,
+            whatever --interval), at the first tick due; each change is stored once, as agg
+            events lists it, even with several recorders on one database. The first observation
+            of a source is its baseline and raises nothing. A failing source is said once on
+            stderr when it fails and once when it answers again, and costs only itself.
             """
     )
 }

@@ -7,8 +7,8 @@ extension HistoryStoreLocation {
     /// checking the schema, so that a read-only role can read), SQLite through `sqlite`, which is
     /// given the path (`nil` for the default) and opens the embedded store.
     func open(
-        forReading: Bool = false, sqlite: (String?) async throws(AggError) -> any HistoryStore
-    ) async throws(AggError) -> any HistoryStore {
+        forReading: Bool = false, sqlite: (String?) async throws(AggError) -> any HistoryStores.RecordingStore
+    ) async throws(AggError) -> any HistoryStores.RecordingStore {
         switch self {
         case .sqlite(let path): try await sqlite(path)
         case .postgres(let url): try await PostgresHistoryStore.open(url, forReading: forReading)

@@ -46,14 +46,16 @@ package struct NotifyMessage: Sendable, Equatable {
         writer.string(text)
         // The alert's object without its closing brace, then one more member.
         let json = String(alert.json.dropLast()) + #","text":"# + writer.text + "}"
+        var symbol = alert.rule.symbol
+        if case .event(let event) = alert.reading { symbol = event.symbol ?? "-" }
         var fields = [
-            Field(name: "exchange", value: alert.exchange), Field(name: "symbol", value: alert.rule.symbol),
+            Field(name: "exchange", value: alert.exchange), Field(name: "symbol", value: symbol),
             Field(name: alert.rule.fieldName, value: Self.shown(alert)),
         ]
         if let threshold = alert.rule.thresholdText { fields.append(Field(name: "threshold", value: threshold)) }
         if alert.folded > 0 { fields.append(Field(name: "folded", value: String(alert.folded))) }
         self.init(
-            json: json, text: text, title: "\(alert.exchange) \(alert.rule.symbol): \(alert.rule.text)",
+            json: json, text: text, title: "\(alert.exchange) \(symbol): \(alert.rule.text)",
             fields: fields, link: nil, time: alert.time)
     }
 
@@ -68,6 +70,7 @@ package struct NotifyMessage: Sendable, Equatable {
     private static func shown(_ alert: Alert) -> String {
         switch (alert.reading, alert.rule.condition) {
         case (.number(let value), .threshold(let field, _, _)): AlertRule.valueText(value, field: field)
+        case (.event(let event), _): event.detail.isEmpty ? AlertRule.eventWords(event.kind) : event.detail
         default: "closed"
         }
     }

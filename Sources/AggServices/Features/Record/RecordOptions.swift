@@ -23,5 +23,9 @@ enum RecordOptions {
             "count", short: "c", value: "N", help: "",
             parser: .wholeNumber(in: 1...Int.max, expected: "a whole number of ticks, 1 or more")),
         help: "Stop after N ticks", builtIn: DecidedPerRun("until Ctrl-C or SIGTERM"))
+    static let events = Flag(
+        "events",
+        help: "Also record market events (listings, cautions, warnings, notices, transfers) on each source's own "
+            + "schedule, for agg events.")
     static let quiet = Flag("quiet", help: "Print no progress (failures still go to stderr).")
 }

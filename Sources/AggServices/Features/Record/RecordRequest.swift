@@ -34,6 +34,8 @@ package struct RecordRequest: Sendable {
     package var count: Int?
     /// `--quiet`: no progress, failures only.
     package var quiet: Bool
+    /// `--events`: also record market events.
+    package var events: Bool
     /// With `--alert`: the rules and where alerts go.
     package var alerts: AlertRequest?
 
@@ -66,6 +68,7 @@ package struct RecordRequest: Sendable {
         settings.pruneEveryTicks = max(1, Int((60 / interval).rounded(.up)))
         count = arguments.flag(RecordOptions.count)
         quiet = arguments[RecordOptions.quiet]
+        events = arguments[RecordOptions.events]
         alerts = try AlertRequest.make(
             arguments,
             scope: AlertSetup.Scope(
@@ -74,7 +77,7 @@ package struct RecordRequest: Sendable {
                     ? "premiums need --premium; change is on agg watch" : "change is on agg watch",
                 venues: plan.venues.map(\.descriptor), symbols: plan.symbols.isEmpty ? nil : plan.symbols.sorted(),
                 localVenues: plan.venues.filter { $0.currency == plan.premiumCurrency }.map(\.id),
-                asksTransferStatus: false),
+                asksTransferStatus: false, recordsEvents: arguments[RecordOptions.events]),
             context: context)
     }
 }

@@ -106,6 +106,8 @@ package struct RecordService: Sendable {
         /// Every point the tick fetched (stored unless `storeError`), for what watches the
         /// ticks (alerts); empty for a tick that claimed no venue.
         package var recorded = RecordedTick(time: Timestamp(millisecondsSince1970: 0))
+        /// With `--events`: what the event sources due this tick gave.
+        package var events: EventRecording.TickOutcome?
 
         /// Rows stored.
         package var rows: Int { storeError == nil ? prices + rates + premiums : 0 }
@@ -120,6 +122,8 @@ package struct RecordService: Sendable {
         /// Entries of venue answers skipped because they did not decode.
         package var badEntries = 0
         package var pruned = 0
+        /// Market events recorded (with `--events`).
+        package var events = 0
         /// Whether the last tick had a failure (a venue or the store).
         package var lastFailed = false
 
@@ -132,6 +136,8 @@ package struct RecordService: Sendable {
         var sinceFetch: [String: Int] = [:]
         /// When each FX source is due, and its last table.
         var fx = FXSchedule()
+        /// When each event source is due, and which are down.
+        var events = EventRecording.Schedule()
     }
 
     var factory: AdapterFactory
@@ -140,10 +146,14 @@ package struct RecordService: Sendable {
     /// Who holds the leases: `host:ID` (see `RecorderIdentity`).
     var holder: String
     var settings: Settings
+    /// With `--events`: the event sources and their store.
+    var events: EventRecording?
 
     package init(
-        factory: AdapterFactory, store: any HistoryStore, clock: RecorderClock, holder: String, settings: Settings
+        factory: AdapterFactory, store: any HistoryStore, clock: RecorderClock, holder: String, settings: Settings,
+        events: EventRecording? = nil
     ) {
+        self.events = events
         self.factory = factory
         self.store = store
         self.clock = clock
@@ -260,6 +270,7 @@ package struct RecordService: Sendable {
             totals.badEntries += tick.skippedEntries.count
             totals.lastFailed = !tick.failures.isEmpty || tick.storeError != nil
             totals.pruned = pruned.total
+            totals.events += tick.events?.events.count ?? 0
             if let retain = settings.retainSeconds, (number - 1) % max(1, settings.pruneEveryTicks) == 0,
                 !pruned.isRunning
             {
@@ -319,8 +330,20 @@ package struct RecordService: Sendable {
         }
     }
 
-    /// One tick: claim the venues, fetch those due, store what answered in one transaction.
+    /// One tick: with `--events`, the event sources due are observed meanwhile, each stored
+    /// in its own transaction (their leases are not needed: the store records a change once
+    /// however many recorders observe it).
     func tick(_ plan: Plan, number: Int, state: inout State) async -> TickReport {
+        guard let events else { return await tickVenues(plan, number: number, state: &state) }
+        let due = state.events.due(events.observer.schedules, at: clock.retry.now())
+        async let answers = events.observe(due)
+        var report = await tickVenues(plan, number: number, state: &state)
+        report.events = EventRecording.settle(due, await answers, schedule: &state.events)
+        return report
+    }
+
+    /// Claims the venues, fetches those due, and stores what answered in one transaction.
+    private func tickVenues(_ plan: Plan, number: Int, state: inout State) async -> TickReport {
         let now = clock.now()
         var report = TickReport(number: number, time: now)
         let leaseEnd = Timestamp(
