@@ -206,7 +206,7 @@ struct RecordEventsTests {
             ], spec: RecordCommand.spec)
         let sources = ScriptedSources(clock: harness.clock)
         let status = try await RecordCommand.run(
-            parsed, context: context, clock: harness.clock.recorder, observer: { _, _ in sources })
+            parsed, context: context, clock: harness.clock.recorder, observer: { _, _, _ in sources })
         #expect(status == .success)
         let lines = error.text.split(separator: "\n").map(String.init)
         #expect(

@@ -10,8 +10,8 @@ extension RecordCommand: Command {
     /// `run` on `clock`, which tests replace.
     static func run(
         _ arguments: ParsedArguments, context: CLIContext, clock: RecorderClock,
-        observer: (CLIContext, NetworkOptions) -> any EventObserving = {
-            EventObservingBinding.make(context: $0, options: $1)
+        observer: (CLIContext, NetworkOptions, [String]) throws(AggError) -> any EventObserving = {
+            try EventObservingBinding.make(context: $0, options: $1, venues: $2)
         }
     ) async throws(AggError) -> ExitCode {
         let request = try RecordRequest(arguments, context: context)
@@ -20,7 +20,10 @@ extension RecordCommand: Command {
         let store = try await HistoryStores.open(arguments, context: context)
         // The identity's lock is held to the end of the run.
         let identity = RecorderIdentity.claim(environment: context.environment)
-        let events = request.events ? EventRecording(observer: observer(context, request.options), store: store) : nil
+        let events =
+            request.events
+            ? EventRecording(observer: try observer(context, request.options, request.plan.venues.map(\.id)), store: store)
+            : nil
         let service = RecordService(
             factory: factory, store: store, clock: clock, holder: identity.holder, settings: request.settings,
             events: events)

@@ -120,21 +120,32 @@ package struct EventRecording: Sendable {
     }
 }
 
-/// The event sources `agg record --events` observes in this build.
-///
-/// Until the venues' event sources (issue 25's sources) are bound here, there are none: the
-/// lead binds `make` to their service at the merge.
+/// The venues' event sources (`EventSourcesService`) as `agg record --events` observes them.
 package enum EventObservingBinding {
-    /// No sources: `record --events` records nothing.
-    struct None: EventObserving {
-        var schedules: [EventSourceSchedule] { [] }
+    /// The sources of `service`, each at its default interval (never shorter than its minimum).
+    struct Sources: EventObserving {
+        var service: EventSourcesService
+
+        var schedules: [EventSourceSchedule] {
+            service.schedules().map { schedule in
+                let (seconds, attoseconds) = schedule.interval.components
+                return EventSourceSchedule(
+                    venue: schedule.venue, source: schedule.source.id,
+                    interval: Double(seconds) + Double(attoseconds) / 1e18)
+            }
+        }
 
         func observe(venue: String, source: String) async throws(AggError) -> EventObservation {
-            throw .venue(venue: venue, code: "no-source", message: "no event source \(source) in this build")
+            try await service.observe(venue: venue, source: source).get()
         }
     }
 
-    package static func make(context: CLIContext, options: NetworkOptions) -> any EventObserving {
-        None()
+    /// The event sources of `venues` through adapters made with `options` (record's network
+    /// options, whose timeouts are already cut to the per-venue deadline, so a hung source stays
+    /// inside the tick).
+    package static func make(context: CLIContext, options: NetworkOptions, venues: [String]) throws(AggError)
+        -> any EventObserving
+    {
+        Sources(service: try EventSourcesService(factory: AdapterFactory(context: context, options: options), venues: venues))
     }
 }
