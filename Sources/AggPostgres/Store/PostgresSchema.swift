@@ -54,7 +54,14 @@ enum PostgresSchema {
             holder text NOT NULL,
             expiry timestamptz NOT NULL
         );
+        """,
+        // Issue 22 (h34), ages in history: each recorded price keeps the venue's time of its
+        // quote and agg's receive time. Nullable, so rows recorded before read back without an
+        // age; a column added to the partitioned table reaches every partition, made or to come.
+        // At the merge this goes after h31's events migration (its own entry, order free).
         """
+        ALTER TABLE price ADD COLUMN venue_time timestamptz, ADD COLUMN received_at timestamptz;
+        """,
     ]
 
     /// Checks, reading only, that the database holds agg's schema at this build's version: what

@@ -379,9 +379,7 @@ package struct RecordService: Sendable {
         var recorded = RecordedTick(time: now)
         recorded.prices = quotes.compactMap { quote in
             guard plan.symbols.isEmpty || plan.symbols.contains(quote.market.base) else { return nil }
-            return PricePoint(
-                time: now, exchange: quote.exchange, market: quote.market, last: quote.last,
-                baseVolume: quote.baseVolume)
+            return PricePoint(time: now, quote: quote)
         }
         for table in fresh {
             for quote in plan.rateQuotes where quote != table.base {
@@ -459,8 +457,19 @@ package struct RecordService: Sendable {
     }
 
     /// A venue's tickers within the deadline, with the entries of an all-tickers answer that
-    /// were skipped.
+    /// were skipped; each quote carries when it was received (the recorder's clock when the
+    /// answer came), from which its age is told when the venue sends no time of its own.
     private func fetch(_ venue: Venue) async -> Result<BulkAnswer<Quote>, AggError> {
+        let answer = await fetchAnswer(venue)
+        guard case .success(var answered) = answer else { return answer }
+        let received = clock.now()
+        for index in answered.values.indices where answered.values[index].receivedAt == nil {
+            answered.values[index].receivedAt = received
+        }
+        return .success(answered)
+    }
+
+    private func fetchAnswer(_ venue: Venue) async -> Result<BulkAnswer<Quote>, AggError> {
         let factory = self.factory
         return await withDeadline(venue.descriptor) { () throws(AggError) -> BulkAnswer<Quote> in
             let adapter = try factory.adapter(id: venue.id)
