@@ -17,9 +17,16 @@ extension RecordCommand: Command {
         let store = try await HistoryStores.open(arguments, context: context)
         // The identity's lock is held to the end of the run.
         let identity = RecorderIdentity.claim(environment: context.environment)
+        let streams = request.live.map { live in
+            RecordStreams(service: LiveQuoteService(factory: factory, context: context), request: live) { line in
+                context.console.printError("agg: " + line)
+            }
+        }
         let service = RecordService(
-            factory: factory, store: store, clock: clock, holder: identity.holder, settings: request.settings)
+            factory: factory, store: store, clock: clock, holder: identity.holder, settings: request.settings,
+            streams: streams)
         let status = await RecordOutput(request, context: context).run(service, request, interrupts: context.interrupts)
+        streams?.stop()
         withExtendedLifetime(identity) {}
         return status
     }

@@ -24,4 +24,9 @@ enum RecordOptions {
             parser: .wholeNumber(in: 1...Int.max, expected: "a whole number of ticks, 1 or more")),
         help: "Stop after N ticks", builtIn: DecidedPerRun("until Ctrl-C or SIGTERM"))
     static let quiet = Flag("quiet", help: "Print no progress (failures still go to stderr).")
+    static let stream = Flag(
+        "stream",
+        help:
+            "Follow the named coins on the venues' live streams and sample them each tick; REST only while a stream is down"
+    )
 }

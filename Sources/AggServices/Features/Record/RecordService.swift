@@ -96,6 +96,9 @@ package struct RecordService: Sendable {
         package var failures: [Failure] = []
         /// Venues left out of this tick to stay within their rate limit.
         package var skipped: [String] = []
+        /// Venues whose quotes were sampled from their live stream (`--stream`), not asked over
+        /// REST, in this tick; among `answered`.
+        package var streamed: [String] = []
         /// Entries of the venues' answers skipped because they did not decode (and concern the
         /// coins recorded): each costs only its own market, the others are stored.
         package var skippedEntries: [SkippedEntry] = []
@@ -140,15 +143,20 @@ package struct RecordService: Sendable {
     /// Who holds the leases: `host:ID` (see `RecorderIdentity`).
     var holder: String
     var settings: Settings
+    /// With `--stream`: the venues followed on their streams, sampled at each tick instead of
+    /// asked over REST while their stream is live.
+    var streams: RecordStreams?
 
     package init(
-        factory: AdapterFactory, store: any HistoryStore, clock: RecorderClock, holder: String, settings: Settings
+        factory: AdapterFactory, store: any HistoryStore, clock: RecorderClock, holder: String, settings: Settings,
+        streams: RecordStreams? = nil
     ) {
         self.factory = factory
         self.store = store
         self.clock = clock
         self.holder = holder
         self.settings = settings
+        self.streams = streams
     }
 
     /// The venues and FX sources to record, checked before anything is fetched.
@@ -249,6 +257,7 @@ package struct RecordService: Sendable {
         var slot = monotonic()
         var number = 0
         var lastTime: Timestamp?
+        if let streams { await streams.waitUntilReady(within: settings.venueDeadline, clock: clock) }
         while !stop.isRequested {
             number += 1
             let tick = await self.tick(plan, number: number, state: &state)
@@ -337,7 +346,25 @@ package struct RecordService: Sendable {
         report.heldElsewhere = wanted.filter { !held.contains($0) }
 
         var due: [Venue] = []
+        var quotes: [Quote] = []
         for venue in plan.venues where held.contains(venue.id) {
+            // A streamed venue gives what its stream holds at this moment, every tick (it costs
+            // no request); REST only while the stream has nothing to give (starting, or down
+            // and reconnecting), within the venue's rate limit as without streams.
+            if let streams, streams.venues.contains(venue.id) {
+                switch streams.take(venue.id) {
+                case .streamed(let sampled):
+                    quotes += sampled
+                    report.answered.append(venue.id)
+                    report.streamed.append(venue.id)
+                    continue
+                case .notFresh(let error):
+                    report.failures.append(Failure(venue: venue.id, error: error))
+                    continue
+                case .rest:
+                    break
+                }
+            }
             let since = state.sinceFetch[venue.id].map { $0 + 1 } ?? venue.everyTicks
             if since >= venue.everyTicks {
                 due.append(venue)
@@ -355,7 +382,6 @@ package struct RecordService: Sendable {
         async let fxAnswers = concurrentMap(fxDue) { descriptor in
             FXAnswer(source: descriptor.id, outcome: await fetchRates(descriptor))
         }
-        var quotes: [Quote] = []
         for answer in await venueAnswers {
             switch answer.outcome {
             case .success(let answered):
