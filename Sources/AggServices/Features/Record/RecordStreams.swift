@@ -49,6 +49,14 @@ package final class RecordStreams: Sendable {
         }
     }
 
+    /// Samples `book`, which the caller feeds (tests play a stream's events into it).
+    init(book: LiveQuoteBook) {
+        venues = Set(book.keys.map(\.venue))
+        self.book = book
+        runner = Task {}
+        reader = Task {}
+    }
+
     /// What the tick takes of `venue` now.
     func take(_ venue: String) -> Take {
         let sample = book.sample(venue: venue)
