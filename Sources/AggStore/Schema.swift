@@ -178,6 +178,16 @@ enum Schema {
                 ) STRICT, WITHOUT ROWID;
                 """
         ),
+        // Issue 22 (h34), ages in history: a recorded price keeps the venue's time of its quote
+        // and agg's receive time (integer ms), so that `agg history` tells how old each price was
+        // when it was recorded. Nullable: rows recorded before answer NULL, shown without an age.
+        Migration(
+            summary: "keep each recorded price's venue time and receive time",
+            sql: """
+                ALTER TABLE price_point ADD COLUMN venue_time INTEGER;
+                ALTER TABLE price_point ADD COLUMN received_at INTEGER;
+                """
+        ),
     ]
 
     /// The version a database has once every migration ran.

@@ -25,7 +25,7 @@ extension Store: HistoryStore {
             let (condition, values) = Self.condition(query, symbolColumn: "base")
             return try connection.query(
                 """
-                SELECT time, exchange, quote, last, base_volume FROM price_point
+                SELECT time, exchange, quote, last, base_volume, venue_time, received_at FROM price_point
                 WHERE \(condition) ORDER BY time, exchange, quote
                 """,
                 values
@@ -35,7 +35,9 @@ extension Store: HistoryStore {
                     exchange: try row.requiredText(at: 1),
                     market: Market(base: query.symbol, quote: try row.requiredText(at: 2)),
                     last: try row.requiredDecimal(at: 3),
-                    baseVolume: try row.decimal(at: 4))
+                    baseVolume: try row.decimal(at: 4),
+                    venueTime: row.int64(at: 5).map(Timestamp.init(millisecondsSince1970:)),
+                    receivedAt: row.int64(at: 6).map(Timestamp.init(millisecondsSince1970:)))
             }
         }
     }
@@ -192,7 +194,10 @@ extension Store: HistoryStore {
         let arena = SQLiteTextArena()
         if !tick.prices.isEmpty {
             let insert = try connection.prepare(
-                "INSERT INTO price_point (time, exchange, base, quote, last, base_volume) VALUES (?, ?, ?, ?, ?, ?)")
+                """
+                INSERT INTO price_point (time, exchange, base, quote, last, base_volume, venue_time, received_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
             for point in tick.prices {
                 try insert.runOnce(arena: arena) { (row: inout SQLiteParameters) throws(SQLiteError) in
                     try row.bind(point.time.millisecondsSince1970, at: 1)
@@ -201,6 +206,8 @@ extension Store: HistoryStore {
                     try row.bind(point.market.quote, at: 4)
                     try row.bind(decimal: point.last, at: 5)
                     try row.bind(decimal: point.baseVolume, at: 6)
+                    try row.bind(point.venueTime?.millisecondsSince1970, at: 7)
+                    try row.bind(point.receivedAt?.millisecondsSince1970, at: 8)
                 }
             }
         }

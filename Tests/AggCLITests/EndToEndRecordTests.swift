@@ -95,10 +95,19 @@ struct EndToEndRecordTests {
                 ["history", "BTC", "--exchange", "bithumb", "--format", "csv"], environment: environment)
             #expect(history.status == 0)
             let rows = history.output.split(separator: "\n")
-            #expect(rows.first == "time,exchange,market,last")
+            #expect(rows.first == "time,exchange,market,last,receivedAt,ageSeconds")
             #expect(Int64(rows.count - 1) == bithumb)
             #expect(rows.count > 1)
-            #expect(rows.dropFirst().allSatisfy { $0.hasSuffix(",bithumb,BTC/KRW,80630000") })
+            // Each price keeps when agg received it (during its tick, so not before the tick's
+            // time) and its age when recorded, three decimals.
+            for row in rows.dropFirst() {
+                let cells = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                #expect(cells.count == 6, "\(row)")
+                guard cells.count == 6 else { continue }
+                #expect(cells[1...3] == ["bithumb", "BTC/KRW", "80630000"], "\(row)")
+                #expect(cells[4].count == 24 && cells[4] >= cells[0], "\(row)")
+                #expect(cells[5].wholeMatch(of: /[0-9]+\.[0-9]{3}/) != nil, "\(row)")
+            }
         }
     }
 

@@ -18,7 +18,10 @@ struct HistoryCommandTests {
     }
 
     /// Sample data: bithumb BTC/KRW 100, 102, 101, 105, 103 and upbit BTC/KRW 50 five times, a
-    /// minute apart; premiums of upbit on both bases; an ETH price that must not show.
+    /// minute apart; premiums of upbit on both bases; an ETH price that must not show. Ages:
+    /// bithumb's quotes carry the venue's time 1.234 s before the tick and were received 0.2 s
+    /// before it; upbit's last one has only a receive time, 45 s before its tick; upbit's others
+    /// carry neither (rows recorded before agg kept the times).
     static func fill(_ home: String) async throws {
         let store = try Store.open(path: home + "/agg.sqlite")
         let bithumb: [Decimal] = [100, 102, 101, 105, 103]
@@ -31,8 +34,11 @@ struct HistoryCommandTests {
                     prices: [
                         PricePoint(
                             time: time, exchange: "bithumb", market: Market(base: "BTC", quote: "KRW"),
-                            last: bithumb[minute]),
-                        PricePoint(time: time, exchange: "upbit", market: Market(base: "BTC", quote: "KRW"), last: 50),
+                            last: bithumb[minute], venueTime: Self.before(time, 1_234),
+                            receivedAt: Self.before(time, 200)),
+                        PricePoint(
+                            time: time, exchange: "upbit", market: Market(base: "BTC", quote: "KRW"), last: 50,
+                            receivedAt: minute == 4 ? Self.before(time, 45_000) : nil),
                         PricePoint(time: time, exchange: "upbit", market: Market(base: "ETH", quote: "KRW"), last: 7),
                     ],
                     premiums: [
@@ -41,6 +47,10 @@ struct HistoryCommandTests {
                             percent: Decimal(string: premiums[minute]) ?? 0)
                     ]))
         }
+    }
+
+    static func before(_ time: Timestamp, _ milliseconds: Int64) -> Timestamp {
+        Timestamp(millisecondsSince1970: time.millisecondsSince1970 - milliseconds)
     }
 
     func history(_ arguments: [String]) async throws -> CLIRun {
@@ -75,13 +85,15 @@ struct HistoryCommandTests {
         #expect(SeriesStatistics([]) == nil)
     }
 
-    @Test("JSON: every series with its statistics and points, exact decimals, ISO-8601 UTC times")
+    @Test("JSON: every series with its statistics and points, exact decimals, ISO-8601 UTC times, ages")
     func json() async throws {
         let run = try await history(["BTC", "--exchange", "bithumb", "--since", "1h", "--format", "json"])
         #expect(run.status == 0)
         #expect(run.error == "")
         let points = [100, 102, 101, 105, 103].enumerated().map { minute, value in
-            "{\"time\":\"\(Self.time(Int64(minute)))\",\"value\":\"\(value)\"}"
+            let time = Self.time(Int64(minute))
+            return "{\"time\":\"\(time)\",\"value\":\"\(value)\",\"receivedAt\":\"\(Self.before(time, 200))\","
+                + "\"ageSeconds\":\"1.234\"}"
         }
         #expect(
             run.output == """
@@ -93,19 +105,31 @@ struct HistoryCommandTests {
                 """)
     }
 
-    @Test("CSV: a time column in ISO-8601 UTC, one row per point, oldest first then by venue")
+    @Test("CSV: a time column in ISO-8601 UTC, one row per point, oldest first then by venue, with ages")
     func csv() async throws {
         let run = try await history(["BTC", "--since", "2027-01-15T08:03Z", "--format", "csv"])
         #expect(run.status == 0)
         #expect(
             run.output == """
-                time,exchange,market,last
-                2027-01-15T08:03:00.000Z,bithumb,BTC/KRW,105
-                2027-01-15T08:03:00.000Z,upbit,BTC/KRW,50
-                2027-01-15T08:04:00.000Z,bithumb,BTC/KRW,103
-                2027-01-15T08:04:00.000Z,upbit,BTC/KRW,50
+                time,exchange,market,last,receivedAt,ageSeconds
+                2027-01-15T08:03:00.000Z,bithumb,BTC/KRW,105,2027-01-15T08:02:59.800Z,1.234
+                2027-01-15T08:03:00.000Z,upbit,BTC/KRW,50,,
+                2027-01-15T08:04:00.000Z,bithumb,BTC/KRW,103,2027-01-15T08:03:59.800Z,1.234
+                2027-01-15T08:04:00.000Z,upbit,BTC/KRW,50,2027-01-15T08:03:15.000Z,45.000
 
                 """)
+    }
+
+    @Test("JSON of a price recorded before agg kept its times: receivedAt and ageSeconds are null")
+    func jsonOldRows() async throws {
+        let run = try await history(["BTC", "--exchange", "upbit", "--since", "2027-01-15T08:03Z", "--format", "json"])
+        #expect(run.status == 0)
+        let points = try run.json()["series"][0]["points"].elements()
+        #expect(points.count == 2)
+        #expect(points[0]["receivedAt"].value == .null)
+        #expect(points[0]["ageSeconds"].value == .null)
+        #expect(try points[1]["receivedAt"].string() == "2027-01-15T08:03:15.000Z")
+        #expect(try points[1]["ageSeconds"].string() == "45.000")
     }
 
     @Test("--premium: the premiums per venue and basis, with their statistics")
@@ -141,7 +165,14 @@ struct HistoryCommandTests {
             lines.contains {
                 $0.split(separator: " ") == ["upbit", "BTC/KRW", "5", "50", "50", "50", "50", "100", "-"]
             })
-        #expect(lines.last?.split(separator: " ") == ["2027-01-15", "08:04:00", "upbit", "BTC/KRW", "50"])
+        #expect(lines.contains { $0.split(separator: " ") == ["TIME", "(UTC)", "VENUE", "MARKET", "LAST", "AGE"] })
+        #expect(lines.last?.split(separator: " ") == ["2027-01-15", "08:04:00", "upbit", "BTC/KRW", "50", "45s"])
+        #expect(
+            lines.contains { $0.split(separator: " ") == ["2027-01-15", "08:03:00", "upbit", "BTC/KRW", "50", "-"] })
+        #expect(
+            lines.contains {
+                $0.split(separator: " ") == ["2027-01-15", "08:03:00", "bithumb", "BTC/KRW", "105", "1.2s"]
+            })
         let chart = try await history(["BTC", "--chart", "--format", "table", "--exchange", "bithumb"])
         #expect(chart.status == 0)
         #expect(chart.output.contains("105 ┤"))

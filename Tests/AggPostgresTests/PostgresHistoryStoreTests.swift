@@ -25,7 +25,7 @@ struct PostgresHistoryStoreTests {
         #expect(again == 0)
         _ = try await PostgresHistoryStore.open(url)
         let versions = try await TestDatabase.column(store, "SELECT version FROM schema_migrations ORDER BY version")
-        #expect(versions == ["1", "2"])
+        #expect(versions == (1...PostgresSchema.migrations.count).map { String($0) })
     }
 
     @Test("four processes' worth of connections migrating one empty schema at once all succeed, once")
@@ -42,10 +42,59 @@ struct PostgresHistoryStoreTests {
             }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
-        #expect(opened.sorted() == [0, 0, 0, 2])
+        #expect(opened.sorted() == [0, 0, 0, PostgresSchema.migrations.count])
         let store = try await PostgresHistoryStore.open(url)
         let versions = try await TestDatabase.column(store, "SELECT version FROM schema_migrations ORDER BY version")
-        #expect(versions == ["1", "2"])
+        #expect(versions == (1...PostgresSchema.migrations.count).map { String($0) })
+    }
+
+    @Test("a database at the schema before ages is migrated: old prices read back with no times, new ones with both")
+    func agesMigration() async throws {
+        let url = try await TestDatabase.freshSchema()
+        let before = PostgresSchema.migrations.prefix { !$0.contains("ADD COLUMN venue_time") }
+        #expect(before.count < PostgresSchema.migrations.count)
+        let session = try await PostgresSession.connect(url)
+        try await session.run { connection throws(PostgresError) in
+            try connection.executeScript(
+                """
+                CREATE TABLE schema_migrations (
+                    version integer PRIMARY KEY,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """)
+            for (index, script) in before.enumerated() {
+                try connection.executeScript(script)
+                try connection.query("INSERT INTO schema_migrations (version) VALUES ($1)", [String(index + 1)])
+            }
+            try PostgresPartitions.create(days: [PostgresPartitions.day(of: at(dayStart))], connection)
+            try connection.query(
+                """
+                INSERT INTO price (time, exchange, base, quote, last, base_volume)
+                VALUES ($1::timestamptz, 'upbit', 'BTC', 'KRW', 80630000.5, 12.5)
+                """, [at(dayStart + 5).description])
+        }
+        let store = try await PostgresHistoryStore.open(url, clock: .caller)
+        let fresh = PricePoint(
+            time: at(dayStart + 10_000), exchange: "upbit", market: btc, last: try decimal("80640000"),
+            venueTime: at(dayStart + 8_766), receivedAt: at(dayStart + 9_001))
+        let korbit = PricePoint(
+            time: at(dayStart + 10_000), exchange: "korbit", market: btc, last: try decimal("80640001"),
+            receivedAt: at(dayStart + 9_955))
+        try await store.record(RecordedTick(time: at(dayStart + 10_000), prices: [fresh, korbit]))
+        let prices = try await store.prices(HistoryQuery(symbol: "BTC", since: at(dayStart)))
+        #expect(
+            prices == [
+                PricePoint(
+                    time: at(dayStart + 5), exchange: "upbit", market: btc, last: try decimal("80630000.5"),
+                    baseVolume: try decimal("12.5")),
+                korbit, fresh,
+            ])
+        #expect(
+            prices.map(\.age) == [
+                nil, QuoteAge(milliseconds: 45, basis: .receivedAt), QuoteAge(milliseconds: 1_234, basis: .venueTime),
+            ])
+        let versions = try await TestDatabase.column(store, "SELECT version FROM schema_migrations ORDER BY version")
+        #expect(versions == (1...PostgresSchema.migrations.count).map { String($0) })
     }
 
     @Test("prices, premiums and rates come back exactly: decimals digit for digit, times to the millisecond")

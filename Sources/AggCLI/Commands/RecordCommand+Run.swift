@@ -24,10 +24,16 @@ extension RecordCommand: Command {
             request.events
             ? EventRecording(observer: try observer(context, request.options, request.plan.venues.map(\.id)), store: store)
             : nil
+        let streams = request.live.map { live in
+            RecordStreams(service: LiveQuoteService(factory: factory, context: context), request: live) { line in
+                context.console.printError("agg: " + line)
+            }
+        }
         let service = RecordService(
             factory: factory, store: store, clock: clock, holder: identity.holder, settings: request.settings,
-            events: events)
+            events: events, streams: streams)
         let status = await RecordOutput(request, context: context).run(service, request, interrupts: context.interrupts)
+        streams?.stop()
         withExtendedLifetime(identity) {}
         return status
     }

@@ -110,13 +110,17 @@ final class RecordProgress: Sendable {
     }
 
     /// `2026-12-01T20:50:00.000Z tick 3: 1234 rows (1200 prices, 4 rates, 30 premiums), 7 answered, 1 failed, 1 skipped`
-    /// (then `, 1 bad entry` when an entry of an answer was skipped)
+    /// (then `, 1 bad entry` when an entry of an answer was skipped; with `--stream`,
+    /// `, 2 streamed (binance, upbit)`: the venues sampled from their live stream, not asked)
     static func line(_ report: RecordService.TickReport) -> String {
         var text =
             "\(report.time) tick \(report.number): \(report.rows) rows (\(report.prices) prices, "
             + "\(report.rates) rates, \(report.premiums) premiums), \(report.answered.count) answered, "
             + "\(report.failures.count) failed, \(report.skipped.count) skipped"
             + badEntries(report.skippedEntries.count)
+        if !report.streamed.isEmpty {
+            text += ", \(report.streamed.count) streamed (\(report.streamed.sorted().joined(separator: ", ")))"
+        }
         if !report.heldElsewhere.isEmpty { text += ", \(report.heldElsewhere.count) held elsewhere" }
         if let events = report.events { text += ", \(events.events.count) event\(events.events.count == 1 ? "" : "s")" }
         if report.storeError != nil { text += ", not stored" }

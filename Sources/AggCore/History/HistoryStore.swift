@@ -1,6 +1,7 @@
 import FoundationEssentials
 
-/// One venue's price for one market, as fetched at `time` by a recorder.
+/// One venue's price for one market, as fetched at `time` by a recorder, with the quote's own
+/// times (the venue's and agg's receive time) so that its age can be told.
 public struct PricePoint: Sendable, Equatable {
     /// When the recorder fetched it (the tick's time, not the venue's own timestamp).
     public var time: Timestamp
@@ -9,13 +10,45 @@ public struct PricePoint: Sendable, Equatable {
     public var last: Decimal
     /// 24-hour volume in the base currency, when the venue gives it.
     public var baseVolume: Decimal?
+    /// The venue's own time of the quote (`Quote.timestamp`), when it sent one.
+    public var venueTime: Timestamp?
+    /// When agg received the quote (`Quote.receivedAt`: the REST answer or the stream frame);
+    /// `nil` for rows recorded before agg kept it.
+    public var receivedAt: Timestamp?
 
-    public init(time: Timestamp, exchange: String, market: Market, last: Decimal, baseVolume: Decimal? = nil) {
+    public init(
+        time: Timestamp, exchange: String, market: Market, last: Decimal, baseVolume: Decimal? = nil,
+        venueTime: Timestamp? = nil, receivedAt: Timestamp? = nil
+    ) {
         self.time = time
         self.exchange = exchange
         self.market = market
         self.last = last
         self.baseVolume = baseVolume
+        self.venueTime = venueTime
+        self.receivedAt = receivedAt
+    }
+
+    /// The point of `quote` recorded at `time`, keeping the quote's two times.
+    public init(time: Timestamp, quote: Quote) {
+        self.init(
+            time: time, exchange: quote.exchange, market: quote.market, last: quote.last, baseVolume: quote.baseVolume,
+            venueTime: quote.timestamp, receivedAt: quote.receivedAt)
+    }
+
+    /// How old the quote was when it was recorded: `time` less the venue's time, or less
+    /// `receivedAt` when the venue sent no time (`QuoteAge`'s rule, measured at the tick); 0
+    /// when the venue's clock ran ahead. `nil` for a row recorded before agg kept the times.
+    public var age: QuoteAge? {
+        if let venueTime {
+            return QuoteAge(
+                milliseconds: time.millisecondsSince1970 - venueTime.millisecondsSince1970, basis: .venueTime)
+        }
+        if let receivedAt {
+            return QuoteAge(
+                milliseconds: time.millisecondsSince1970 - receivedAt.millisecondsSince1970, basis: .receivedAt)
+        }
+        return nil
     }
 }
 

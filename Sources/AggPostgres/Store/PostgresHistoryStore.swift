@@ -159,7 +159,8 @@ public final class PostgresHistoryStore: HistoryStore {
         return try await perform { connection throws(PostgresError) in
             let rows = try connection.query(
                 """
-                SELECT floor(extract(epoch FROM time) * 1000)::int8, exchange, base, quote, last, base_volume
+                SELECT floor(extract(epoch FROM time) * 1000)::int8, exchange, base, quote, last, base_volume,
+                    floor(extract(epoch FROM venue_time) * 1000)::int8, floor(extract(epoch FROM received_at) * 1000)::int8
                 FROM price
                 WHERE base = $1 AND time >= $2::timestamptz AND ($3::timestamptz IS NULL OR time < $3::timestamptz)
                     AND (cardinality($4::text[]) = 0 OR exchange = ANY ($4::text[]))
@@ -170,7 +171,8 @@ public final class PostgresHistoryStore: HistoryStore {
                 return PricePoint(
                     time: try reader.timestamp(), exchange: try reader.text(),
                     market: Market(base: try reader.text(), quote: try reader.text()),
-                    last: try reader.decimal(), baseVolume: try reader.optionalDecimal())
+                    last: try reader.decimal(), baseVolume: try reader.optionalDecimal(),
+                    venueTime: try reader.optionalTimestamp(), receivedAt: try reader.optionalTimestamp())
             }
         }
     }

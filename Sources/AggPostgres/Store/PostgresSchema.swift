@@ -94,6 +94,12 @@ enum PostgresSchema {
             PRIMARY KEY (venue, source, fact_key)
         );
         """,
+        // 3: ages in history: each recorded price keeps the venue's time of its
+        // quote and agg's receive time. Nullable, so rows recorded before read back without an
+        // age; a column added to the partitioned table reaches every partition, made or to come.
+        """
+        ALTER TABLE price ADD COLUMN venue_time timestamptz, ADD COLUMN received_at timestamptz;
+        """,
     ]
 
     /// Checks, reading only, that the database holds agg's schema at this build's version: what

@@ -21,6 +21,8 @@ struct RecordBatch: Sendable {
         var quote: [String?] = []
         var last: [String?] = []
         var volume: [String?] = []
+        var venueTime: [String?] = []
+        var receivedAt: [String?] = []
         for point in tick.prices {
             days.insert(PostgresPartitions.day(of: point.time))
             time.append(point.time.description)
@@ -29,8 +31,10 @@ struct RecordBatch: Sendable {
             quote.append(point.market.quote)
             last.append(try Self.text(point.last))
             volume.append(try point.baseVolume.map { value throws(PostgresError) in try Self.text(value) })
+            venueTime.append(point.venueTime?.description)
+            receivedAt.append(point.receivedAt?.description)
         }
-        prices = [time, exchange, base, quote, last, volume].map(PostgresArray.literal)
+        prices = [time, exchange, base, quote, last, volume, venueTime, receivedAt].map(PostgresArray.literal)
         counts.prices = tick.prices.count
 
         var source: [String?] = []
@@ -97,11 +101,12 @@ struct RecordBatch: Sendable {
                 written.prices =
                     try connection.query(
                         """
-                        INSERT INTO price (time, exchange, base, quote, last, base_volume)
-                        SELECT p.time, p.exchange, p.base, p.quote, p.last, p.base_volume
-                        FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::numeric[], $6::numeric[])
-                            AS p (time, exchange, base, quote, last, base_volume)
-                        \(Self.leaseGuard(venue: "p.exchange", holderParameter: 7, databaseClock: databaseClock))
+                        INSERT INTO price (time, exchange, base, quote, last, base_volume, venue_time, received_at)
+                        SELECT p.time, p.exchange, p.base, p.quote, p.last, p.base_volume, p.venue_time, p.received_at
+                        FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::numeric[], $6::numeric[],
+                            $7::timestamptz[], $8::timestamptz[])
+                            AS p (time, exchange, base, quote, last, base_volume, venue_time, received_at)
+                        \(Self.leaseGuard(venue: "p.exchange", holderParameter: 9, databaseClock: databaseClock))
                         """, prices + [holder]
                     ).changed
             }

@@ -10,8 +10,7 @@ package enum RecordCommand {
         arguments: "[SYMBOL...]",
         options: [
             CommonOptions.exchange, RecordOptions.premium, RecordOptions.events, RecordOptions.interval,
-            RecordOptions.retain,
-            RecordOptions.count, RecordOptions.quiet, Settings.store,
+            RecordOptions.retain, RecordOptions.count, RecordOptions.quiet, RecordOptions.stream, Settings.store,
         ] + AlertOptions.all + [
             CommonOptions.timeout,
             CommonOptions.offline,
@@ -22,6 +21,7 @@ package enum RecordCommand {
             "agg record BTC ETH --exchange upbit,binance --interval 30s --retain 7d",
             "agg record --premium --quiet &",
             "agg record --events --alert 'upbit:* listed'",
+            "agg record BTC ETH --exchange upbit,binance --stream --interval 1s",
         ],
         discussion: """
             Every interval each venue is asked once for all its tickers (coins named as
@@ -40,6 +40,7 @@ package enum RecordCommand {
             tick in flight and exits 0; a killed recorder loses at most that tick, and started
             again on the same host and data folder takes its venues back at once. Progress: a
             status line on a terminal, one line a tick otherwise, none with --quiet.
+
             With --events each venue's event sources (market lists, cautions and warnings,
             notices, transfer status) are observed too, each on its own schedule (market lists
             every 5 minutes, notices every minute: never sooner than the source allows,
@@ -47,6 +48,15 @@ package enum RecordCommand {
             events lists it, even with several recorders on one database. The first observation
             of a source is its baseline and raises nothing. A failing source is said once on
             stderr when it fails and once when it answers again, and costs only itself.
+
+            With --stream the named coins are followed on the WebSocket streams of the venues
+            that have one, and each tick records the latest fresh quote of each market at that
+            moment: no REST request while a stream is live. While a stream is down and
+            reconnecting the tick asks REST; after a minute without it the markets are polled
+            over REST and those answers are recorded. A quote whose stream is down is never
+            recorded as fresh. Venues without a stream are asked as without --stream. Each
+            recorded price keeps the venue's time and the time agg received it (agg history
+            shows its age).
             """
     )
 }

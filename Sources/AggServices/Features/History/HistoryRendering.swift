@@ -9,9 +9,15 @@ import FoundationEssentials
 ///   `--chart` a braille chart of each series in their place.
 /// - JSON: `{"symbol","kind","since","until","series":[{"exchange","market"|"basis",
 ///   "statistics":{"count","min","max","mean","latest","latestTime","percentile","zScore"},
-///   "points":[{"time","value"}]}]}`; decimals are exact strings, times ISO-8601 UTC.
-/// - CSV: every point, `time,exchange,market,last` (or `time,exchange,basis,premium`), oldest
-///   first.
+///   "points":[{"time","value"}]}]}`; decimals are exact strings, times ISO-8601 UTC. A price
+///   point adds `"receivedAt"` (when agg received it) and `"ageSeconds"` (how old it was when
+///   recorded, three decimals: `PricePoint.age`), both `null` for rows recorded before agg kept
+///   them.
+/// - CSV: every point, `time,exchange,market,last,receivedAt,ageSeconds` (empty cells for old
+///   rows) or `time,exchange,basis,premium`, oldest first.
+/// - Table: the recent prices have an AGE column (`1.2s`, `45s`, `3m`; `-` for old rows).
+///
+/// Premiums are computed by the recorder from a whole board, not received: they have no age.
 package struct HistoryRendering: Rendering {
     var report: HistoryService.Report
     var chart: Bool
@@ -79,12 +85,16 @@ package struct HistoryRendering: Rendering {
 
     private func recentTable(width: Int, style: TextStyle, total: Int) -> String {
         let rows = allRows().suffix(Self.recentRows)
-        var table = TextTable(columns: [
+        var columns: [TextTable.Column] = [
             .init("TIME (UTC)"), .init("VENUE"), .init(labelTitle.uppercased()),
             .init(report.premium ? "PREMIUM" : "LAST", .right),
-        ])
+        ]
+        if !report.premium { columns.append(.init("AGE", .right, priority: 1)) }
+        var table = TextTable(columns: columns)
         for row in rows {
-            table.append(texts: [TableTime.text(row.point.time), row.exchange, row.label, value(text: row.point.value)])
+            var texts = [TableTime.text(row.point.time), row.exchange, row.label, value(text: row.point.value)]
+            if !report.premium { texts.append(row.point.age.map(QuoteAging.text) ?? "-") }
+            table.append(texts: texts)
         }
         let caption =
             total > rows.count
@@ -133,21 +143,39 @@ package struct HistoryRendering: Rendering {
                             .init(
                                 key: "points",
                                 value: .array(
-                                    series.points.map { point in
-                                        ["time": JSONOutput.time(point.time), "value": JSONOutput.decimal(point.value)]
-                                    })),
+                                    series.points.map { point in pointJSON(point) })),
                         ]))
                 }),
         ]
     }
 
+    /// One point: its time and value, and for a price its receive time and age when recorded.
+    private func pointJSON(_ point: HistoryService.Point) -> JSONValue {
+        guard !report.premium else {
+            return ["time": JSONOutput.time(point.time), "value": JSONOutput.decimal(point.value)]
+        }
+        return .object(
+            JSONObject([
+                .init(key: "time", value: JSONOutput.time(point.time)),
+                .init(key: "value", value: JSONOutput.decimal(point.value)),
+                .init(key: "receivedAt", value: JSONOutput.time(point.receivedAt)),
+                .init(key: "ageSeconds", value: JSONOutput.string(point.age.map(QuoteAging.secondsText))),
+            ]))
+    }
+
     package func csv() -> String {
-        var writer = CSVWriter(header: ["time", "exchange", labelTitle, report.premium ? "premium" : "last"])
+        var header = ["time", "exchange", labelTitle, report.premium ? "premium" : "last"]
+        if !report.premium { header += ["receivedAt", "ageSeconds"] }
+        var writer = CSVWriter(header: header)
         for row in allRows() {
             writer.field(row.point.time.description)
             writer.field(row.exchange)
             writer.field(row.label)
             writer.field(row.point.value)
+            if !report.premium {
+                writer.field(row.point.receivedAt?.description ?? "")
+                writer.field(row.point.age.map(QuoteAging.secondsText) ?? "")
+            }
             writer.endRow()
         }
         return writer.text

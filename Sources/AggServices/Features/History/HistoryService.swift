@@ -8,10 +8,17 @@ package struct HistoryService: Sendable {
     package struct Point: Sendable, Equatable {
         var time: Timestamp
         var value: Decimal
+        /// When agg received the price (`PricePoint.receivedAt`); `nil` for premiums and for
+        /// prices recorded before agg kept it.
+        var receivedAt: Timestamp?
+        /// How old the price was when it was recorded (`PricePoint.age`); `nil` likewise.
+        var age: QuoteAge?
 
-        package init(time: Timestamp, value: Decimal) {
+        package init(time: Timestamp, value: Decimal, receivedAt: Timestamp? = nil, age: QuoteAge? = nil) {
             self.time = time
             self.value = value
+            self.receivedAt = receivedAt
+            self.age = age
         }
     }
 
@@ -55,7 +62,12 @@ package struct HistoryService: Sendable {
         } else {
             let points = try await store.prices(query)
             series = Self.series(
-                points.map { ($0.exchange, $0.market.description, Point(time: $0.time, value: $0.last)) })
+                points.map { point in
+                    (
+                        point.exchange, point.market.description,
+                        Point(time: point.time, value: point.last, receivedAt: point.receivedAt, age: point.age)
+                    )
+                })
         }
         return Report(symbol: symbol, premium: premium, since: since, until: until, series: series)
     }

@@ -23,6 +23,8 @@ final class LiveQuoteBook: Sendable {
 
     /// What has been said of one venue's streams.
     struct VenueState: Sendable {
+        /// Connections live now (subscribed, and not down since).
+        var up: Set<Int> = []
         /// Connections down now.
         var down: Set<Int> = []
         /// Connections polling REST now.
@@ -103,6 +105,7 @@ final class LiveQuoteBook: Sendable {
     func streamDown(venue: String, connection: Int, markets: [Market], fault: StreamFault, url: String) {
         state.withLock { state in
             var venueState = state.venues[venue, default: VenueState()]
+            venueState.up.remove(connection)
             venueState.down.insert(connection)
             if !venueState.downSaid {
                 venueState.downSaid = true
@@ -127,6 +130,7 @@ final class LiveQuoteBook: Sendable {
     func streamUp(venue: String, connection: Int) {
         state.withLock { state in
             var venueState = state.venues[venue, default: VenueState()]
+            venueState.up.insert(connection)
             venueState.down.remove(connection)
             venueState.polling.remove(connection)
             if venueState.down.isEmpty, venueState.downSaid {
@@ -170,6 +174,53 @@ final class LiveQuoteBook: Sendable {
     /// A line for the user.
     func notice(_ line: String) {
         continuation.yield(.notice(line))
+    }
+
+    /// How a venue's streams stand, for a sampler.
+    enum Link: Sendable, Equatable {
+        /// No connection has been live yet.
+        case starting
+        /// Every connection that has spoken is live.
+        case live
+        /// A connection is down and reconnecting (not yet polled over REST).
+        case down
+        /// A connection has been down for the fallback time: its markets are polled over REST.
+        case polling
+    }
+
+    /// What one venue shows at one moment (`agg record --stream` samples it at each tick).
+    struct VenueSample: Sendable {
+        var link: Link
+        /// The latest fresh quote of each of the venue's markets that has one, in the plan's order.
+        var fresh: [Quote]
+        /// The markets whose last quote is not fresh (its stream is down, its REST poll
+        /// failed), with why.
+        var notFresh: [AggError]
+        /// Whether every market asked of the venue has been heard of (a quote or an error).
+        var complete: Bool
+    }
+
+    /// `venue` now: how its streams stand and its quotes, fresh or not.
+    func sample(venue: String) -> VenueSample {
+        state.withLock { state in
+            let venueState = state.venues[venue] ?? VenueState()
+            let link: Link =
+                !venueState.polling.isEmpty
+                ? .polling : !venueState.down.isEmpty ? .down : venueState.up.isEmpty ? .starting : .live
+            var sample = VenueSample(link: link, fresh: [], notFresh: [], complete: true)
+            for key in keys where key.venue == venue {
+                guard let entry = state.entries[key] else {
+                    sample.complete = false
+                    continue
+                }
+                if let error = entry.error {
+                    sample.notFresh.append(error)
+                } else if let quote = entry.quote {
+                    sample.fresh.append(quote)
+                }
+            }
+            return sample
+        }
     }
 
     /// The board now, in the plan's order.

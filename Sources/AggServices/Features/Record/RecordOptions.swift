@@ -28,4 +28,9 @@ enum RecordOptions {
         help: "Also record market events (listings, cautions, warnings, notices, transfers) on each source's own "
             + "schedule, for agg events.")
     static let quiet = Flag("quiet", help: "Print no progress (failures still go to stderr).")
+    static let stream = Flag(
+        "stream",
+        help:
+            "Follow the named coins on the venues' live streams and sample them each tick; REST only while a stream is down"
+    )
 }

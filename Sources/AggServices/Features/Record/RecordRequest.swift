@@ -21,6 +21,28 @@ package struct RecordRequest: Sendable {
     /// The retention when `--retain` is not given: 30 days.
     static let defaultRetainSeconds: Int64 = 30 * 86_400
 
+    /// What `--stream` follows: each recorded venue that declares `.stream`, with the named coins
+    /// in its home currency; the other venues are asked over REST as without `--stream`.
+    /// Where a stream is down past the fallback time its markets are polled every `interval`.
+    static func live(symbols: [String], plan: RecordService.Plan, interval: Double, offline: Bool) throws(AggError)
+        -> LiveQuoteRequest
+    {
+        if offline { throw .usage("--stream follows live streams: it cannot be used with --offline") }
+        guard !symbols.isEmpty else {
+            throw .usage("--stream follows the coins named: name them (agg record BTC ETH --stream)")
+        }
+        let requests = plan.venues.filter { $0.descriptor.supports(.stream) }.map { venue in
+            QuoteService.VenueRequest(venue: venue.id, markets: symbols.map { Market(base: $0, quote: venue.currency) })
+        }
+        guard !requests.isEmpty else {
+            throw .usage(
+                "--stream: none of the venues recorded has a stream ("
+                    + plan.venues.map(\.id).joined(separator: ", ") + "); see 'agg exchanges'")
+        }
+        return LiveQuoteRequest(
+            plan: QuoteService.Plan(requests: requests, all: false, quoteCurrency: nil), interval: interval)
+    }
+
     /// Each venue's deadline within a tick: `venueShare` of the interval, at most `--timeout`.
     static func venueDeadline(interval: Double, timeout: Double) -> Double {
         min(interval * venueShare, timeout)
@@ -38,6 +60,9 @@ package struct RecordRequest: Sendable {
     package var events: Bool
     /// With `--alert`: the rules and where alerts go.
     package var alerts: AlertRequest?
+    /// With `--stream`: the recorded venues that stream and the named coins' markets on each,
+    /// for `LiveQuoteService` (`RecordStreams`); `nil` without `--stream`.
+    package var live: LiveQuoteRequest?
 
     /// Seconds between ticks.
     package var interval: Double { settings.interval }
@@ -46,8 +71,9 @@ package struct RecordRequest: Sendable {
     package var sources: [String] { plan.venues.map(\.id) + plan.fxSources.map(\.id) }
 
     /// - Throws: a usage error for a bad symbol or venue, a venue that cannot take part when
-    ///   `--exchange` names it, `--premium` without the venues it needs, or an alert rule record
-    ///   cannot evaluate.
+    ///   `--exchange` names it, `--premium` without the venues it needs, an alert rule record
+    ///   cannot evaluate, or `--stream` without coins, with `--offline` or with no venue that
+    ///   streams.
     package init(_ arguments: ParsedArguments, context: CLIContext) throws(AggError) {
         options = try NetworkOptions(arguments, context: context)
         var symbols: [String] = []
@@ -69,6 +95,9 @@ package struct RecordRequest: Sendable {
         count = arguments.flag(RecordOptions.count)
         quiet = arguments[RecordOptions.quiet]
         events = arguments[RecordOptions.events]
+        if arguments[RecordOptions.stream] {
+            live = try Self.live(symbols: symbols, plan: plan, interval: interval, offline: options.offline)
+        }
         alerts = try AlertRequest.make(
             arguments,
             scope: AlertSetup.Scope(

@@ -96,6 +96,9 @@ package struct RecordService: Sendable {
         package var failures: [Failure] = []
         /// Venues left out of this tick to stay within their rate limit.
         package var skipped: [String] = []
+        /// Venues whose quotes were sampled from their live stream (`--stream`), not asked over
+        /// REST, in this tick; among `answered`.
+        package var streamed: [String] = []
         /// Entries of the venues' answers skipped because they did not decode (and concern the
         /// coins recorded): each costs only its own market, the others are stored.
         package var skippedEntries: [SkippedEntry] = []
@@ -148,10 +151,13 @@ package struct RecordService: Sendable {
     var settings: Settings
     /// With `--events`: the event sources and their store.
     var events: EventRecording?
+    /// With `--stream`: the venues followed on their streams, sampled at each tick instead of
+    /// asked over REST while their stream is live.
+    var streams: RecordStreams?
 
     package init(
         factory: AdapterFactory, store: any HistoryStore, clock: RecorderClock, holder: String, settings: Settings,
-        events: EventRecording? = nil
+        events: EventRecording? = nil, streams: RecordStreams? = nil
     ) {
         self.events = events
         self.factory = factory
@@ -159,6 +165,7 @@ package struct RecordService: Sendable {
         self.clock = clock
         self.holder = holder
         self.settings = settings
+        self.streams = streams
     }
 
     /// The venues and FX sources to record, checked before anything is fetched.
@@ -259,6 +266,7 @@ package struct RecordService: Sendable {
         var slot = monotonic()
         var number = 0
         var lastTime: Timestamp?
+        if let streams { await streams.waitUntilReady(within: settings.venueDeadline, clock: clock) }
         while !stop.isRequested {
             number += 1
             let tick = await self.tick(plan, number: number, state: &state)
@@ -360,7 +368,25 @@ package struct RecordService: Sendable {
         report.heldElsewhere = wanted.filter { !held.contains($0) }
 
         var due: [Venue] = []
+        var quotes: [Quote] = []
         for venue in plan.venues where held.contains(venue.id) {
+            // A streamed venue gives what its stream holds at this moment, every tick (it costs
+            // no request); REST only while the stream has nothing to give (starting, or down
+            // and reconnecting), within the venue's rate limit as without streams.
+            if let streams, streams.venues.contains(venue.id) {
+                switch streams.take(venue.id) {
+                case .streamed(let sampled):
+                    quotes += sampled
+                    report.answered.append(venue.id)
+                    report.streamed.append(venue.id)
+                    continue
+                case .notFresh(let error):
+                    report.failures.append(Failure(venue: venue.id, error: error))
+                    continue
+                case .rest:
+                    break
+                }
+            }
             let since = state.sinceFetch[venue.id].map { $0 + 1 } ?? venue.everyTicks
             if since >= venue.everyTicks {
                 due.append(venue)
@@ -378,7 +404,6 @@ package struct RecordService: Sendable {
         async let fxAnswers = concurrentMap(fxDue) { descriptor in
             FXAnswer(source: descriptor.id, outcome: await fetchRates(descriptor))
         }
-        var quotes: [Quote] = []
         for answer in await venueAnswers {
             switch answer.outcome {
             case .success(let answered):
@@ -402,9 +427,7 @@ package struct RecordService: Sendable {
         var recorded = RecordedTick(time: now)
         recorded.prices = quotes.compactMap { quote in
             guard plan.symbols.isEmpty || plan.symbols.contains(quote.market.base) else { return nil }
-            return PricePoint(
-                time: now, exchange: quote.exchange, market: quote.market, last: quote.last,
-                baseVolume: quote.baseVolume)
+            return PricePoint(time: now, quote: quote)
         }
         for table in fresh {
             for quote in plan.rateQuotes where quote != table.base {
@@ -482,8 +505,19 @@ package struct RecordService: Sendable {
     }
 
     /// A venue's tickers within the deadline, with the entries of an all-tickers answer that
-    /// were skipped.
+    /// were skipped; each quote carries when it was received (the recorder's clock when the
+    /// answer came), from which its age is told when the venue sends no time of its own.
     private func fetch(_ venue: Venue) async -> Result<BulkAnswer<Quote>, AggError> {
+        let answer = await fetchAnswer(venue)
+        guard case .success(var answered) = answer else { return answer }
+        let received = clock.now()
+        for index in answered.values.indices where answered.values[index].receivedAt == nil {
+            answered.values[index].receivedAt = received
+        }
+        return .success(answered)
+    }
+
+    private func fetchAnswer(_ venue: Venue) async -> Result<BulkAnswer<Quote>, AggError> {
         let factory = self.factory
         return await withDeadline(venue.descriptor) { () throws(AggError) -> BulkAnswer<Quote> in
             let adapter = try factory.adapter(id: venue.id)
