@@ -66,4 +66,29 @@ struct EndToEndPremiumNotionalTests {
         )
         #expect(btc["venues"][1]["atNotional"].value == .null)
     }
+
+    // Korbit's recorded asks, its own 0.0008 BTC withdrawal fee, Binance's recorded bids and
+    // both published taker fees: the board's net REVERSE premium for korbit is agg arb's route
+    // from korbit to binance, to the digit (-4.27 %). Binance publishes no withdrawal fee, so
+    // KIMCHI has no net, and says why.
+    @Test("--net on the recorded books: korbit's REVERSE is agg arb's net percent for korbit -> binance")
+    func netMatchesArb() async throws {
+        let server = try FixtureServer()
+        let board = try await AggBinary.run(
+            ["premium", "BTC", "-e", "korbit,binance", "--notional", "10M", "--net", "-f", "json"],
+            environment: try server.privateEnvironment())
+        let arb = try await AggBinary.run(
+            ["arb", "BTC", "--from", "korbit", "--to", "binance", "--notional", "10M", "-f", "json"],
+            environment: try server.privateEnvironment())
+        #expect(board.status == 0, "\(board.error)")
+        let venue = try JSONCursor(JSONParser.parse(Array(board.output.utf8)))["rows"][0]["venues"][0]
+        let arbJSON = try JSONCursor(JSONParser.parse(Array(arb.output.utf8)))
+        #expect(try arbJSON["netPercent"].string() == "-4.27")
+        #expect(
+            Self.text(venue["atNotional"])
+                == #"{"kimchi":{"exchange":"binance","percent":null,"filled":null,"depthLimited":false,"#
+                + #""problem":"the withdrawal fee of BTC on binance (BTC) is unknown: no net without it"},"#
+                + #""reverse":{"exchange":"binance","percent":"-4.27","filled":"10000000","depthLimited":false,"problem":null}}"#
+        )
+    }
 }

@@ -293,7 +293,7 @@ extension VenueAdapter {
                         books[market] = .failure(
                             .notListed(
                                 venue: descriptor.id, market: market, code: "",
-                                message: "no \(market) order book in \(descriptor.id)'s answer"))
+                                message: "no order book for it in the answer"))
                         continue
                     }
                     book.bids = Array(book.bids.prefix(max(0, depth)))

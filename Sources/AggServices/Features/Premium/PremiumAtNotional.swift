@@ -124,7 +124,7 @@ package struct PremiumNotionalPricer: Sendable {
         let conversions = ArbPlanner.conversions(
             currency: currency, buyQuote: buy.market.quote, sellQuote: sell.market.quote)
         if net {
-            let report = planner.report()
+            let report = planner.report(breakEven: false)
             guard let route = report.route, let percent = report.netPercent else {
                 return PremiumAtNotional.Route(
                     global: global, percent: nil, filled: nil, depthLimited: false,
