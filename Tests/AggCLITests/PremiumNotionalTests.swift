@@ -99,8 +99,13 @@ private func notionalRegistry(bookCalls: CallCounter) -> AdapterRegistry {
         tickers: ["BTC": ("1000", "1"), "THIN": ("10", "1"), "DDD": ("0.1", "1")],
         books: ["BTC": ([("1000", "100")], [("999", "100")]), "THIN": ([("10", "100")], [("9.9", "50")])],
         transfers: [], bookCalls: bookCalls)
+    // `glx` gives tickers but no order book.
+    var glxDescriptor = venue("glx", "USDT", basisPoints: 10)
+    glxDescriptor.capabilities.remove(.orderBook)
+    let glx = NotionalVenue(
+        descriptor: glxDescriptor, tickers: ["BTC": ("1000", "1")], books: [:], transfers: [], bookCalls: bookCalls)
     return AdapterRegistry(
-        [kra, gla].map { venue in AdapterRegistration(descriptor: venue.descriptor) { _ in venue } }
+        [kra, gla, glx].map { venue in AdapterRegistration(descriptor: venue.descriptor) { _ in venue } }
             + [AdapterRegistration(descriptor: ThousandFX().descriptor) { _ in ThousandFX() }])
 }
 
@@ -228,6 +233,9 @@ struct PremiumNotionalTests {
             #expect(run.errorLines.first == message, "\(arguments)")
             #expect(run.output == "")
         }
+        let bookless = await runNotional(["premium", "-e", "kra,glx", "--notional", "10M"])
+        #expect(bookless.status == 64)
+        #expect(bookless.errorLines == ["agg: glx has no order book to walk for --notional; see 'agg exchanges'"])
         let top = await runNotional(["premium", "--notional", "10M", "--top", "0"])
         #expect(top.status == 64)
         #expect(top.errorLines.count == 1)
