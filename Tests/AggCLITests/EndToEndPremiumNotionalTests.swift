@@ -48,7 +48,10 @@ struct EndToEndPremiumNotionalTests {
         #expect(run.status == 0, "\(run.error)")
         let json = try JSONCursor(JSONParser.parse(Array(run.output.utf8)))
         let bookRequests = server.requests.filter { $0.path.hasSuffix("/orderbook") || $0.path.hasSuffix("/depth") }
-        #expect(bookRequests.filter { $0.path == "/upbit/v1/orderbook" }.count == 1)
+        let upbit = bookRequests.filter { $0.path == "/upbit/v1/orderbook" }
+        #expect(upbit.count == 1)
+        // By volume, BTC first; 30 levels a side, Upbit's deepest.
+        #expect(upbit.first?.query == "markets=KRW-BTC,KRW-ETH&count=30")
         #expect(bookRequests.filter { $0.path == "/binance/api/v3/depth" }.count == 2)
         #expect(try json["fx"]["rate"].string() == "1331.529034")
         let rows = try json["rows"].elements()
