@@ -72,14 +72,14 @@ private struct ThousandFX: VenueAdapter {
 /// - BTC, thick: gla asks 1,000 (100), bids 999 (100); kra asks 1,012,000 (50), bids 1,010,000 (50).
 /// - THIN: gla asks 10 (100: 1M KRW), bids 9.9 (50); kra asks 10,600 (2000), bids 10,500 (1000).
 /// - DDD: the least volume, beyond `--top 2`.
-private func notionalRegistry(bookCalls: CallCounter) -> AdapterRegistry {
-    func venue(_ id: String, _ quote: String, basisPoints: Int) -> AdapterDescriptor {
+private func notionalRegistry(bookCalls: CallCounter, globalRate: Double = 100) -> AdapterRegistry {
+    func venue(_ id: String, _ quote: String, basisPoints: Int, rate: Double = 100) -> AdapterDescriptor {
         AdapterDescriptor(
             id: id, displayName: id, country: quote == "KRW" ? "KR" : "US", homeCurrency: quote,
             quoteCurrencies: [quote],
             capabilities: quote == "KRW"
                 ? [.ticker, .allTickers, .orderBook, .transferStatus] : [.ticker, .allTickers, .orderBook],
-            requestsPerSecond: 100, defaultBaseURL: "https://\(id).invalid",
+            requestsPerSecond: rate, defaultBaseURL: "https://\(id).invalid",
             fees: FeeSchedule(takerBasisPoints: basisPoints, source: "test", asOf: "2026-12-01"))
     }
     let kra = NotionalVenue(
@@ -87,6 +87,7 @@ private func notionalRegistry(bookCalls: CallCounter) -> AdapterRegistry {
         tickers: ["BTC": ("1010000", "1000000000000"), "THIN": ("10500", "100000000000"), "DDD": ("100", "1")],
         books: [
             "BTC": ([("1012000", "50")], [("1010000", "50")]), "THIN": ([("10600", "2000")], [("10500", "1000")]),
+            "DDD": ([("101", "10")], [("99", "10")]),
         ],
         transfers: [
             TransferStatus(
@@ -95,7 +96,7 @@ private func notionalRegistry(bookCalls: CallCounter) -> AdapterRegistry {
                     rate: Decimal(string: "0.001")!, minimum: Decimal(string: "0.05")!, maximum: nil))
         ], bookCalls: bookCalls)
     let gla = NotionalVenue(
-        descriptor: venue("gla", "USDT", basisPoints: 10),
+        descriptor: venue("gla", "USDT", basisPoints: 10, rate: globalRate),
         tickers: ["BTC": ("1000", "1"), "THIN": ("10", "1"), "DDD": ("0.1", "1")],
         books: ["BTC": ([("1000", "100")], [("999", "100")]), "THIN": ([("10", "100")], [("9.9", "50")])],
         transfers: [], bookCalls: bookCalls)
@@ -109,8 +110,12 @@ private func notionalRegistry(bookCalls: CallCounter) -> AdapterRegistry {
             + [AdapterRegistration(descriptor: ThousandFX().descriptor) { _ in ThousandFX() }])
 }
 
-private func runNotional(_ arguments: [String], bookCalls: CallCounter = CallCounter()) async -> CLIRun {
-    await runCLI(arguments, width: 200, registry: notionalRegistry(bookCalls: bookCalls), now: notionalNow)
+private func runNotional(_ arguments: [String], bookCalls: CallCounter = CallCounter(), globalRate: Double = 100)
+    async -> CLIRun
+{
+    await runCLI(
+        arguments, width: 200, registry: notionalRegistry(bookCalls: bookCalls, globalRate: globalRate),
+        now: notionalNow)
 }
 
 @Suite("agg premium --notional")
@@ -214,6 +219,23 @@ struct PremiumNotionalTests {
         #expect(lines.dropFirst(3).first?.contains("NET REVERSE @2.5M") == true)
         #expect(lines.dropFirst(4).first?.contains(" n/a ") == true)
         #expect(lines.last == "BTC kra kimchi: the withdrawal fee of BTC on gla (BTC) is unknown: no net without it")
+    }
+
+    // gla allows one request a second: two books within the board's 2 s, the two coins with
+    // the most volume; DDD's book there is not asked, and its routes say why.
+    @Test("a venue asked one book a request gets only what its rate limit allows in 2 s; the rest say why")
+    func rateLimitBudget() async throws {
+        let calls = CallCounter()
+        let run = await runNotional(
+            ["premium", "--notional", "10M", "--top", "3", "-f", "json"], bookCalls: calls, globalRate: 1)
+        #expect(run.status == 0, "\(run.error)")
+        let json = try run.json()
+        #expect(try Self.kra(json, "BTC")["atNotional"]["kimchi"]["percent"].string() == "1.00")
+        let problem = "gla's DDD/USDT book not asked: its rate limit (1 a second) allows 2 books within 2 s"
+        #expect(try Self.kra(json, "DDD")["atNotional"]["kimchi"]["problem"].string() == problem)
+        #expect(try Self.kra(json, "DDD")["atNotional"]["reverse"]["problem"].string() == problem)
+        // kra: three books; gla: two.
+        #expect(calls.next() == 6)
     }
 
     @Test("bad input: --net without --notional, a bad notional, --top 0, --notional with --watch: exit 64, one line")

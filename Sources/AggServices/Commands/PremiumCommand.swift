@@ -57,7 +57,8 @@ package enum PremiumCommand {
             ways, as agg arb does (an unknown fee is said, never guessed). A book that cannot
             carry the notional shows what it fills (fills 3.2M of 10M); the other coins keep their
             last price only. Upbit's books come in one request; other venues' one a market,
-            within each venue's rate limit.
+            as many as each venue's rate limit allows within 2 s, the coins with the most
+            volume first.
             """
     )
 }

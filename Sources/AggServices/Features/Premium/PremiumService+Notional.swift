@@ -85,8 +85,18 @@ extension PremiumService {
             var books: [String: Swift.Result<OrderBook, AggError>] = [:]
             switch adapter {
             case .success(let adapter):
-                let answered = await adapter.orderBooks(for: ask.markets, depth: ask.venue.limits.bookDepth)
+                let depth = ask.venue.limits.bookDepth
+                let bulk = ask.markets.count > 1 && adapter.orderBooksURL(for: ask.markets, depth: depth) != nil
+                let allowed = bulk ? ask.markets.count : Self.bookBudget(ask.venue)
+                let answered = await adapter.orderBooks(for: Array(ask.markets.prefix(allowed)), depth: depth)
                 for (market, book) in answered { books[market.base] = book }
+                for market in ask.markets.dropFirst(allowed) {
+                    books[market.base] = .failure(
+                        .usage(
+                            "\(ask.venue.id)'s \(market) book not asked: its rate limit "
+                                + "(\(RateText.format(ask.venue.requestsPerSecond)) a second) allows "
+                                + "\(allowed) books within \(RateText.format(Self.bookSeconds)) s"))
+                }
             case .failure(let error):
                 for market in ask.markets { books[market.base] = .failure(error) }
             }
@@ -95,6 +105,17 @@ extension PremiumService {
         var books: [String: [String: Swift.Result<OrderBook, AggError>]] = [:]
         for answer in answers { books[answer.venue] = answer.books }
         return books
+    }
+
+    /// How long the board's books may take on a venue that is asked one market a request: a
+    /// venue whose rate limit allows fewer requests in that time gets its top coins' books only
+    /// (Kraken, one request a second, two), so that the board stays within every venue's limit
+    /// and answers in about this time.
+    static let bookSeconds: Double = 2
+
+    /// The books a venue asked one market a request can give within `bookSeconds` (at least one).
+    static func bookBudget(_ venue: AdapterDescriptor) -> Int {
+        max(1, Int((venue.requestsPerSecond * bookSeconds).rounded(.down)))
     }
 
     /// A venue and the markets asked of it.
