@@ -247,6 +247,7 @@ struct PremiumNotionalTests {
                 "agg: invalid --notional '1,000,000': write it without separators, such as 1000000 or 1M"
             ),
             (["--notional", "0"], "agg: invalid --notional '0': the notional must be above 0"),
+            (["--notional", "2000B"], "agg: invalid --notional '2000B': the notional must be at most 1e12"),
             (["--notional", "2T"], "agg: invalid --notional '2T': unknown unit 'T'; the units are K, M and B"),
             (["--notional", "10M", "--watch"], "agg: --notional does not work with --watch"),
         ] {
