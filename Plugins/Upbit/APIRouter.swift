@@ -26,6 +26,9 @@ enum APIRouter: VenueRoute, Equatable {
     /// `GET /v1/orderbook?markets=KRW-BTC&count=`: the order book, 1 to 30 levels a side
     /// (30 since 2025; before, always 15).
     case orderBook(Market, count: Int)
+    /// `GET /v1/orderbook?markets=KRW-BTC,KRW-ETH&count=`: the books of several markets in one
+    /// request (`markets` is a comma-separated list, as for tickers).
+    case orderBooks([Market], count: Int)
 
     /// The quote currencies of Upbit's markets.
     static let quoteCurrencies = ["KRW", "BTC", "USDT"]
@@ -45,6 +48,7 @@ enum APIRouter: VenueRoute, Equatable {
             UpbitShapePath.candles(market, interval: interval, count: count)
         case .trades(let market, let count): UpbitShapePath.trades(market, count: count)
         case .orderBook(let market, let count): UpbitShapePath.orderBook(market, count: count)
+        case .orderBooks(let markets, let count): UpbitShapePath.orderBooks(markets, count: count)
         }
     }
 

@@ -105,4 +105,17 @@ package struct UpbitAdapter: CompiledAdapter {
             APIRouter.orderBook(request.market, count: request.depth), for: request.market,
             decode: UpbitDecoding.shape.orderBook)
     }
+
+    /// Upbit takes many markets in one order-book request (`markets=KRW-BTC,KRW-ETH`): the
+    /// premium board at a notional asks its top coins' books in one request.
+    package func fetchOrderBooks(_ markets: [Market], depth: Int) async throws(AggError) -> [OrderBook] {
+        for market in markets { try client.requireServed(market) }
+        return try await client.get(APIRouter.orderBooks(markets, count: depth)) { json throws(JSONDecodingError) in
+            try UpbitDecoding.shape.orderBooks(json, markets: markets)
+        }
+    }
+
+    package func orderBooksURL(for markets: [Market], depth: Int) -> String? {
+        APIRouter.orderBooks(markets, count: depth).url(baseURL: client.baseURL)
+    }
 }

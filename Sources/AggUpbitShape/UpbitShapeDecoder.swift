@@ -188,6 +188,24 @@ public struct UpbitShapeDecoder: Sendable {
             break
         }
         guard let book = found else { throw json.failure("no order book for \(code) in the answer") }
+        return try orderBook(entry: book, market: market)
+    }
+
+    /// The books of `markets` in a `/v1/orderbook?markets=` answer asking for several: one per
+    /// market the answer has, in the answer's order; a market it lacks is left out (the caller
+    /// says it is not listed), an entry for a market not asked for is ignored.
+    public func orderBooks(_ json: JSONCursor, markets: [Market]) throws(JSONDecodingError) -> [OrderBook] {
+        let wanted = Dictionary(markets.map { (UpbitShapeMarkets.code($0), $0) }) { first, _ in first }
+        var books: [OrderBook] = []
+        for entry in try json.elements() {
+            guard let market = wanted[try entry["market"].string()] else { continue }
+            books.append(try orderBook(entry: entry, market: market))
+        }
+        return books
+    }
+
+    /// One book of a `/v1/orderbook` answer.
+    private func orderBook(entry book: JSONCursor, market: Market) throws(JSONDecodingError) -> OrderBook {
         var bids: [BookLevel] = []
         var asks: [BookLevel] = []
         for unit in try book["orderbook_units"].elements() {

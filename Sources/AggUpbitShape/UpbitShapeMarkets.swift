@@ -69,6 +69,13 @@ public enum UpbitShapePath {
         "/v1/orderbook?markets=\(UpbitShapeMarkets.code(market))" + (count.map { "&count=\($0)" } ?? "")
     }
 
+    /// `/v1/orderbook?markets=KRW-BTC,KRW-ETH` with `&count=` when given: the books of several
+    /// markets in one request (one unknown code fails the whole request, as for tickers).
+    public static func orderBooks(_ markets: [Market], count: Int?) -> String {
+        "/v1/orderbook?markets=" + markets.map(UpbitShapeMarkets.code).joined(separator: ",")
+            + (count.map { "&count=\($0)" } ?? "")
+    }
+
     /// The most bars one candles request returns.
     public static let maximumCandles = 200
 

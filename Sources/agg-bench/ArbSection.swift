@@ -59,6 +59,10 @@ enum ArbSection {
             "   270 routes: walk and fees",
             String(format: "%6.2f ms CPU (target 5 ms), median of %d", median(walks) * 1000, bench.runs))
         line("   270 break-evens", String(format: "%6.2f ms CPU", median(breakEvens) * 1000))
+        let board = boardAtNotional(runs: bench.runs)
+        line(
+            "   board at 10M --net: 30 coins x 9 venues",
+            String(format: "%6.2f ms CPU, %d cells from 1,200 routes (target 5 ms)", board.cpu * 1000, board.routes))
 
         let server = try FixtureServer()
         var environment = server.environment

@@ -40,6 +40,8 @@ struct ServeExamplesTests {
         "agg quote BTC --max-stale 1h",
         "agg quote BTC --stale-after 10s",
         "agg premium --watch --interval 30 --top 30",
+        // serve polls no order books: /v1/premium takes no notional.
+        "agg premium --notional 10M --net --top 10",
         "agg premium BTC --watch --alert 'upbit:BTC premium > 3%' --alert-log alerts.jsonl",
         "agg rates --offline --format csv",
     ]

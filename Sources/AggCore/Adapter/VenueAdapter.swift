@@ -103,6 +103,17 @@ public protocol VenueAdapter: Sendable {
     /// side to the depth asked).
     func fetchOrderBook(_ request: BookRequest) async throws(AggError) -> OrderBook
 
+    /// For a venue that documents several markets in one order-book request (Upbit's
+    /// `/v1/orderbook?markets=KRW-BTC,KRW-ETH`): the books of `markets`, `depth` levels a side,
+    /// in one request. A market the answer has no book for is left out. Venues without one keep
+    /// the default, which throws `unsupported`.
+    func fetchOrderBooks(_ markets: [Market], depth: Int) async throws(AggError) -> [OrderBook]
+
+    /// The URL of `fetchOrderBooks(markets, depth:)`'s request, so that the core cuts batches
+    /// whose URLs fit `URLBatches.maximumURLLength`; `nil` (the default) for a venue without a
+    /// bulk book request, whose books are asked one market a request.
+    func orderBooksURL(for markets: [Market], depth: Int) -> String?
+
     /// Exchange rates from the request's base (FX venues).
     func fetchRates(_ request: RateRequest) async throws(AggError) -> RateTable
 
@@ -182,6 +193,13 @@ extension VenueAdapter {
         throw .unsupported(venue: descriptor.id, capability: .orderBook)
     }
 
+    public func fetchOrderBooks(_ markets: [Market], depth: Int) async throws(AggError) -> [OrderBook] {
+        throw .unsupported(venue: descriptor.id, capability: .orderBook)
+    }
+
+    /// No bulk book request.
+    public func orderBooksURL(for markets: [Market], depth: Int) -> String? { nil }
+
     public func fetchRates(_ request: RateRequest) async throws(AggError) -> RateTable {
         throw .unsupported(venue: descriptor.id, capability: .fxRates)
     }
@@ -255,6 +273,47 @@ extension VenueAdapter {
         book.bids = Array(book.bids.prefix(max(0, depth)))
         book.asks = Array(book.asks.prefix(max(0, depth)))
         return book
+    }
+
+    /// The order books of `markets` to `depth` levels a side, each market with its own result:
+    /// in as few requests as the venue's bulk book request allows (`orderBooksURL`, batches cut
+    /// by URL length), else one request a market, all at once (the venue's token bucket spaces
+    /// them). A market a bulk answer leaves out is not listed; a failed bulk request is the
+    /// failure of each of its markets.
+    public func orderBooks(for markets: [Market], depth: Int) async -> [Market: Result<OrderBook, AggError>] {
+        let markets = markets.reduce(into: [Market]()) { if !$0.contains($1) { $0.append($1) } }
+        let asked = Self.clamped(depth, to: descriptor.limits.bookDepth)
+        guard markets.count > 1, orderBooksURL(for: markets, depth: asked) != nil else {
+            let results = await concurrentResults(markets) { market throws(AggError) in
+                try await orderBook(for: market, depth: depth)
+            }
+            return Dictionary(zip(markets, results)) { first, _ in first }
+        }
+        let batches = URLBatches.split(markets) { orderBooksURL(for: $0, depth: asked) ?? "" }
+        let answers = await concurrentResults(batches) { batch throws(AggError) in
+            try await fetchOrderBooks(batch, depth: asked)
+        }
+        var books: [Market: Result<OrderBook, AggError>] = [:]
+        for (batch, answer) in zip(batches, answers) {
+            switch answer {
+            case .success(let found):
+                for market in batch {
+                    guard var book = found.first(where: { $0.market == market }) else {
+                        books[market] = .failure(
+                            .notListed(
+                                venue: descriptor.id, market: market, code: "",
+                                message: "no order book for it in the answer"))
+                        continue
+                    }
+                    book.bids = Array(book.bids.prefix(max(0, depth)))
+                    book.asks = Array(book.asks.prefix(max(0, depth)))
+                    books[market] = .success(book)
+                }
+            case .failure(let error):
+                for market in batch { books[market] = .failure(error) }
+            }
+        }
+        return books
     }
 
     /// Exchange rates from `base` (FX venues).

@@ -10,7 +10,7 @@ package enum PremiumCommand {
         arguments: "[SYMBOL...]",
         options: [
             CommonOptions.exchange, currency, CommonOptions.fxSource, CommonOptions.maxFXAge, basis, sort, minVolume,
-            top, watch, interval, count, Settings.staleAfter,
+            top, notional, net, watch, interval, count, Settings.staleAfter,
         ]
             + AlertOptions.all + CommonOptions.network,
         positionals: (0, nil),
@@ -19,6 +19,7 @@ package enum PremiumCommand {
             "agg premium BTC ETH XRP --basis usdt",
             "agg premium --sort volume --min-volume 1000000000 --top 20",
             "agg premium --fx frankfurter --format json",
+            "agg premium --notional 10M --net --top 10",
             "agg premium --watch --interval 30 --top 30",
             "agg premium BTC --watch --alert 'upbit:BTC premium > 3%' --alert-log alerts.jsonl",
         ],
@@ -46,6 +47,18 @@ package enum PremiumCommand {
             line on stderr, a line of --alert-log and a run of --on-alert (see docs/alerts.md).
             Exit status with --watch: 0, 1 when a source failed in the last refresh, 74 when
             --alert-log could not be written.
+            With --notional AMOUNT (in --in's currency; 10M, 2.5K, no separators) the coins with
+            the most volume (--top N, 30 by default; the board is not cut then) are priced both ways at that size from the
+            venues' order books: KIMCHI buys on a global venue's asks and sells on the local
+            venue's bids, REVERSE buys on the local asks and sells on a global venue's bids, both
+            at the board's FX rate; the global venue giving the higher percent is shown. Without
+            --net no fee is charged (the premium of the average prices at that size); --net
+            subtracts both taker fees and the withdrawal fee of the cheapest network open both
+            ways, as agg arb does (an unknown fee is said, never guessed). A book that cannot
+            carry the notional shows what it fills (fills 3.2M of 10M); the other coins keep their
+            last price only. Upbit's books come in one request; other venues' one a market,
+            as many as each venue's rate limit allows within 2 s, the coins with the most
+            volume first.
             """
     )
 }

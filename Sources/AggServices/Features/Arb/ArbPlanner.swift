@@ -58,7 +58,10 @@ package struct ArbPlanner: Sendable {
         return all.notional.inputs.union(all.rate.inputs).union(all.back.inputs)
     }
 
-    package func report() -> ArbReport {
+    /// The report; without `breakEven` its `breakEvenNotional` is left `nil` (the premium board
+    /// prices hundreds of routes and shows no break-even: solving it walks the books once per
+    /// piece of the net).
+    package func report(breakEven: Bool = true) -> ArbReport {
         var report = ArbReport(
             coin: coin, notional: notional, currency: currency, buy: buy, sell: sell, transfer: nil, buyFill: nil,
             buyFeeAmount: nil, route: nil, rate: nil, rates: [], net: nil, netPercent: nil, breakEvenNotional: nil,
@@ -124,8 +127,10 @@ package struct ArbPlanner: Sendable {
             DecimalRounding.rounded($0, places: Conversion.quotientScale)
         }
         report.netPercent = best.2.netPercent.map { DecimalRounding.rounded($0, places: 2) }
-        report.breakEvenNotional = best.1.breakEvenNotional().flatMap { convert($0, conversions.back) }
-            .map { DecimalRounding.rounded($0, places: Conversion.quotientScale) }
+        if breakEven {
+            report.breakEvenNotional = best.1.breakEvenNotional().flatMap { convert($0, conversions.back) }
+                .map { DecimalRounding.rounded($0, places: Conversion.quotientScale) }
+        }
         if best.2.depthLimited {
             let filled = convert(best.2.buy.value, conversions.back) ?? best.2.buy.value
             report.warnings.append(

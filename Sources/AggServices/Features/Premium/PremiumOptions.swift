@@ -29,5 +29,13 @@ extension PremiumCommand {
         "count", short: "c", value: "N", help: "With --watch: stop after N refreshes.",
         parser: .wholeNumber(in: 1...Int.max, expected: "a whole number of refreshes, 1 or more"))
     static let top = Option<Int>(
-        "top", short: "n", value: "N", help: "Show at most N coins.", parser: .wholeNumber(in: 1...maximumTop))
+        "top", short: "n", value: "N",
+        help: "Show at most N coins; with --notional, show them all and price the N with the most volume (30).",
+        parser: .wholeNumber(in: 1...maximumTop))
+    static let notional = Option<Decimal>(
+        "notional", value: "AMOUNT",
+        help: "Price the top coins both ways at this order size, in --in's currency: 1000000, 2.5K, 10M or 1B.",
+        parser: NotionalText.parser)
+    static let net = Flag(
+        "net", help: "With --notional: subtract both taker fees and the withdrawal fee of the cheapest open network.")
 }

@@ -99,24 +99,25 @@ package struct PremiumRendering: Rendering {
                 "base": .string(row.base),
                 "venues": .array(
                     row.venues.map { venue in
-                        withAge(
-                            venue, aging: aging,
-                            Self.withVersusBTC(
-                                withPercentile(
-                                    exchange: venue.exchange, symbol: row.base,
-                                    [
-                                        "exchange": .string(venue.exchange),
-                                        "symbol": .string(venue.market.description),
-                                        "last": Self.exact(venue.last),
-                                        "lastConverted": Self.exact(venue.lastConverted),
-                                        "premiumPercent": JSONOutput.string(Self.percentText(venue.premiumPercent)),
-                                        "usdtPremiumPercent": JSONOutput.string(
-                                            Self.percentText(venue.usdtPremiumPercent)),
-                                        "volumeConverted": Self.exact(venue.volumeConverted),
-                                        "local": .bool(venue.isLocal), "outlier": .bool(venue.isOutlier),
-                                        "transfer": .string(
-                                            result.transfer(venue: venue.exchange, coin: row.base).rawValue),
-                                    ]), base: row.base, venue: venue, btc: btc))
+                        withNotional(
+                            withAge(
+                                venue, aging: aging,
+                                Self.withVersusBTC(
+                                    withPercentile(
+                                        exchange: venue.exchange, symbol: row.base,
+                                        [
+                                            "exchange": .string(venue.exchange),
+                                            "symbol": .string(venue.market.description),
+                                            "last": Self.exact(venue.last),
+                                            "lastConverted": Self.exact(venue.lastConverted),
+                                            "premiumPercent": JSONOutput.string(Self.percentText(venue.premiumPercent)),
+                                            "usdtPremiumPercent": JSONOutput.string(
+                                                Self.percentText(venue.usdtPremiumPercent)),
+                                            "volumeConverted": Self.exact(venue.volumeConverted),
+                                            "local": .bool(venue.isLocal), "outlier": .bool(venue.isOutlier),
+                                            "transfer": .string(
+                                                result.transfer(venue: venue.exchange, coin: row.base).rawValue),
+                                        ]), base: row.base, venue: venue, btc: btc)), base: row.base, venue: venue)
                     }),
                 "reference": row.reference.map { reference in
                     [
@@ -128,7 +129,7 @@ package struct PremiumRendering: Rendering {
                 "flags": .array(row.flags.map { .string($0.rawValue) }),
             ]
         }
-        return [
+        return withNotionalHeader([
             "asOf": .string(result.asOf.description),
             "currency": .string(result.currency),
             "fx": fx,
@@ -144,7 +145,7 @@ package struct PremiumRendering: Rendering {
                             "message": .string(Self.notListedMessage(symbol)),
                         ]
                     }),
-        ]
+        ])
     }
 
     /// `object` followed by `"premiumPercentile7d"` (a decimal string, or null for a venue without
@@ -234,6 +235,7 @@ package struct PremiumRendering: Rendering {
         let showsPercentile = basis != .usdt && !percentiles.isEmpty
         if showsPercentile { columns.append(.init("7D PCTL", .right, priority: 1)) }
         if basis != .fx { columns.append(.init("USDT PREM", .right, priority: basis == .usdt ? 0 : 1)) }
+        columns += notionalColumns()
         let aging = aging
         // AGE gives way first on a narrow terminal, unless it carries a stale mark.
         let anyStale = rows.contains { row in
@@ -279,6 +281,7 @@ package struct PremiumRendering: Rendering {
                             } ?? "-"))
                 }
                 if basis != .fx { cells.append(percentCell(venue.usdtPremiumPercent, style: style)) }
+                cells += notionalCells(base: row.base, venue: venue, style: style)
                 cells += [
                     .init(venue.volumeConverted.map { DecimalFormatting.money($0, currency: currency) } ?? "-"),
                     aging.cell(Self.quote(venue), sourceDown: sourceDown.contains(venue.exchange), style: style),
@@ -302,7 +305,8 @@ package struct PremiumRendering: Rendering {
         let body =
             rows.isEmpty
             ? "no coin is listed on both a local and a global venue" : table.render(width: width, style: style)
-        return (headerLines() + [body] + footnotes).joined(separator: "\n")
+        return (headerLines() + notionalHeaderLines() + [body] + footnotes + notionalProblemLines())
+            .joined(separator: "\n")
     }
 
     private func percentCell(_ value: Decimal?, style: TextStyle) -> TextTable.Cell {

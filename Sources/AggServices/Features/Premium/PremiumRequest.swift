@@ -55,6 +55,18 @@ package struct PremiumRequest: Sendable {
         attributions = Dictionary(fxSources.compactMap { d in d.attribution.map { (d.id, $0) } }) { a, _ in a }
         notAsked = PremiumService.notAsked(in: context.registry, currency: currency, named: named)
         staleAfter = .seconds(context.settings(arguments).value(Settings.staleAfter))
+        if let amount = arguments[PremiumCommand.notional] {
+            if arguments[PremiumCommand.watch] { throw .usage("--notional does not work with --watch") }
+            if let venue = venues.first(where: { !$0.supports(.orderBook) }), !named.isEmpty {
+                throw .usage("\(venue.id) has no order book to walk for --notional; see 'agg exchanges'")
+            }
+            service.atNotional = PremiumService.NotionalAsk(
+                amount: amount, net: arguments[PremiumCommand.net], top: top ?? PremiumService.NotionalAsk.defaultTop,
+                symbols: symbols, minimumVolume: minimumVolume, fees: context.takerFeeLookup,
+                withdrawalOverrides: context.withdrawalFeeOverrides)
+        } else if arguments[PremiumCommand.net] {
+            throw .usage("--net needs --notional AMOUNT")
+        }
         if arguments[PremiumCommand.watch] {
             watch = Watch(
                 interval: try Self.interval(arguments, venues: venues + fxSources),
@@ -84,8 +96,8 @@ package struct PremiumRequest: Sendable {
         PremiumRendering(
             result: result, basis: basis,
             rows: PremiumRendering.select(
-                result.board, order: order, basis: basis, symbols: symbols, minimumVolume: minimumVolume, top: top,
-                favorites: favorites),
+                result.board, order: order, basis: basis, symbols: symbols, minimumVolume: minimumVolume,
+                top: service.atNotional == nil ? top : nil, favorites: favorites),
             attributions: attributions,
             globalVenues: service.venues.filter { !$0.quoteCurrencies.contains(service.currency) }.map(\.id),
             notAsked: notAsked, missingSymbols: missingSymbols(result), skipped: skipped(result),

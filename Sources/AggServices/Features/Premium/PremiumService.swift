@@ -21,6 +21,8 @@ package struct PremiumService: Sendable {
         /// FX tables still fresh from an earlier run (`premium --watch`): their sources are not
         /// asked again.
         package var knownTables: [RateTable] = []
+        /// `--notional`: the board's top coins priced at that size; `nil` for `last` only.
+        package var atNotional: NotionalAsk? = nil
     }
 
     /// What came back.
@@ -43,6 +45,8 @@ package struct PremiumService: Sendable {
         /// The entries of the venues' answers that were skipped because they did not decode:
         /// each costs only its own market (`BulkAnswer`).
         var skipped: [SkippedEntry] = []
+        /// The board at `--notional`, when asked.
+        package var atNotional: PremiumAtNotional? = nil
 
         /// Whether `coin` can move in and out of `venue`.
         func transfer(venue: String, coin: String) -> TransferState {
@@ -180,9 +184,13 @@ package struct PremiumService: Sendable {
         let rate = RateValue(value: fx.rates[currency] ?? 1, source: fx.source, asOf: fx.asOf)
         let board = PremiumBoard(
             currency: currency, quotes: quotes, fx: rate, maximumDeviationPercent: request.maximumDeviationPercent)
-        return Result(
+        var result = Result(
             currency: currency, board: board, fx: fx, tables: tables, errors: errors, asOf: asOf, transfers: transfers,
             quotes: quotes, skipped: skipped)
+        if let ask = request.atNotional {
+            result.atNotional = await atNotional(ask, board: board, venues: request.venues, transfers: transfers.rows)
+        }
+        return result
     }
 
     package init(factory: AdapterFactory, now: @escaping @Sendable () -> Timestamp) {
