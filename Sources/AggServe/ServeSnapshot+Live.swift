@@ -5,8 +5,8 @@ import FoundationEssentials
 extension ServeSnapshot {
     /// Takes the changed outcomes of the venues' streams: a fresh quote replaces its market's
     /// (and makes its venue fresh when none of its markets is down); a failure (the venue's
-    /// stream is down) keeps the market's last quote and serves the venue stale, as a failed
-    /// poll does, until every market is fresh again.
+    /// stream is down, or its REST fallback failed) keeps the market's last quote and serves the
+    /// venue stale, as a failed poll does, until every market is fresh again.
     mutating func apply(live outcomes: [QuoteService.Outcome], at time: Timestamp) {
         var byVenue: [String: [QuoteService.Outcome]] = [:]
         for outcome in outcomes { byVenue[outcome.exchange, default: []].append(outcome) }
@@ -29,7 +29,8 @@ extension ServeSnapshot.Venue {
                     quotes.append(quote)
                 }
                 byMarket[quote.market] = quote
-            } else if let error = outcome.failure {
+            } else if let error = outcome.failure, !error.isNotListed {
+                // A market the venue no longer lists (in a gap fill) is not a stream down.
                 down[outcome.market] = error
             }
         }

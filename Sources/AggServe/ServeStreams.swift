@@ -83,14 +83,16 @@ final class ServeStreams: Sendable {
                 continue
             case .state(let venue, let connection, let state):
                 // A venue is served stale from the moment one of its connections is down (also
-                // before any frame came), until it is live again.
+                // before any frame came), until it is live again or its markets are polled.
                 switch state {
                 case .down(let fault):
                     await poller.publishStream(
                         venue: venue, connection: connection,
                         down: .connection(
                             venue: venue, url: urls[venue] ?? venue, detail: "stream down: \(fault.description)"))
-                case .live, .resubscribed:
+                case .live, .resubscribed, .polling:
+                    // Polling: the live quote service asks the connection's markets over REST
+                    // every interval; each market is fresh or failed by its own answer.
                     await poller.publishStream(venue: venue, connection: connection, down: nil)
                 default:
                     continue
