@@ -146,6 +146,72 @@ struct EndToEndPremiumStreamTests {
         #expect(binanceStream.connections.map(\.violations) == [[]])
     }
 
+    @Test("a burst of 100 upbit BTC frames is coalesced: at most 4 boards a second, the last with the last price")
+    func burstIsCoalesced() async throws {
+        let ticker = try WebSocketScript.fixture(venue: "upbit", name: "ticker")
+        // The script's first BTC frame, its price stepped by 1 KRW a frame, 100 frames at once.
+        var template: String?
+        for step in ticker.steps {
+            guard case .send(.binary, let data, _, _) = step else { continue }
+            let text = String(decoding: data, as: UTF8.self)
+            if text.contains(#""code":"KRW-BTC""#) {
+                template = text
+                break
+            }
+        }
+        let frame = try #require(template)
+        #expect(frame.contains(#""trade_price":132087000,"#))
+        var steps: [WebSocketScriptStep] = [.expect(.text, data: nil, match: .json)]
+        for index in 0..<100 {
+            let text = frame.replacingOccurrences(
+                of: #""trade_price":132087000,"#, with: "\"trade_price\":\(132_087_000 + index),")
+            steps.append(.send(.binary, data: Array(text.utf8), fragments: 1, repeats: 1))
+        }
+        let upbitStream = try WebSocketLoopbackServer(script: WebSocketScript(steps: steps))
+        let binanceStream = try WebSocketLoopbackServer(
+            script: try WebSocketScript.fixture(venue: "binance", name: "ticker"))
+        let table = try Self.recentRates()
+        let rest = try FixtureServer(venues: ["upbit", "binance", "exchangerate"]) { venue, _ in
+            venue == "exchangerate" ? LoopbackReply.json(table) : nil
+        }
+        defer {
+            upbitStream.stop()
+            binanceStream.stop()
+            rest.stop()
+        }
+        let environment = try rest.privateEnvironment([
+            "AGG_UPBIT_WS_URL": upbitStream.url(), "AGG_BINANCE_WS_URL": binanceStream.url(),
+        ])
+        let started = Date()
+        let (process, outputPipe, errorPipe) = try AggBinary.start(
+            ["premium", "BTC", "-e", "upbit,binance", "--watch", "--stream", "--fx", "exchangerate", "-f", "json"],
+            environment: environment)
+        let output = EndToEndStreamWatchTests.PipeReader(outputPipe)
+        let error = EndToEndStreamWatchTests.PipeReader(errorPipe)
+        /// Upbit's BTC price on each board printed so far.
+        func prices() -> [String] {
+            output.lines.compactMap { line in
+                guard let board = try? JSONCursor(JSONParser.parse(line)) else { return nil }
+                return (try? Self.lines(board))?.first { $0.hasPrefix("BTC upbit ") }?.split(separator: " ")[2]
+                    .description
+            }
+        }
+        let last = await RealTime.poll(within: 60) { prices().last == "132087099" }
+        let elapsed = Date().timeIntervalSince(started)
+        let status = await EndToEndStreamWatchTests.stop(process)
+        #expect(last, "\(output.text.suffix(2000))\n\(error.text)")
+        #expect(status == 0, "\(error.text)")
+        let shown = prices()
+        // The first board (REST), then at most 4 a second for as long as the run took, and one
+        // more for a slot begun at the end; far fewer than the 100 frames.
+        #expect(shown.first == "80651000")
+        #expect(shown.count <= 2 + Int((elapsed * 4).rounded(.up)), "\(shown.count) boards in \(elapsed) s")
+        #expect(shown.count < 100, "\(shown)")
+        // Each board shows a later price than the one before.
+        let followed = shown.dropFirst().compactMap { Int($0) }
+        #expect(followed == followed.sorted() && Set(followed).count == followed.count, "\(shown)")
+    }
+
     @Test("--count 1 ends after the first board; --stream needs --watch and refuses --offline")
     func countAndUsage() async throws {
         let rest = try FixtureServer(venues: ["upbit", "binance", "exchangerate"])
