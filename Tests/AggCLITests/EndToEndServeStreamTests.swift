@@ -117,6 +117,46 @@ struct EndToEndServeStreamTests {
         #expect(stream.connections.map(\.violations) == [[]])
     }
 
+    @Test("a burst of 100 upbit BTC frames is coalesced on /v1/stream: at most 4 boards a second, the last price last")
+    func burstIsCoalesced() async throws {
+        let stream = try WebSocketLoopbackServer(script: try EndToEndPremiumStreamTests.burst())
+        let silent = try WebSocketLoopbackServer(script: Self.silentScript)
+        let rest = try Self.rest()
+        defer {
+            stream.stop()
+            silent.stop()
+            rest.stop()
+        }
+        let (process, port, stderr) = try await Self.start(stream, silent: silent, rest: rest)
+        let opened = try await RawHTTPClient.openStream(port: port, "/v1/stream")
+        defer { close(opened.descriptor) }
+        let started = Date()
+        let events = SocketReader(opened.descriptor, received: opened.received)
+        /// Upbit's BTC price in each board event that shows one of the burst's.
+        func prices() -> [String] {
+            let marker = #""exchange":"upbit","symbol":"BTC/KRW","last":""#
+            return events.text.components(separatedBy: "event: board").compactMap { event in
+                guard let range = event.range(of: marker) else { return nil }
+                let price = String(event[range.upperBound...].prefix { $0 != "\"" })
+                return price.hasPrefix("1320870") ? price : nil
+            }
+        }
+        let last = await RealTime.poll(within: 30) { prices().last == "132087099" }
+        let elapsed = Date().timeIntervalSince(started)
+        let status = await EndToEndStreamWatchTests.stop(process)
+        #expect(last, "\(prices())")
+        #expect(status == 0, "\(stderr.text)")
+        let shown = prices()
+        // At most 4 pushes a second from the frames, plus a board a poll (every 5 s) and one more
+        // for a slot begun at the end: far fewer than the 100 frames.
+        #expect(
+            shown.count <= 2 + Int((elapsed * 4).rounded(.up)) + Int((elapsed / 5).rounded(.up)),
+            "\(shown.count) boards in \(elapsed) s")
+        #expect(shown.count < 100, "\(shown)")
+        let followed = shown.compactMap { Int($0) }
+        #expect(followed == followed.sorted(), "\(shown)")
+    }
+
     @Test("the stream drops: serve keeps answering, upbit's quotes go stale, then recover on the reconnect")
     func dropGoesStaleThenRecovers() async throws {
         let ticker = Self.anySubscription(try WebSocketScript.fixture(venue: "upbit", name: "ticker"))
