@@ -17,7 +17,7 @@ import Testing
 @Suite("agg premium --watch --stream end to end", .serialized, .timeLimit(.minutes(3)))
 struct EndToEndPremiumStreamTests {
     /// exchangerate's USD→KRW in its recording.
-    static let fx = Decimal(string: "1331.529034")!
+    static let fx = Decimal(1_331_529_034) / 1_000_000
     /// upbit's USDT/KRW in its REST recording (the frames carry no USDT).
     static let upbitUSDT: Decimal = 1373
 
