@@ -15,6 +15,8 @@ package final class ServeMetrics: Sendable {
     let upstreamRequests = PairCounters()
     /// Requests turned away by a full work queue, or that waited for a slot too long.
     let rejected = Mutex(0)
+    /// The followed venues' stream states and reconnects.
+    let venueStreams = VenueStreamGauges()
 
     /// The part of `/metrics` that depends only on a published snapshot and its board.
     static func snapshotText(_ snapshot: ServeSnapshot, board: PremiumBoard?, plan: ServePlan) -> [UInt8] {
@@ -138,6 +140,7 @@ package final class ServeMetrics: Sendable {
             "agg_http_rejected_requests_total", type: "counter",
             help: "Requests answered 503 because their work queue was full or their answer was late.")
         text.sample("agg_http_rejected_requests_total", [], String(rejected.withLock { $0 }))
+        venueStreams.write(to: &text)
         return text.bytes
     }
 

@@ -86,6 +86,8 @@ final class ServePoller: Sendable {
     /// Called with each snapshot, and whether it is the poll's last (the board is streamed
     /// once a poll, from the last).
     private let publish: @Sendable (ServeSnapshot, _ pollEnded: Bool) async -> Void
+    /// Whether a venue is left to its stream (`ServeStreams`): then polls skip it.
+    private let leftToStream: @Sendable (String) -> Bool
 
     private struct State {
         var snapshot: ServeSnapshot?
@@ -127,12 +129,18 @@ final class ServePoller: Sendable {
         case venue(ServePlan.Venue, Result<BulkAnswer<Quote>, AggError>)
         case fx(String, Result<RateTable, AggError>)
         case transfers(String, Result<[TransferStatus], AggError>)
+        /// Changes from the venues' streams (`ServeStreams`).
+        case live([QuoteService.Outcome])
+        /// A connection of a venue's stream is down (why), or live again (`nil`).
+        case stream(venue: String, connection: Int, down: AggError?)
     }
 
     init(
         plan: ServePlan, factory: AdapterFactory, venueDeadline: Double, now: @escaping @Sendable () -> Timestamp,
-        publish: @escaping @Sendable (ServeSnapshot, _ pollEnded: Bool) async -> Void
+        publish: @escaping @Sendable (ServeSnapshot, _ pollEnded: Bool) async -> Void,
+        leftToStream: @escaping @Sendable (String) -> Bool = { _ in false }
     ) {
+        self.leftToStream = leftToStream
         self.plan = plan
         self.factory = factory
         self.venueDeadline = venueDeadline
@@ -149,8 +157,10 @@ final class ServePoller: Sendable {
 
     /// Polls every interval until the task is cancelled: the next poll starts `interval` seconds
     /// after the previous one started (or at once when a poll took longer).
-    func run(interval: Double) async {
+    /// With `waitFirst`, the first poll is one interval away (one was made already).
+    func run(interval: Double, waitFirst: Bool = false) async {
         let deadline = deadline(interval: interval)
+        if waitFirst { try? await Task.sleep(for: .milliseconds(Int64(interval * 1000))) }
         while !Task.isCancelled {
             let started = ContinuousClock.now
             await poll(deadline: deadline)
@@ -169,7 +179,8 @@ final class ServePoller: Sendable {
         let startedAt = now()
         let dueFX = state.withLock { $0.fx.due(plan.fxSources, at: startedAt) }
         let jobs =
-            plan.venues.map(Job.venue) + dueFX.map(Job.fx) + plan.transferVenues.map(Job.transfers)
+            plan.venues.filter { !leftToStream($0.descriptor.id) }.map(Job.venue) + dueFX.map(Job.fx)
+            + plan.transferVenues.map(Job.transfers)
         // Each answer is published as it comes, one at a time, in the order they come.
         let (arrivals, delivery) = AsyncStream.makeStream(of: Arrival.self)
         async let fetched = concurrentMap(jobs) { job in
@@ -212,11 +223,27 @@ final class ServePoller: Sendable {
                 next.fxTables[id] = state.fx.entry(id)?.table
             case .transfers(let id, let result)?:
                 next.transfers[id] = result
+            case .live(let outcomes)?:
+                next.apply(live: outcomes, at: time)
+            case .stream(let venue, let connection, let down)?:
+                next.venues[venue]?.stream(connection: connection, down: down, at: time)
             case nil: break
             }
             state.snapshot = next
             return next
         }
+    }
+
+    /// Publishes changes from the venues' streams as one snapshot, its board made again and
+    /// pushed to `/v1/stream` (`ServeStreams` paces them).
+    func publishLive(_ outcomes: [QuoteService.Outcome]) async {
+        guard !outcomes.isEmpty else { return }
+        await publish(merge(.live(outcomes), askedAt: now()), true)
+    }
+
+    /// Publishes that a connection of `venue`'s stream is down (or live again, `down` nil).
+    func publishStream(venue: String, connection: Int, down: AggError?) async {
+        await publish(merge(.stream(venue: venue, connection: connection, down: down), askedAt: now()), true)
     }
 
     fileprivate static func timeout(_ descriptor: AdapterDescriptor, factory: AdapterFactory, seconds: Double)

@@ -21,6 +21,11 @@ package struct ServeSnapshot: Sendable {
         var skipped: [SkippedEntry]
         /// Entries skipped in all the venue's answers since the start (a counter for `/metrics`).
         var skippedTotal: Int
+        /// The markets whose stream is down now, and why (`apply(live:at:)`); empty for a
+        /// polled venue.
+        var down: [Market: AggError] = [:]
+        /// The stream connections down now, and why; empty for a polled venue.
+        var streamDown: [Int: AggError] = [:]
 
         /// A fresh answer at `time` (its tickers and the entries skipped), or a failure that
         /// keeps `previous`'s tickers.

@@ -97,7 +97,8 @@ struct BoardBrowserTests {
         environment["AGG_TOKEN"] = Self.token
         let (process, _, error) = try AggBinary.start(
             [
-                "serve", "--listen", "127.0.0.1:0", "--exchange", "bithumb,upbit,binance,gopax", "--fx", "frankfurter",
+                "serve", "--no-stream", "--listen", "127.0.0.1:0", "--exchange", "bithumb,upbit,binance,gopax", "--fx",
+                "frankfurter",
                 "--interval", "\(Self.interval)s",
             ],
             environment: environment)

@@ -176,7 +176,8 @@ struct EndToEndBadEntryTests {
         defer { server.stop() }
         let (process, _, error) = try AggBinary.start(
             [
-                "serve", "--listen", "127.0.0.1:0", "--exchange", "bithumb,upbit,binance", "--fx", "exchangerate",
+                "serve", "--no-stream", "--listen", "127.0.0.1:0", "--exchange", "bithumb,upbit,binance", "--fx",
+                "exchangerate",
                 "--interval", "3600",
             ],
             environment: environment(server))

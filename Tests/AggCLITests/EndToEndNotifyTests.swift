@@ -60,7 +60,8 @@ struct EndToEndNotifyTests {
         environment["AGG_HOME"] = try temporaryDirectory().appendingPathComponent("home").path
         let (process, _, error) = try AggBinary.start(
             [
-                "serve", "--listen", "127.0.0.1:0", "--exchange", "bithumb,binance", "--fx", "exchangerate",
+                "serve", "--no-stream", "--listen", "127.0.0.1:0", "--exchange", "bithumb,binance", "--fx",
+                "exchangerate",
                 "--alert", "bithumb:BTC last > 1", "--notify", hook.baseURL + "/hook",
             ], environment: environment)
         let stderr = PipeText(error)

@@ -25,7 +25,8 @@ struct EndToEndServeETagTests {
         environment["AGG_HOME"] = try temporaryDirectory().appendingPathComponent("home").path
         let (process, _, error) = try AggBinary.start(
             [
-                "serve", "--listen", "127.0.0.1:0", "--exchange", "bithumb", "--fx", "exchangerate", "--interval",
+                "serve", "--no-stream", "--listen", "127.0.0.1:0", "--exchange", "bithumb", "--fx", "exchangerate",
+                "--interval",
                 String(interval),
             ],
             environment: environment)

@@ -18,7 +18,10 @@ struct EndToEndServeTests {
         var environment = fixtures.environment
         environment["AGG_HOME"] = try temporaryDirectory().appendingPathComponent("home").path
         let (process, _, error) = try AggBinary.start(
-            ["serve", "--listen", "127.0.0.1:0", "--exchange", "bithumb,binance", "--fx", "exchangerate"],
+            [
+                "serve", "--no-stream", "--listen", "127.0.0.1:0", "--exchange", "bithumb,binance", "--fx",
+                "exchangerate",
+            ],
             environment: environment)
         let stderr = PipeText(error)
         #expect(await stderr.wait(seconds: 10) { $0.contains("polling") })
@@ -60,7 +63,8 @@ struct EndToEndServeTests {
         environment["AGG_HOME"] = try temporaryDirectory().appendingPathComponent("home").path
         let (process, _, error) = try AggBinary.start(
             [
-                "serve", "--listen", "127.0.0.1:0", "--exchange", "bithumb,binance", "--fx", "exchangerate",
+                "serve", "--no-stream", "--listen", "127.0.0.1:0", "--exchange", "bithumb,binance", "--fx",
+                "exchangerate",
                 "--timeout", "60",
             ],
             environment: environment)
@@ -123,7 +127,8 @@ struct EndToEndServeTests {
         environment["AGG_HOME"] = home.appendingPathComponent("home").path
         let (process, _, error) = try AggBinary.start(
             [
-                "serve", "--listen", "127.0.0.1:0", "--exchange", "bithumb", "--fx", "exchangerate", "--token-file",
+                "serve", "--no-stream", "--listen", "127.0.0.1:0", "--exchange", "bithumb", "--fx", "exchangerate",
+                "--token-file",
                 path,
             ],
             environment: environment)

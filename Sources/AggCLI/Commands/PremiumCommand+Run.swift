@@ -19,6 +19,14 @@ extension PremiumCommand: Command {
             arguments, scope: request.alertScope, context: context)
         try run.announce(venues.map(\.id) + fxSources.map(\.id))
         let service = PremiumService(factory: run.factory, now: context.now)
+        if let watch = request.watch, watch.stream {
+            return try await PremiumStreamWatch(
+                watch: PremiumWatch(
+                    request: request, service: service, context: context, options: run.options, alerts: alerts),
+                live: LiveQuoteService(factory: run.factory, context: context), interval: watch.interval,
+                count: watch.count, clock: context.makeStreamClock()
+            ).run()
+        }
         if let watch = request.watch {
             return try await PremiumWatch(
                 request: request, service: service, context: context, options: run.options, alerts: alerts

@@ -72,7 +72,9 @@ struct PremiumWatch: Sendable {
             end, redraws: redraws, styled: options.style.enabled, console: console, alerts: alerts)
     }
 
-    private func draw(_ result: PremiumService.Result, refresh: Int, interval: Double, state: inout State) {
+    /// Draws `result` as refresh number `refresh`: in place on a terminal (headed by how often it
+    /// refreshes, or `live` for `--stream` when `interval` is `nil`), one block otherwise.
+    func draw(_ result: PremiumService.Result, refresh: Int, interval: Double?, state: inout State) {
         let console = context.console
         let failures = result.errors.map { "agg: \($0.description)" }
         state.loop.lastFailed = !failures.isEmpty || result.board == nil
@@ -80,7 +82,8 @@ struct PremiumWatch: Sendable {
         if redraws {
             var block = [
                 options.style.dim(
-                    "every \(RateText.format(interval)) s · \(TableTime.text(result.asOf)) UTC · Ctrl-C to stop")
+                    (interval.map { "every \(RateText.format($0)) s" } ?? "live")
+                        + " · \(TableTime.text(result.asOf)) UTC · Ctrl-C to stop")
             ]
             block.append(rendering.table(width: console.width, style: options.style))
             block += failures.map { options.style.warning(TerminalText.escape($0)) }

@@ -157,34 +157,62 @@ public struct PremiumBoard: Sendable, Equatable {
         currency: String, quotes: [Quote], fx: RateValue,
         maximumDeviationPercent: Decimal = defaultMaximumDeviationPercent
     ) {
+        let inputs = Inputs(quotes, currency: currency)
+        let tether = Self.tether(inputs.usdt, fx: fx.value)
+        self.init(
+            currency: currency, fx: fx, tether: tether,
+            tetherPremiumPercent: PriceComparison.median(tether.map(\.premiumPercent)),
+            rows: inputs.rows(of: inputs.local.keys.sorted(), fx: fx.value, bound: maximumDeviationPercent))
+    }
+
+    /// A board of parts already made (`recomputing(_:from:maximumDeviationPercent:)`).
+    init(currency: String, fx: RateValue, tether: [TetherPrice], tetherPremiumPercent: Decimal?, rows: [Row]) {
         self.currency = currency
         self.fx = fx
+        self.tether = tether
+        self.tetherPremiumPercent = tetherPremiumPercent
+        self.rows = rows
+    }
+
+    /// The tether line of the local venues' USDT prices at `fx`, by exchange.
+    static func tether(_ usdt: [String: Decimal], fx: Decimal) -> [TetherPrice] {
+        usdt.sorted { $0.key < $1.key }.map { exchange, price in
+            TetherPrice(exchange: exchange, price: price, premiumPercent: Self.percent(price, over: fx))
+        }
+    }
+
+    /// Quotes sorted the way the board reads them: local ones by coin, the global one of each
+    /// (coin, venue) in the preferred dollar currency, and each local venue's USDT price.
+    struct Inputs {
         var local: [String: [Quote]] = [:]
         var global: [String: [String: Quote]] = [:]
         var usdt: [String: Decimal] = [:]
-        for quote in quotes where quote.last > 0 {
-            if quote.market.quote == currency {
-                if quote.market.base == "USDT" { usdt[quote.exchange] = quote.last }
-                local[quote.market.base, default: []].append(quote)
-            } else if let rank = Self.globalQuotes.firstIndex(of: quote.market.quote) {
-                let chosen = global[quote.market.base]?[quote.exchange]
-                let chosenRank = chosen.flatMap { Self.globalQuotes.firstIndex(of: $0.market.quote) }
-                if chosenRank.map({ rank < $0 }) ?? true {
-                    global[quote.market.base, default: [:]][quote.exchange] = quote
+
+        init(_ quotes: [Quote], currency: String) {
+            for quote in quotes where quote.last > 0 {
+                if quote.market.quote == currency {
+                    if quote.market.base == "USDT" { usdt[quote.exchange] = quote.last }
+                    local[quote.market.base, default: []].append(quote)
+                } else if let rank = PremiumBoard.globalQuotes.firstIndex(of: quote.market.quote) {
+                    let chosen = global[quote.market.base]?[quote.exchange]
+                    let chosenRank = chosen.flatMap { PremiumBoard.globalQuotes.firstIndex(of: $0.market.quote) }
+                    if chosenRank.map({ rank < $0 }) ?? true {
+                        global[quote.market.base, default: [:]][quote.exchange] = quote
+                    }
                 }
             }
         }
-        tether = usdt.sorted { $0.key < $1.key }.map { exchange, price in
-            TetherPrice(exchange: exchange, price: price, premiumPercent: Self.percent(price, over: fx.value))
-        }
-        tetherPremiumPercent = PriceComparison.median(tether.map(\.premiumPercent))
-        rows = local.keys.sorted().compactMap { base in
-            guard let globalQuotes = global[base], !globalQuotes.isEmpty, let localQuotes = local[base] else {
-                return nil
+
+        /// The rows of `bases` (in that order) that have a local and a global price.
+        func rows(of bases: [String], fx: Decimal, bound: Decimal) -> [Row] {
+            bases.compactMap { base in
+                guard let globalQuotes = global[base], !globalQuotes.isEmpty, let localQuotes = local[base] else {
+                    return nil
+                }
+                return PremiumBoard.row(
+                    base: base, local: localQuotes, global: globalQuotes.values.sorted { $0.exchange < $1.exchange },
+                    fx: fx, usdt: usdt, bound: bound)
             }
-            return Self.row(
-                base: base, local: localQuotes, global: globalQuotes.values.sorted { $0.exchange < $1.exchange },
-                fx: fx.value, usdt: usdt, bound: maximumDeviationPercent)
         }
     }
 

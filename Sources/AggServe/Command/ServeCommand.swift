@@ -15,7 +15,7 @@ package enum ServeCommand {
         options: [
             ServeOptions.listen, ServeOptions.interval, ServeOptions.token, ServeOptions.tokenFile,
             CommonOptions.exchange,
-            ServeOptions.fx, ServeOptions.coins, CommonOptions.timeout,
+            ServeOptions.fx, ServeOptions.coins, ServeOptions.noStream, CommonOptions.timeout,
             Settings.store,
         ] + AlertOptions.all,
         positionals: (0, 0),

@@ -40,6 +40,10 @@ enum ServeOptions {
         help: "Coins to poll one by one on venues without an all-tickers request", builtIn: ["BTC", "ETH"],
         shown: { $0.joined(separator: ",") })
 
+    static let noStream = Flag(
+        "no-stream",
+        help: "Poll every venue over REST instead of following the live streams of the venues that have one")
+
     /// The default poll interval in seconds.
     static let defaultInterval: Double = 5
     /// Event-stream clients at once, and the events queued for each before it is dropped.

@@ -20,6 +20,9 @@ package struct ServeRequest: Sendable {
     var plan: ServePlan
     /// Seconds between polls.
     var interval: Double
+    /// Whether the venues that declare `.stream` are followed on their streams after the first
+    /// poll (not with `--no-stream`).
+    var streams: Bool
     /// `--alert` rules checked on each poll's board, and where alerts go.
     package var alerts: AlertRequest?
 
@@ -60,6 +63,7 @@ package struct ServeRequest: Sendable {
         options = polling.options
         plan = polling.plan
         interval = polling.interval
+        streams = !arguments[ServeOptions.noStream]
     }
 
     /// What to poll and how often.

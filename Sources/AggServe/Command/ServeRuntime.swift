@@ -10,12 +10,14 @@ struct ServeRuntime: Sendable {
     let poller: ServePoller
     let metrics: ServeMetrics
     let streams: EventStreamHub
+    /// The venues followed on their streams after the first poll; `nil` with `--no-stream`.
+    let venueStreams: ServeStreams?
 
     init(
         context: CLIContext, options: NetworkOptions, plan: ServePlan, address: ListenAddress, token: BearerToken?,
         limits: HTTPServerLimits = .standard, work: ServeLimits = .standard,
         maximumStreams: Int = ServeOptions.maximumStreams, streamQueue: Int = ServeOptions.streamQueue,
-        alerts: AlertSetup? = nil
+        alerts: AlertSetup? = nil, streamsVenues: Bool = false
     ) throws(HTTPServerError) {
         let metrics = ServeMetrics()
         let prefixes = context.registry.descriptors.map { descriptor in
@@ -30,6 +32,10 @@ struct ServeRuntime: Sendable {
             MeteredHTTPClient(base: makeHTTPClient(timeouts), venues: prefixes, metrics: metrics)
         }
         let streams = EventStreamHub(maximumSubscribers: maximumStreams, queueLimit: streamQueue)
+        let streamed = plan.venues.map(\.descriptor).filter { $0.supports(.stream) }.map(\.id)
+        let venueStreams =
+            streamsVenues && !streamed.isEmpty ? ServeStreams(venues: Set(streamed), gauges: metrics.venueStreams) : nil
+        self.venueStreams = venueStreams
         let app = ServeApp(
             endpoints: ServeEndpoints(context: context, polled: plan.ids, history: context.historyStore), plan: plan,
             token: token, metrics: metrics, streams: streams, limits: work, alerts: alerts)
@@ -37,7 +43,8 @@ struct ServeRuntime: Sendable {
         poller = ServePoller(
             plan: plan, factory: AdapterFactory(context: polling, options: options),
             venueDeadline: options.timeouts.total, now: context.now,
-            publish: { snapshot, pollEnded in await app.publish(snapshot, pollEnded: pollEnded) })
+            publish: { snapshot, pollEnded in await app.publish(snapshot, pollEnded: pollEnded) },
+            leftToStream: { venueStreams?.takesOver($0) ?? false })
         self.app = app
         self.metrics = metrics
         self.streams = streams

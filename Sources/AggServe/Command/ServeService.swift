@@ -28,7 +28,7 @@ package struct ServeService: Sendable {
         let runtime = try ServeRuntime(
             context: context, options: request.options, plan: request.plan, address: request.address,
             token: request.token, maximumStreams: ServeOptions.maximumStreams, streamQueue: ServeOptions.streamQueue,
-            alerts: alerts)
+            alerts: alerts, streamsVenues: request.streams)
         let server = runtime.server
         let poller = runtime.poller
         let interval = request.interval
@@ -36,7 +36,26 @@ package struct ServeService: Sendable {
             .serving(
                 baseURL: server.baseURL, sources: request.plan.venues.count + request.plan.fxSources.count,
                 interval: interval))
-        let polls = Task { await poller.run(interval: interval) }
+        let context = self.context
+        let polls = Task {
+            guard let venueStreams = runtime.venueStreams else {
+                await poller.run(interval: interval)
+                return
+            }
+            // The first poll asks every venue (the markets to follow); the streams take over
+            // those that answered, and later polls ask only the others, FX and transfer status.
+            let first = await poller.poll(deadline: poller.deadline(interval: interval))
+            let service = LiveQuoteService(
+                factory: AdapterFactory(context: context, options: request.options), context: context)
+            let clock = context.makeStreamClock()
+            await withDiscardingTaskGroup { group in
+                group.addTask {
+                    await venueStreams.run(
+                        after: first, service: service, poller: poller, interval: interval, clock: clock)
+                }
+                group.addTask { await poller.run(interval: interval, waitFirst: true) }
+            }
+        }
         for await _ in interrupts() { break }
         polls.cancel()
         await server.stop(drainingFor: ServeOptions.drainSeconds)

@@ -10,7 +10,7 @@ package enum PremiumCommand {
         arguments: "[SYMBOL...]",
         options: [
             CommonOptions.exchange, currency, CommonOptions.fxSource, CommonOptions.maxFXAge, basis, sort, minVolume,
-            top, notional, net, watch, interval, count, Settings.staleAfter,
+            top, notional, net, watch, interval, count, stream, Settings.staleAfter,
         ]
             + AlertOptions.all + CommonOptions.network,
         positionals: (0, nil),

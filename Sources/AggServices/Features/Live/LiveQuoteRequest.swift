@@ -12,6 +12,9 @@ package struct LiveQuoteRequest: Sendable {
     /// Whether the venues were named by the user (`--exchange`): then a venue that has no stream
     /// says once that it polls instead.
     package var announcesPolling: Bool
+    /// Told every state of every venue's stream connections as it comes (`agg serve`'s
+    /// per-venue stream metrics): the venue, the connection and its state.
+    package var observesStreams: (@Sendable (String, Int, VenueStreamState) -> Void)? = nil
 
     package init(plan: QuoteService.Plan, interval: Double, streams: Bool = true, announcesPolling: Bool = false) {
         self.plan = plan

@@ -31,7 +31,7 @@ package struct LiveQuoteService: Sendable {
     }
 
     /// The stream URL of `descriptor`: `AGG_<ID>_WS_URL` when set, else the descriptor's.
-    func streamURL(_ descriptor: AdapterDescriptor) -> String? {
+    package func streamURL(_ descriptor: AdapterDescriptor) -> String? {
         guard let stream = descriptor.stream else { return nil }
         if let url = environment[descriptor.streamURLVariable], !url.isEmpty { return url }
         return stream.url
@@ -91,6 +91,7 @@ package struct LiveQuoteService: Sendable {
             case .malformed(_, let reason, _):
                 book.malformed(venue: venue, reason: reason)
             case .state(let connection, let state):
+                request.observesStreams?(venue, connection, state)
                 switch state {
                 case .connecting:
                     break

@@ -26,13 +26,17 @@ package struct PremiumRequest: Sendable {
     package struct Watch: Sendable {
         package var interval: Double
         package var count: Int?
+        /// `--stream`: follow the venues' streams (`LiveQuoteService`) instead of refreshing.
+        package var stream = false
     }
 
     package init(_ arguments: ParsedArguments, options: NetworkOptions, context: CLIContext, favorites: Set<String>)
         throws(AggError)
     {
         // Every option that only --watch uses is refused without it, alike.
-        let watchOnly = [PremiumCommand.count.spec, PremiumCommand.interval.spec] + AlertOptions.all.map(\.spec)
+        let watchOnly =
+            [PremiumCommand.count.spec, PremiumCommand.interval.spec, PremiumCommand.stream.spec]
+            + AlertOptions.all.map(\.spec)
         if !arguments[PremiumCommand.watch], let option = watchOnly.first(where: { arguments.contains($0) }) {
             throw .usage("--\(option.name) needs --watch")
         }
@@ -70,7 +74,10 @@ package struct PremiumRequest: Sendable {
         if arguments[PremiumCommand.watch] {
             watch = Watch(
                 interval: try Self.interval(arguments, venues: venues + fxSources),
-                count: arguments[PremiumCommand.count])
+                count: arguments[PremiumCommand.count], stream: arguments[PremiumCommand.stream])
+            if arguments[PremiumCommand.stream], options.offline {
+                throw .usage("--stream follows live streams: it cannot be used with --offline")
+            }
         }
     }
 
