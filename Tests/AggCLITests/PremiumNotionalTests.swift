@@ -93,7 +93,7 @@ private func notionalRegistry(bookCalls: CallCounter, globalRate: Double = 100) 
             TransferStatus(
                 exchange: "kra", coin: "BTC", network: "BTC", deposit: .open, withdraw: .open,
                 withdrawal: .percentage(
-                    rate: Decimal(string: "0.001")!, minimum: Decimal(string: "0.05")!, maximum: nil))
+                    rate: Decimal(1) / 1000, minimum: Decimal(5) / 100, maximum: nil))
         ], bookCalls: bookCalls)
     let gla = NotionalVenue(
         descriptor: venue("gla", "USDT", basisPoints: 10, rate: globalRate),

@@ -22,7 +22,8 @@ extension RecordCommand: Command {
         let identity = RecorderIdentity.claim(environment: context.environment)
         let events =
             request.events
-            ? EventRecording(observer: try observer(context, request.options, request.plan.venues.map(\.id)), store: store)
+            ? EventRecording(
+                observer: try observer(context, request.options, request.plan.venues.map(\.id)), store: store)
             : nil
         let streams = request.live.map { live in
             RecordStreams(service: LiveQuoteService(factory: factory, context: context), request: live) { line in

@@ -146,6 +146,8 @@ package enum EventObservingBinding {
     package static func make(context: CLIContext, options: NetworkOptions, venues: [String]) throws(AggError)
         -> any EventObserving
     {
-        Sources(service: try EventSourcesService(factory: AdapterFactory(context: context, options: options), venues: venues))
+        Sources(
+            service: try EventSourcesService(
+                factory: AdapterFactory(context: context, options: options), venues: venues))
     }
 }
