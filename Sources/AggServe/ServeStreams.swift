@@ -66,18 +66,9 @@ final class ServeStreams: Sendable {
             switch input {
             case .update(.quotes(let changed, _)):
                 pending += changed
-                switch pacer.changed(at: clock.now) {
-                case .redraw:
-                    pacer.redrew(at: clock.now)
+                if pacer.drawsNow(on: clock, timer: &timer, due: { _ = continuation.yield(.due) }) {
                     await poller.publishLive(pending)
                     pending = []
-                case .schedule(let deadline):
-                    timer = Task { [clock] in
-                        guard (try? await clock.sleep(until: deadline)) != nil else { return }
-                        continuation.yield(.due)
-                    }
-                case .joined:
-                    break
                 }
             case .update(.notice), .update(.malformed):
                 continue

@@ -268,4 +268,23 @@ struct RedrawPacerTests {
         pacer.redrew(at: .milliseconds(600))
         #expect(pacer.changed(at: .milliseconds(849)) == .schedule(.milliseconds(850)))
     }
+
+    @Test("drawsNow on a clock: draws at once, then sets one timer for the slot that fires when the clock gets there")
+    func drawsNow() async {
+        let clock = ManualStreamClock()
+        let fired = Mutex(0)
+        var pacer = RedrawPacer()
+        var timer: Task<Void, Never>?
+        #expect(pacer.drawsNow(on: clock, timer: &timer) { fired.withLock { $0 += 1 } })
+        #expect(timer == nil)
+        clock.advance(to: .milliseconds(10))
+        #expect(!pacer.drawsNow(on: clock, timer: &timer) { fired.withLock { $0 += 1 } })
+        let first = timer
+        #expect(first != nil)
+        #expect(!pacer.drawsNow(on: clock, timer: &timer) { fired.withLock { $0 += 1 } })
+        #expect(timer == first)
+        #expect(await clock.advanceToSleeper(at: .milliseconds(250)))
+        await first?.value
+        #expect(fired.withLock { $0 } == 1)
+    }
 }

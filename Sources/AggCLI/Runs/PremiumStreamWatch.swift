@@ -136,17 +136,8 @@ struct PremiumStreamWatch: Sendable {
             case .end:
                 return .finished(state)
             }
-            switch pacer.changed(at: clock.now) {
-            case .redraw:
-                pacer.redrew(at: clock.now)
+            if pacer.drawsNow(on: clock, timer: &timer, due: { _ = continuation.yield(.due) }) {
                 guard await show(session.result(at: context.now())) else { return .finished(state) }
-            case .schedule(let deadline):
-                timer = Task { [clock] in
-                    guard (try? await clock.sleep(until: deadline)) != nil else { return }
-                    continuation.yield(.due)
-                }
-            case .joined:
-                break
             }
         }
         return .finished(state)

@@ -74,17 +74,8 @@ struct StreamWatch: Sendable {
                     }
                     continue
                 }
-                switch pacer.changed(at: clock.now) {
-                case .redraw:
-                    pacer.redrew(at: clock.now)
+                if pacer.drawsNow(on: clock, timer: &timer, due: { _ = continuation.yield(.due) }) {
                     guard await show(board) else { return .finished(state) }
-                case .schedule(let deadline):
-                    timer = Task { [clock] in
-                        guard (try? await clock.sleep(until: deadline)) != nil else { return }
-                        continuation.yield(.due)
-                    }
-                case .joined:
-                    break
                 }
             case .due:
                 pacer.redrew(at: clock.now)

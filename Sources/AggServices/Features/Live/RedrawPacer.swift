@@ -1,3 +1,5 @@
+import AggCore
+
 /// Coalesces changes into redraws at most `perSecond` a second: a change that comes sooner
 /// after the last redraw waits for the next slot, and the changes that come meanwhile join it.
 /// Time is the stream clock's (`StreamClock.now`), so tests move it by hand.
@@ -37,5 +39,26 @@ package struct RedrawPacer: Sendable, Equatable {
     package mutating func redrew(at now: Duration) {
         lastRedraw = now
         pending = nil
+    }
+
+    /// A change came now on `clock`: true when it is to be drawn at once (the draw is noted);
+    /// otherwise, for the first change of a slot, `timer` becomes a task that calls `due` when
+    /// the slot comes (the caller then draws and calls `redrew(at:)`), and later changes join it.
+    package mutating func drawsNow(
+        on clock: any StreamClock, timer: inout Task<Void, Never>?, due: @escaping @Sendable () -> Void
+    ) -> Bool {
+        switch changed(at: clock.now) {
+        case .redraw:
+            redrew(at: clock.now)
+            return true
+        case .schedule(let deadline):
+            timer = Task {
+                guard (try? await clock.sleep(until: deadline)) != nil else { return }
+                due()
+            }
+            return false
+        case .joined:
+            return false
+        }
     }
 }
