@@ -58,14 +58,19 @@ package struct ArbPlanner: Sendable {
         return all.notional.inputs.union(all.rate.inputs).union(all.back.inputs)
     }
 
+    /// The report before either leg is walked: the request's fields, nothing priced.
+    func blankReport() -> ArbReport {
+        ArbReport(
+            coin: coin, notional: notional, currency: currency, buy: buy, sell: sell, transfer: nil, buyFill: nil,
+            buyFeeAmount: nil, route: nil, rate: nil, rates: [], net: nil, netPercent: nil, breakEvenNotional: nil,
+            problems: [], warnings: [])
+    }
+
     /// The report; without `breakEven` its `breakEvenNotional` is left `nil` (the premium board
     /// prices hundreds of routes and shows no break-even: solving it walks the books once per
     /// piece of the net).
     package func report(breakEven: Bool = true) -> ArbReport {
-        var report = ArbReport(
-            coin: coin, notional: notional, currency: currency, buy: buy, sell: sell, transfer: nil, buyFill: nil,
-            buyFeeAmount: nil, route: nil, rate: nil, rates: [], net: nil, netPercent: nil, breakEvenNotional: nil,
-            problems: [], warnings: [])
+        var report = blankReport()
         let asks = side(buyBook, leg: buy, kind: .asks, report: &report)
         let bids = side(sellBook, leg: sell, kind: .bids, report: &report)
         for leg in [buy, sell] where leg.fee == nil {

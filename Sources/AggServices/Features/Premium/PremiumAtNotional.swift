@@ -167,10 +167,7 @@ extension ArbPlanner {
     /// made walkable and the notional converted exactly as `report()` does (crossed or empty
     /// books refused). Its `netPercent` is the premium of the two average prices at that size.
     func grossRoute() -> GrossRoute {
-        var report = ArbReport(
-            coin: coin, notional: notional, currency: currency, buy: buy, sell: sell, transfer: nil, buyFill: nil,
-            buyFeeAmount: nil, route: nil, rate: nil, rates: [], net: nil, netPercent: nil, breakEvenNotional: nil,
-            problems: [], warnings: [])
+        var report = blankReport()
         let asks = side(buyBook, leg: buy, kind: .asks, report: &report)
         let bids = side(sellBook, leg: sell, kind: .bids, report: &report)
         let conversions = Self.conversions(currency: currency, buyQuote: buy.market.quote, sellQuote: sell.market.quote)
