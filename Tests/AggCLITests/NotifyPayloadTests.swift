@@ -97,4 +97,31 @@ struct NotifyPayloadTests {
         let telegram = String(decoding: NotifyRequests.telegramBody(message, chat: "1"), as: UTF8.self)
         #expect(telegram == #"{"chat_id":"1","text":"quote \" back\\slash\nline \u001b[31m"}"#)
     }
+
+    @Test("an event rule's alert reaches every destination: the webhook's object, Telegram's text, Discord's embed")
+    func eventAlert() throws {
+        let event = MarketEvent(
+            venue: "upbit", kind: .listed, symbol: "ADA", detail: "에이다 / Cardano", firstObserved: start)
+        let alert = Alert(
+            time: start, rule: AlertRule(venue: "upbit", symbol: AlertRule.anySymbol, condition: .event(.listed)),
+            exchange: "upbit", reading: .event(event))
+        let message = NotifyMessage(alert: alert)
+        let body: (NotifyDestination) -> String = {
+            String(decoding: requests().request(message, to: $0).body, as: UTF8.self)
+        }
+        let webhook = body(try NotifyDestination.parse("https://hooks.example.com/agg"))
+        #expect(
+            webhook
+                == #"{"time":"2024-08-08T08:12:15.000Z","rule":"upbit:* listed","exchange":"upbit","symbol":"ADA","field":"listed","value":"listed","threshold":null,"network":null,"detail":"에이다 / Cardano","firstObserved":"2024-08-08T08:12:15.000Z","text":"agg alert: upbit ADA listed: 에이다 / Cardano (rule upbit:* listed)"}"#
+        )
+        let telegram = body(try NotifyDestination.parse("telegram://5"))
+        #expect(
+            telegram
+                == #"{"chat_id":"5","text":"agg alert: upbit ADA listed: 에이다 / Cardano (rule upbit:* listed)"}"#)
+        let discord = body(try NotifyDestination.parse("discord://112233"))
+        #expect(
+            discord
+                == #"{"content":"agg alert: upbit ADA listed: 에이다 / Cardano (rule upbit:\\* listed)","embeds":[{"title":"upbit ADA: upbit:\\* listed","timestamp":"2024-08-08T08:12:15.000Z","fields":[{"name":"exchange","value":"upbit","inline":true},{"name":"symbol","value":"ADA","inline":true},{"name":"listed","value":"에이다 / Cardano","inline":true}]}],"allowed_mentions":{"parse":[]}}"#
+        )
+    }
 }
