@@ -12,7 +12,9 @@ extension Store: EventStore {
     public func observe(_ observation: EventObservation) async throws(AggError) -> [MarketEvent] {
         try await historyWrite("record the \(observation.venue) \(observation.source) events in") {
             connection throws(SQLiteError) -> [MarketEvent] in
-            let previous = try Self.state(of: observation, connection: connection)
+            guard case .current(let previous) = try Self.state(of: observation, connection: connection) else {
+                return []
+            }
             let transition = EventDiff.transition(from: previous, to: observation)
             try Self.insert(transition.events, source: observation.source, connection: connection)
             try Self.replaceState(transition.state, of: observation, connection: connection)
@@ -56,30 +58,36 @@ extension Store: EventStore {
         }
     }
 
-    /// The source's stored facts, or `nil` when it was never observed.
+    /// The source's stored facts (`nil` when it was never observed), or `.outdated` when the
+    /// store holds a later observation of it than `observation` (a recorder whose answer came
+    /// late): diffing that one would undo the later state and record each change again.
     private static func state(of observation: EventObservation, connection: SQLiteConnection) throws(SQLiteError)
-        -> [EventFact]?
+        -> StoredEventState
     {
         let key: [SQLiteValue] = [.text(observation.venue), .text(observation.source)]
-        let seen = try connection.query("SELECT 1 FROM event_source WHERE venue = ? AND source = ?", key) { _ in true }
-        guard !seen.isEmpty else { return nil }
-        return try connection.query(
-            """
-            SELECT condition, symbol, network, subject, detail, venue_time FROM event_state
-            WHERE venue = ? AND source = ? ORDER BY fact_key
-            """,
-            key
-        ) { row throws(SQLiteError) in
-            let conditionText = try row.requiredText(at: 0)
-            guard let condition = EventFact.Condition(rawValue: conditionText) else {
-                throw SQLiteError(
-                    invalidData: "a stored event fact has the unknown condition '\(conditionText.prefix(30))'")
-            }
-            return EventFact(
-                condition: condition, symbol: row.text(at: 1), network: row.text(at: 2),
-                subject: try row.requiredText(at: 3), detail: try row.requiredText(at: 4),
-                venueTime: row.int64(at: 5).map(Timestamp.init(millisecondsSince1970:)))
+        let seen = try connection.query("SELECT observed_at FROM event_source WHERE venue = ? AND source = ?", key) {
+            row throws(SQLiteError) in try row.requiredInt64(at: 0)
         }
+        guard let observedAt = seen.first else { return .current(nil) }
+        guard observation.observedAt.millisecondsSince1970 >= observedAt else { return .outdated }
+        return .current(
+            try connection.query(
+                """
+                SELECT condition, symbol, network, subject, detail, venue_time FROM event_state
+                WHERE venue = ? AND source = ? ORDER BY fact_key
+                """,
+                key
+            ) { row throws(SQLiteError) in
+                let conditionText = try row.requiredText(at: 0)
+                guard let condition = EventFact.Condition(rawValue: conditionText) else {
+                    throw SQLiteError(
+                        invalidData: "a stored event fact has the unknown condition '\(conditionText.prefix(30))'")
+                }
+                return EventFact(
+                    condition: condition, symbol: row.text(at: 1), network: row.text(at: 2),
+                    subject: try row.requiredText(at: 3), detail: try row.requiredText(at: 4),
+                    venueTime: row.int64(at: 5).map(Timestamp.init(millisecondsSince1970:)))
+            })
     }
 
     private static func insert(_ events: [MarketEvent], source: String, connection: SQLiteConnection)

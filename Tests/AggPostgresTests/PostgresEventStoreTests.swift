@@ -55,6 +55,17 @@ struct PostgresEventStoreTests {
         #expect(try await second.events(EventQuery(since: Self.at(0), until: Self.at(200))) == [])
     }
 
+    @Test("an observation older than the stored one (a recorder's late answer) changes nothing and raises nothing")
+    func lateObservation() async throws {
+        let url = try await TestDatabase.freshSchema()
+        let store = try await PostgresHistoryStore.open(url, clock: .caller)
+        _ = try await store.observe(Self.markets(100, [Self.btc]))
+        #expect(try await store.observe(Self.markets(300, [Self.btc, Self.xrp])).map(\.kind) == [.listed])
+        #expect(try await store.observe(Self.markets(200, [Self.btc])) == [])
+        #expect(try await store.observe(Self.markets(400, [Self.btc, Self.xrp])) == [])
+        #expect(try await store.events(Self.all).map(\.kind) == [.listed])
+    }
+
     @Test("two stores on one database observing the same change at once record it once")
     func twoRecorders() async throws {
         let url = try await TestDatabase.freshSchema()

@@ -95,6 +95,19 @@ struct EventStoreTests {
         }
     }
 
+    @Test("an observation older than the stored one (a recorder's late answer) changes nothing and raises nothing")
+    func lateObservation() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try Store.open(path: folder + "/agg.sqlite")
+            _ = try await store.observe(Self.markets(100, [Self.btc]))
+            #expect(try await store.observe(Self.markets(300, [Self.btc, Self.xrp])).map(\.kind) == [.listed])
+            // Made at 200, before XRP was listed, stored after the 300 one: no delisting.
+            #expect(try await store.observe(Self.markets(200, [Self.btc])) == [])
+            #expect(try await store.observe(Self.markets(400, [Self.btc, Self.xrp])) == [])
+            #expect(try await store.events(Self.all).map(\.kind) == [.listed])
+        }
+    }
+
     @Test("a query selects by time (since inclusive, until exclusive), kind, venue and coin, in the store order")
     func query() async throws {
         try await withTemporaryDirectory { folder in

@@ -17,7 +17,7 @@ extension PostgresHistoryStore: EventStore {
                 try connection.query(
                     "SELECT pg_advisory_xact_lock(hashtextextended($1 || '|' || $2, \(PostgresSchema.eventLockSeed)))",
                     key)
-                let previous = try Self.state(venue: observation.venue, source: observation.source, connection)
+                guard case .current(let previous) = try Self.state(of: observation, connection) else { return [] }
                 let transition = EventDiff.transition(from: previous, to: observation)
                 try Self.insert(transition.events, source: observation.source, connection)
                 try connection.query(
@@ -85,18 +85,26 @@ extension PostgresHistoryStore: EventStore {
     }
 
     /// The source's stored facts, or `nil` when it was never observed.
-    private static func state(venue: String, source: String, _ connection: PostgresConnection) throws(PostgresError)
-        -> [EventFact]?
+    /// The source's stored facts (`nil` when it was never observed), or `.outdated` when the
+    /// database holds a later observation of it than `observation`.
+    private static func state(of observation: EventObservation, _ connection: PostgresConnection)
+        throws(PostgresError) -> StoredEventState
     {
+        let (venue, source) = (observation.venue, observation.source)
         let seen = try connection.query(
-            "SELECT 1 FROM event_source WHERE venue = $1 AND source = $2", [venue, source])
-        guard !seen.values.isEmpty else { return nil }
+            """
+            SELECT floor(extract(epoch FROM observed_at) * 1000)::int8 FROM event_source
+            WHERE venue = $1 AND source = $2
+            """, [venue, source])
+        guard let row = seen.values.first else { return .current(nil) }
+        var stored = RowReader(row)
+        guard observation.observedAt >= (try stored.timestamp()) else { return .outdated }
         let rows = try connection.query(
             """
             SELECT condition, symbol, network, subject, detail, floor(extract(epoch FROM venue_time) * 1000)::int8
             FROM event_state WHERE venue = $1 AND source = $2 ORDER BY fact_key
             """, [venue, source])
-        return try rows.values.map { row throws(PostgresError) in
+        let facts = try rows.values.map { row throws(PostgresError) in
             var reader = RowReader(row)
             let conditionText = try reader.text()
             guard let condition = EventFact.Condition(rawValue: conditionText) else {
@@ -107,6 +115,7 @@ extension PostgresHistoryStore: EventStore {
                 condition: condition, symbol: try reader.optionalText(), network: try reader.optionalText(),
                 subject: try reader.text(), detail: try reader.text(), venueTime: try reader.optionalTimestamp())
         }
+        return .current(facts)
     }
 
     private static func insert(_ events: [MarketEvent], source: String, _ connection: PostgresConnection)
