@@ -74,6 +74,35 @@ struct ServeLimitsTests {
         #expect(metrics.contains("agg_http_rejected_requests_total \(refused.count)\n"))
     }
 
+    @Test("an answer later than its deadline is 503 with Retry-After; its slot comes back when the work ends")
+    func lateAnswer() async throws {
+        let store = StalledHistoryStore()
+        var limits = ServeLimits.standard
+        limits.computeSeconds = 1
+        let harness = try ServeHarness(history: store, work: limits)
+        let started = ContinuousClock.now
+        let late = try await harness.get("/v1/history?symbol=BTC")
+        let waited = ContinuousClock.now - started
+        #expect(late.status == 503)
+        #expect(late.text == HTTPServerResponse.errorText(503, "the history store did not answer within 1 s"))
+        #expect(late.header("retry-after") == "1")
+        #expect(waited >= .seconds(1))
+        // The slot is held while the stalled read runs, though its client has its answer.
+        let during = try await harness.get("/metrics").text
+        #expect(during.contains("agg_http_rejected_requests_total 1\n"))
+        #expect(during.contains(#"agg_compute_running{lane="expensive"} 1"# + "\n"))
+        // The store answers now: the read ends and leaves its slot (polled: ending is pool work).
+        await store.release()
+        var after = ""
+        for _ in 0..<3_000 {
+            after = try await harness.get("/metrics").text
+            if after.contains(#"agg_compute_running{lane="expensive"} 0"# + "\n") { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(after.contains(#"agg_compute_running{lane="expensive"} 0"# + "\n"))
+        #expect(await store.reads == 1)
+    }
+
     @Test("the work queue: slots run, a bounded number wait, the rest are refused at once; idle after a burst")
     func workQueue() async throws {
         let idled = Mutex(0)
@@ -182,4 +211,39 @@ struct ServeLimitsTests {
         #expect(types["agg_snapshots_published_total"] == "counter")
         #expect(types["agg_snapshot_generation"] == nil)
     }
+}
+
+/// A history store whose reads wait until `release()`: serve's deadline, not the store, ends
+/// the request.
+actor StalledHistoryStore: HistoryStore {
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var released = false
+    /// Price reads begun.
+    private(set) var reads = 0
+
+    func release() {
+        released = true
+        for continuation in waiting { continuation.resume() }
+        waiting = []
+    }
+
+    private func stall() async {
+        if released { return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func record(_ tick: RecordedTick) async throws(AggError) {}
+    func prices(_ query: HistoryQuery) async throws(AggError) -> [PricePoint] {
+        reads += 1
+        await stall()
+        return []
+    }
+    func premiums(_ query: HistoryQuery) async throws(AggError) -> [PremiumPoint] { [] }
+    func prune(before cutoff: Timestamp, limit: Int) async throws(AggError) -> Int { 0 }
+    func alertStates() async throws(AggError) -> [AlertState] { [] }
+    func saveAlertStates(_ states: [AlertState]) async throws(AggError) {}
+    func claimVenues(_ venues: [String], holder: String, now: Timestamp, expiry: Timestamp) async throws(AggError)
+        -> Set<String>
+    { Set(venues) }
+    func releaseVenues(holder: String) async throws(AggError) {}
 }
