@@ -201,8 +201,7 @@ final class ServeApp: HTTPHandler {
                 return .error(503, late, headers: [("Retry-After", "1")])
             case .success: break
             }
-            let waited = ContinuousClock.now - started
-            let left = computeSeconds - Double(waited.components.seconds) - Double(waited.components.attoseconds) / 1e18
+            let left = computeSeconds - (ContinuousClock.now - started).seconds
             let outcome = waitForAsync(seconds: max(0, left)) {
                 defer { lane.leave() }
                 return await work()

@@ -181,8 +181,6 @@ struct MeteredHTTPClient: HTTPClient {
     private func record(_ venue: String, outcome: String, since started: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - started
         metrics.upstreamRequests.increment(venue, outcome)
-        metrics.upstreamDurations.observe(
-            venue,
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        metrics.upstreamDurations.observe(venue, seconds: elapsed.seconds)
     }
 }

@@ -22,7 +22,7 @@ struct EventSourcesServiceTests {
         let service = EventSourcesService(
             adapters: [try adapter("bithumb"), try adapter("upbit"), try adapter("coinone"), try adapter("bithumb")],
             now: { at })
-        let rows = service.schedules().map { "\($0.venue) \($0.source.id) \($0.interval)" }
+        let rows = service.schedules().map { "\($0.venue) \($0.source) \($0.interval)" }
         #expect(
             rows == [
                 "bithumb markets 300.0 seconds", "bithumb warnings 300.0 seconds", "bithumb notices 60.0 seconds",
@@ -31,7 +31,7 @@ struct EventSourcesServiceTests {
             ])
         let asked = service.schedules(intervals: ["notices": .milliseconds(200), "markets": .seconds(600)])
         #expect(
-            asked.map { "\($0.venue) \($0.source.id) \($0.interval)" } == [
+            asked.map { "\($0.venue) \($0.source) \($0.interval)" } == [
                 "bithumb markets 600.0 seconds", "bithumb warnings 300.0 seconds", "bithumb notices 1.0 seconds",
                 "bithumb transfers 300.0 seconds", "upbit markets 600.0 seconds", "coinone markets 600.0 seconds",
                 "coinone transfers 300.0 seconds",

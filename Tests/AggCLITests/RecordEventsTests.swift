@@ -36,9 +36,9 @@ struct RecordEventsTests {
 
         var schedules: [EventSourceSchedule] {
             [
-                EventSourceSchedule(venue: "upbit", source: "markets", interval: 300),
-                EventSourceSchedule(venue: "upbit", source: "warnings", interval: 60),
-                EventSourceSchedule(venue: "bithumb", source: "notices", interval: 60),
+                EventSourceSchedule(venue: "upbit", source: "markets", interval: .seconds(300)),
+                EventSourceSchedule(venue: "upbit", source: "warnings", interval: .seconds(60)),
+                EventSourceSchedule(venue: "bithumb", source: "notices", interval: .seconds(60)),
             ]
         }
 

@@ -40,12 +40,7 @@ public enum StreamFault: Error, Sendable, Equatable, CustomStringConvertible {
 /// Durations as people read them in messages.
 enum StreamDurationText {
     /// Whole milliseconds of `duration` (rounded down), saturating.
-    static func milliseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-        guard !overflow else { return seconds < 0 ? .min : .max }
-        return whole &+ attoseconds / 1_000_000_000_000_000
-    }
+    static func milliseconds(_ duration: Duration) -> Int64 { duration.wholeMilliseconds }
 
     /// `duration` in seconds with up to three decimals and no trailing zeros: `10`, `0.25`.
     static func seconds(_ duration: Duration) -> String {

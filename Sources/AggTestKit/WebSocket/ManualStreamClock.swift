@@ -84,9 +84,7 @@ public final class ManualStreamClock: StreamClock {
         return true
     }
 
-    public static func milliseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-    }
+    public static func milliseconds(_ duration: Duration) -> Int64 { duration.wholeMilliseconds }
 }
 
 /// Real-time polling for conditions that depend on sockets and threads.

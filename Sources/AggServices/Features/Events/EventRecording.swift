@@ -6,11 +6,12 @@ package struct EventSourceSchedule: Sendable, Hashable {
     package var venue: String
     /// The source within the venue (`markets`, `warnings`, `notices`, `transfers`).
     package var source: String
-    /// Seconds between two requests of the source: at least its rate limit allows (market lists
-    /// every 5 minutes and notices every minute by default). The recorder never asks sooner.
-    package var interval: Double
+    /// The time between two requests of the source: at least its rate limit allows (market lists
+    /// every 5 minutes and notices every minute by default, `EventSource.interval(asked:)`). The
+    /// recorder never asks sooner.
+    package var interval: Duration
 
-    package init(venue: String, source: String, interval: Double) {
+    package init(venue: String, source: String, interval: Duration) {
         self.venue = venue
         self.source = source
         self.interval = interval
@@ -76,7 +77,7 @@ package struct EventRecording: Sendable {
             var due: [EventSourceSchedule] = []
             for schedule in schedules where (next[schedule] ?? now) <= now {
                 due.append(schedule)
-                next[schedule] = now + schedule.interval
+                next[schedule] = now + schedule.interval.seconds
             }
             return due
         }
@@ -126,14 +127,7 @@ package enum EventObservingBinding {
     struct Sources: EventObserving {
         var service: EventSourcesService
 
-        var schedules: [EventSourceSchedule] {
-            service.schedules().map { schedule in
-                let (seconds, attoseconds) = schedule.interval.components
-                return EventSourceSchedule(
-                    venue: schedule.venue, source: schedule.source.id,
-                    interval: Double(seconds) + Double(attoseconds) / 1e18)
-            }
-        }
+        var schedules: [EventSourceSchedule] { service.schedules() }
 
         func observe(venue: String, source: String) async throws(AggError) -> EventObservation {
             try await service.observe(venue: venue, source: source).get()

@@ -7,16 +7,6 @@ import AggCore
 /// It stores nothing and keeps no state: the baseline and the diff are `EventDiff`'s, run by the
 /// store.
 package struct EventSourcesService: Sendable {
-    /// One source to observe, and how often.
-    package struct Schedule: Sendable, Equatable {
-        /// The venue id (`bithumb`).
-        package var venue: String
-        package var source: EventSource
-        /// The interval to observe it at: the asked or default one, never shorter than the
-        /// source's minimum (`EventSource.interval(asked:)`).
-        package var interval: Duration
-    }
-
     /// The adapters, by venue id, in the order given.
     private let adapters: [(id: String, adapter: any VenueAdapter)]
     private let now: @Sendable () -> Timestamp
@@ -43,10 +33,11 @@ package struct EventSourcesService: Sendable {
 
     /// Every source of every venue, in venue order then each venue's order, at the interval
     /// `intervals` asks for its id (`notices`), else its default, never shorter than its minimum.
-    package func schedules(intervals: [String: Duration] = [:]) -> [Schedule] {
+    package func schedules(intervals: [String: Duration] = [:]) -> [EventSourceSchedule] {
         adapters.flatMap { venue in
             venue.adapter.descriptor.eventSources.map { source in
-                Schedule(venue: venue.id, source: source, interval: source.interval(asked: intervals[source.id]))
+                EventSourceSchedule(
+                    venue: venue.id, source: source.id, interval: source.interval(asked: intervals[source.id]))
             }
         }
     }
