@@ -189,20 +189,36 @@ struct RecordEventsTests {
         #expect(Self.summary(try await harness.store().events(EventQuery(since: Self.start))) == Self.expected)
     }
 
-    @Test("event rules deliver each matching event once: the stderr line and a POST to the webhook")
+    @Test("event rules deliver each matching event once: the stderr line, a webhook, Telegram and Discord")
     func alertsToWebhook() async throws {
         let hook = try LoopbackServer { _ in .status(204) }
+        // Telegram's Bot API and a Discord webhook as they answer a message they accept.
+        let telegram = try LoopbackServer { request in
+            request.method == "POST" && request.path == "/bot123456:ABC-token/sendMessage"
+                ? .json(#"{"ok":true,"result":{"message_id":7}}"#)
+                : .json(#"{"ok":false,"error_code":404,"description":"Not Found"}"#, status: 404)
+        }
+        let discord = try LoopbackServer { request in
+            let accepted = request.method == "POST" && request.path == "/api/webhooks/112233/discord-token_1"
+            return accepted ? .status(204) : .status(404)
+        }
         let harness = try RecordServiceTests.Harness(venues: ["upbit", "bithumb"])
         defer { harness.cleanUp() }
         let output = BufferSink()
         let error = BufferSink()
         var context = harness.context
+        context.environment["AGG_TELEGRAM_TOKEN"] = "123456:ABC-token"
+        context.environment["AGG_TELEGRAM_URL"] = telegram.baseURL
+        context.environment["AGG_DISCORD_TOKEN"] = "discord-token_1"
+        context.environment["AGG_DISCORD_URL"] = discord.baseURL
         context.console = Console(
             standardOutput: output, standardError: error, outputIsTerminal: false, errorIsTerminal: false, width: 100)
         let parsed = try ArgumentParser.parse(
             [
                 "--exchange", "upbit", "--events", "--interval", "60", "--count", "6", "--alert", "upbit:* listed",
                 "--alert", "XRP caution on", "--alert", "bithumb:* notice", "--notify", hook.baseURL + "/hook",
+                "--notify", "telegram://5",
+                "--notify", "discord://112233",
             ], spec: RecordCommand.spec)
         let sources = ScriptedSources(clock: harness.clock)
         let status = try await RecordCommand.run(
@@ -232,6 +248,20 @@ struct RecordEventsTests {
         #expect(
             bodies.last
                 == #"{"time":"2027-01-15T08:05:00.000Z","rule":"upbit:* listed","exchange":"upbit","symbol":"ADA","field":"listed","value":"listed","threshold":null,"network":null,"detail":"에이다 / Cardano","firstObserved":"2027-01-15T08:05:00.000Z","text":"agg alert: upbit ADA listed: 에이다 / Cardano (rule upbit:* listed)"}"#
+        )
+        let texts = telegram.requests.map { String(decoding: $0.body, as: UTF8.self) }
+        #expect(
+            texts == [
+                #"{"chat_id":"5","text":"agg alert: bithumb notice: 첫 공지 (rule bithumb:* notice)"}"#,
+                #"{"chat_id":"5","text":"agg alert: bithumb notice: 두번째 공지 (rule bithumb:* notice)"}"#,
+                #"{"chat_id":"5","text":"agg alert: upbit XRP caution on (rule XRP caution on)"}"#,
+                #"{"chat_id":"5","text":"agg alert: upbit ADA listed: 에이다 / Cardano (rule upbit:* listed)"}"#,
+            ])
+        let embeds = discord.requests.map { String(decoding: $0.body, as: UTF8.self) }
+        #expect(embeds.count == 4)
+        #expect(
+            embeds.last
+                == #"{"content":"agg alert: upbit ADA listed: 에이다 / Cardano (rule upbit:\\* listed)","embeds":[{"title":"upbit ADA: upbit:\\* listed","timestamp":"2027-01-15T08:05:00.000Z","fields":[{"name":"exchange","value":"upbit","inline":true},{"name":"symbol","value":"ADA","inline":true},{"name":"listed","value":"에이다 / Cardano","inline":true}]}],"allowed_mentions":{"parse":[]}}"#
         )
     }
 
