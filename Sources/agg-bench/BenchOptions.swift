@@ -9,10 +9,10 @@ struct BenchOptions {
         parser: .wholeNumber(in: 1...10_000))
     static let only = Option(
         "only", value: "N[,N...]",
-        help: "Run only these sections, by number (default: every one, 1 to 9).",
+        help: "Run only these sections, by number (default: every one, 1 to \(BenchSection.allCases.count)).",
         parser: .list(
             of: ValueParser(expected: "a section number") { BenchSection(number: $0) == nil ? nil : $0 },
-            expected: "section numbers from 1 to 9, such as 3,5"),
+            expected: "section numbers from 1 to \(BenchSection.allCases.count), such as 3,5"),
         combine: +)
     static let agg = Option(
         "agg", value: "PATH",

@@ -1,6 +1,6 @@
 /// The sections of agg-bench, in the order they run; `--only` names them by number.
 enum BenchSection: Int, CaseIterable, Comparable {
-    case decoding = 1, fanOut, coldStart, compare, marketScale, premiumBoard, record, arb, streamDecoding
+    case decoding = 1, fanOut, coldStart, compare, marketScale, premiumBoard, record, arb, streamDecoding, reconnect
 
     /// The section numbered `text` (`"5"`), if there is one.
     init?(number text: String) {
@@ -26,6 +26,8 @@ enum BenchSection: Int, CaseIterable, Comparable {
             "Arb: 270 routes walked with fees and break-even (ms CPU); 'agg arb' against 'agg quote' on two venues."
         case .streamDecoding:
             "Stream decoding: each streaming venue's ticker messages read by its codec on one core (msg/s)."
+        case .reconnect:
+            "Reconnect: each streaming venue's stream dropped on loopback: drop to first fresh value, backoff, snapshot."
         }
     }
 
@@ -41,6 +43,7 @@ enum BenchSection: Int, CaseIterable, Comparable {
         case .record: try await RecordSection.run(bench)
         case .arb: try ArbSection.run(bench)
         case .streamDecoding: try StreamDecodingSection.run(bench)
+        case .reconnect: try await ReconnectSection.run(bench)
         }
     }
 

@@ -33,10 +33,14 @@ struct BenchCommandLineTests {
         #expect(
             lines.contains("      --runs N          Repeat each measurement N times and report medians (default: 21)."))
         #expect(
-            lines.contains("      --only N[,N...]   Run only these sections, by number (default: every one, 1 to 9)."))
+            lines.contains("      --only N[,N...]   Run only these sections, by number (default: every one, 1 to 10)."))
         #expect(
             lines.contains(
                 "9. Stream decoding: each streaming venue's ticker messages read by its codec on one core (msg/s)."))
+        #expect(
+            lines.contains(
+                "10. Reconnect: each streaming venue's stream dropped on loopback: drop to first fresh value, backoff, snapshot."
+            ))
         #expect(lines.contains("  -h, --help            Show help for this command."))
         #expect(lines.contains("  agg-bench --runs 21 --only 3,5"))
         // `help` as the argument asks for the same text.
@@ -48,10 +52,10 @@ struct BenchCommandLineTests {
         arguments: [
             (["--runs", "x"], "agg-bench: invalid --runs 'x': expected a whole number from 1 to 10000"),
             (["--runs", "0"], "agg-bench: invalid --runs '0': expected a whole number from 1 to 10000"),
-            (["--only", "10"], "agg-bench: invalid --only '10': expected section numbers from 1 to 9, such as 3,5"),
+            (["--only", "11"], "agg-bench: invalid --only '11': expected section numbers from 1 to 10, such as 3,5"),
             (
                 ["--only", "3,,5"],
-                "agg-bench: invalid --only '3,,5': expected section numbers from 1 to 9, such as 3,5"
+                "agg-bench: invalid --only '3,,5': expected section numbers from 1 to 10, such as 3,5"
             ),
             (["--rns", "3"], "agg-bench: unknown option '--rns' for 'agg-bench'; did you mean '--runs'?"),
             (["--runs"], "agg-bench: option --runs needs a value (N)"),
