@@ -81,13 +81,9 @@ struct KrakenStreamCodecTests {
         let pound = btcTicker.replacingOccurrences(of: "BTC/USD", with: "BTC/GBP")
         #expect(
             codec.read(.text(message(bad, pound, btcTicker)), receivedAt: received)
-                == .quotes(
-                    [btcQuote],
-                    skipped: [
-                        SkippedEntry(
-                            venue: "kraken", entry: "ETH/USD", market: eth, path: "$.data[0].last",
-                            reason: "expected a number, found a string")
-                    ]))
+                == bed.skipped(
+                    "ETH/USD", market: eth, path: "$.data[0].last", reason: "expected a number, found a string",
+                    keeping: [btcQuote]))
     }
 
     @Test(
@@ -163,9 +159,7 @@ struct KrakenStreamCodecTests {
         let entry = replace.contains("BTCUSD") ? "BTCUSD" : "BTC/USD"
         #expect(
             codec.read(.text(message(ticker)), receivedAt: received)
-                == .quotes(
-                    [],
-                    skipped: [SkippedEntry(venue: "kraken", entry: entry, market: market, path: path, reason: reason)]))
+                == bed.skipped(entry, market: market, path: path, reason: reason))
     }
 }
 

@@ -42,4 +42,13 @@ public struct TickerStreamBed: Sendable {
     public func faults(markets: [Market], readings count: Int? = nil) async throws -> TickerStreamRun {
         try await play("faults", markets: markets, until: { transcript in count == transcript.readings.count })
     }
+
+    /// What the codec must read from a message whose `entry` (for `market`, `nil` when its name
+    /// maps to none) fails at `path` for `reason` beside `quotes` that read: the quotes, and the
+    /// entry skipped under the venue's id, costing only itself.
+    public func skipped(
+        _ entry: String, market: Market?, path: String, reason: String, keeping quotes: [Quote] = []
+    ) -> StreamReading {
+        .quotes(quotes, skipped: [SkippedEntry(venue: venue, entry: entry, market: market, path: path, reason: reason)])
+    }
 }
