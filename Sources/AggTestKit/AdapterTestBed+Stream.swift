@@ -17,7 +17,8 @@ public struct StreamDeclaration: Sendable, Equatable {
         self.stream = stream
     }
 
-    init(_ descriptor: AdapterDescriptor) {
+    /// What `descriptor` declares.
+    public init(_ descriptor: AdapterDescriptor) {
         declared = descriptor.supports(.stream)
         urlVariable = descriptor.streamURLVariable
         stream = descriptor.stream
@@ -33,16 +34,6 @@ extension AdapterTestBed {
 }
 
 extension TickerStreamRun {
-    /// `play` against a new loopback server playing `Fixtures/<venue>/stream/<name>.jsonl`.
-    public static func playFixture(
-        _ codec: any TickerStreamCodec, venue: String, name: String, markets: [Market],
-        connector: any WebSocketConnector, receivedAt: Timestamp, until: (TickerStreamTranscript) -> Bool
-    ) async throws -> TickerStreamRun {
-        let server = try WebSocketLoopbackServer(script: .fixture(venue: venue, name: name))
-        return try await play(
-            codec, markets: markets, server: server, connector: connector, receivedAt: receivedAt, until: until)
-    }
-
     /// The server saw the connection end, and no connection broke the script's expectations
     /// (its subscribe messages matched, nothing unexpected was sent).
     public var endedClean: Bool { ended && connections.allSatisfy { $0.violations.isEmpty } }

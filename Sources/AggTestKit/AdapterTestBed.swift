@@ -80,15 +80,7 @@ extension AdapterTestBed {
         status: Int = 200, headers: [HTTPHeader] = [], body: [UInt8],
         _ ask: (Adapter) async throws -> Value
     ) async -> AggError? {
-        let client = ScriptedHTTPClient { request in
-            HTTPResponse(status: status, headers: headers, body: body, url: request.url)
-        }
-        do {
-            _ = try await ask(adapter(client))
-            return nil
-        } catch {
-            return error as? AggError
-        }
+        await ScriptedFailure(status: status, headers: headers, body: body).error { try await ask(adapter($0)) }
     }
 
     /// What `ask` throws when the venue answers every request with `status`, `headers` and the

@@ -122,25 +122,12 @@ struct EndToEndPremiumStreamTests {
             expected.append("\(base) upbit \(local) \(percent(global * Self.fx)) \(percent(global * Self.upbitUSDT))")
             expected.append("\(base) binance \(global) 0.00 -")
         }
-        let upbitStream = try WebSocketLoopbackServer(
-            script: Self.subscribing(
+        let servers = try PremiumStreamServers(
+            upbit: Self.subscribing(
                 try WebSocketScript.fixture(venue: "upbit", name: "ticker"),
                 #"[{"ticket":"agg"},{"type":"ticker","codes":["KRW-BTC","KRW-ETH","KRW-USDT"]},{"format":"DEFAULT"}]"#))
-        let binanceStream = try WebSocketLoopbackServer(
-            script: try WebSocketScript.fixture(venue: "binance", name: "ticker"))
-        let table = try Self.recentRates()
-        let rest = try FixtureServer(venues: ["upbit", "binance", "exchangerate"]) { venue, _ in
-            venue == "exchangerate" ? LoopbackReply.json(table) : nil
-        }
-        defer {
-            upbitStream.stop()
-            binanceStream.stop()
-            rest.stop()
-        }
-        let environment = try rest.privateEnvironment([
-            "AGG_UPBIT_WS_URL": upbitStream.url(), "AGG_BINANCE_WS_URL": binanceStream.url(),
-            "AGG_FIXTURES": Fixtures.directory.path,
-        ])
+        defer { servers.stop() }
+        let environment = try servers.environment(["AGG_FIXTURES": Fixtures.directory.path])
         let (process, outputPipe, errorPipe) = try AggBinary.start(
             [
                 "premium", "BTC", "ETH", "-e", "upbit,binance", "--watch", "--stream", "--fx", "exchangerate",
@@ -165,29 +152,19 @@ struct EndToEndPremiumStreamTests {
         #expect(try first["fx"]["rate"].string() == "1331.529034")
         // Each venue's tickers were asked over REST once (the first snapshot), never polled while
         // streaming (upbit's transfer status is polled every --interval, as without --stream).
-        let tickers = rest.requests.map(\.path).filter { $0.hasPrefix("/upbit/v1/ticker") || $0.hasPrefix("/binance/") }
+        let tickers = servers.rest.requests.map(\.path).filter {
+            $0.hasPrefix("/upbit/v1/ticker") || $0.hasPrefix("/binance/")
+        }
         #expect(tickers.sorted() == ["/binance/api/v3/ticker/24hr", "/upbit/v1/ticker/all"], "\(tickers)")
-        #expect(upbitStream.connections.map(\.violations) == [[]])
-        #expect(binanceStream.connections.map(\.violations) == [[]])
+        #expect(servers.upbit.connections.map(\.violations) == [[]])
+        #expect(servers.binance.connections.map(\.violations) == [[]])
     }
 
     @Test("a burst of 100 upbit BTC frames is coalesced: at most 4 boards a second, the last with the last price")
     func burstIsCoalesced() async throws {
-        let upbitStream = try WebSocketLoopbackServer(script: try Self.burst())
-        let binanceStream = try WebSocketLoopbackServer(
-            script: try WebSocketScript.fixture(venue: "binance", name: "ticker"))
-        let table = try Self.recentRates()
-        let rest = try FixtureServer(venues: ["upbit", "binance", "exchangerate"]) { venue, _ in
-            venue == "exchangerate" ? LoopbackReply.json(table) : nil
-        }
-        defer {
-            upbitStream.stop()
-            binanceStream.stop()
-            rest.stop()
-        }
-        let environment = try rest.privateEnvironment([
-            "AGG_UPBIT_WS_URL": upbitStream.url(), "AGG_BINANCE_WS_URL": binanceStream.url(),
-        ])
+        let servers = try PremiumStreamServers(upbit: try Self.burst())
+        defer { servers.stop() }
+        let environment = try servers.environment()
         let started = Date()
         let (process, outputPipe, errorPipe) = try AggBinary.start(
             ["premium", "BTC", "-e", "upbit,binance", "--watch", "--stream", "--fx", "exchangerate", "-f", "json"],

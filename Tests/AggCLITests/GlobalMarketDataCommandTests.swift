@@ -7,34 +7,6 @@ import Testing
 
 @Suite("agg candles, trades, book and quote --all on Binance and Coinbase")
 struct GlobalMarketDataCommandTests {
-    @Test("candles -e binance: rows of ints and strings, exact, oldest first")
-    func binanceCandles() async throws {
-        let run = await runCLI(["candles", "BTC", "-e", "binance", "--offline", "-n", "2", "-f", "json"])
-        #expect(run.status == 0)
-        #expect(
-            run.output == """
-                {"exchange":"binance","symbol":"BTC/USDT","interval":"1m","candles":[\
-                {"time":"2024-08-08T08:11:00.000Z","open":"58427.77","high":"58455.1","low":"58421.96",\
-                "close":"58444.41","volume":"21.67954"},\
-                {"time":"2024-08-08T08:12:00.000Z","open":"58444.41","high":"58455.52","low":"58396.25",\
-                "close":"58412.07","volume":"31.39526"}]}
-
-                """)
-    }
-
-    @Test("candles -e coinbase: newest-first number rows come out oldest first in OHLCV order")
-    func coinbaseCandles() async throws {
-        let run = await runCLI(["candles", "BTC", "-e", "coinbase", "--offline", "-n", "2", "-f", "csv"])
-        #expect(run.status == 0)
-        #expect(
-            run.output == """
-                time,open,high,low,close,volume
-                2024-08-08T08:11:00.000Z,58391.19,58428.91,58381.54,58419.65,6.3521225
-                2024-08-08T08:12:00.000Z,58419.65,58437.76,58412.21,58431.29,6.50607712
-
-                """)
-    }
-
     @Test(
         "each venue's own intervals and limits are checked before any request",
         arguments: [

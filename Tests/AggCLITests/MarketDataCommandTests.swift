@@ -8,19 +8,59 @@ import Testing
 
 @Suite("agg candles")
 struct CandlesCommandTests {
-    @Test("JSON maps Bithumb's [time, open, close, high, low, volume] rows to OHLCV exactly")
-    func json() async throws {
-        let run = await runCLI(["candles", "BTC", "--exchange", "bithumb", "--limit", "2", "--offline", "-f", "json"])
-        #expect(run.status == 0)
-        #expect(
-            run.output == """
+    /// Each venue's recorded bars, exactly: Bithumb's [time, open, close, high, low, volume] rows
+    /// mapped to OHLCV; Binance's rows of ints and strings, oldest first; Coinbase's newest-first
+    /// number rows oldest first in OHLCV order (CSV); Upbit's newest-first bars oldest first.
+    @Test(
+        "candles of two bars on each venue: exact, oldest first, in OHLCV order",
+        arguments: [
+            (
+                ["candles", "BTC", "--exchange", "bithumb", "--limit", "2", "--offline", "-f", "json"],
+                """
                 {"exchange":"bithumb","symbol":"BTC/KRW","interval":"1m","candles":[\
                 {"time":"2024-08-07T07:12:00.000Z","open":"77780000","high":"77810000","low":"77778000",\
                 "close":"77809000","volume":"2.17582916"},\
                 {"time":"2024-08-07T07:13:00.000Z","open":"79312000","high":"79351000","low":"79298000",\
                 "close":"79335000","volume":"1.53240152"}]}
 
-                """)
+                """
+            ),
+            (
+                ["candles", "BTC", "-e", "coinbase", "--offline", "-n", "2", "-f", "csv"],
+                """
+                time,open,high,low,close,volume
+                2024-08-08T08:11:00.000Z,58391.19,58428.91,58381.54,58419.65,6.3521225
+                2024-08-08T08:12:00.000Z,58419.65,58437.76,58412.21,58431.29,6.50607712
+
+                """
+            ),
+            (
+                ["candles", "BTC", "-e", "binance", "--offline", "-n", "2", "-f", "json"],
+                """
+                {"exchange":"binance","symbol":"BTC/USDT","interval":"1m","candles":[\
+                {"time":"2024-08-08T08:11:00.000Z","open":"58427.77","high":"58455.1","low":"58421.96",\
+                "close":"58444.41","volume":"21.67954"},\
+                {"time":"2024-08-08T08:12:00.000Z","open":"58444.41","high":"58455.52","low":"58396.25",\
+                "close":"58412.07","volume":"31.39526"}]}
+
+                """
+            ),
+            (
+                ["candles", "BTC", "-e", "upbit", "--offline", "-f", "json", "-n", "2"],
+                """
+                {"exchange":"upbit","symbol":"BTC/KRW","interval":"1m","candles":[\
+                {"time":"2024-08-08T08:11:00.000Z","open":"80669000","high":"80681000","low":"80611000",\
+                "close":"80620000","volume":"1.34432821"},\
+                {"time":"2024-08-08T08:12:00.000Z","open":"80620000","high":"80660000","low":"80620000",\
+                "close":"80651000","volume":"8.90899359"}]}
+
+                """
+            ),
+        ])
+    func venues(arguments: [String], output: String) async throws {
+        let run = await runCLI(arguments)
+        #expect(run.status == 0)
+        #expect(run.output == output)
     }
 
     @Test("--interval picks the endpoint; the default limit is 60 bars")

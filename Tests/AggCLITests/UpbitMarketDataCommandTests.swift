@@ -7,21 +7,6 @@ import Testing
 
 @Suite("agg candles, trades and book on Upbit")
 struct UpbitMarketDataCommandTests {
-    @Test("candles: Upbit's newest-first bars come out oldest first, exact")
-    func candles() async throws {
-        let run = await runCLI(["candles", "BTC", "-e", "upbit", "--offline", "-f", "json", "-n", "2"])
-        #expect(run.status == 0)
-        #expect(
-            run.output == """
-                {"exchange":"upbit","symbol":"BTC/KRW","interval":"1m","candles":[\
-                {"time":"2024-08-08T08:11:00.000Z","open":"80669000","high":"80681000","low":"80611000",\
-                "close":"80620000","volume":"1.34432821"},\
-                {"time":"2024-08-08T08:12:00.000Z","open":"80620000","high":"80660000","low":"80620000",\
-                "close":"80651000","volume":"8.90899359"}]}
-
-                """)
-    }
-
     @Test("candles -i 24h asks for day bars")
     func days() async throws {
         let client = try Fixtures.recordingClient("upbit", baseURL: "https://api.upbit.com")

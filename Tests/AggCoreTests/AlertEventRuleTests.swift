@@ -3,7 +3,8 @@ import FoundationEssentials
 import Testing
 
 /// Event rules in the `--alert` grammar: `[VENUE:]SYMBOL|* EVENT`, what they match, and the
-/// alert they make (its line, its JSON).
+/// alert they make (its line, its JSON). Malformed event rules are rows of
+/// `AlertRuleTests.invalid`, the one table of every malformed rule.
 @Suite("alert rules on market events")
 struct AlertEventRuleTests {
     @Test(
@@ -36,25 +37,6 @@ struct AlertEventRuleTests {
         #expect(notice == AlertRule(venue: "bithumb", symbol: "*", condition: .event(.notice)))
         #expect(notice.fieldName == "notice")
         #expect(try AlertRule.parse("xrp CAUTION off", venues: alertVenues).fieldName == "caution_off")
-    }
-
-    @Test(
-        "malformed event rules are one usage line naming the wrong part; * stays refused elsewhere",
-        arguments: [
-            ("XRP caution", "expected 'on' or 'off' after 'caution'"),
-            ("XRP warning maybe", "unknown warning state 'maybe': expected 'on' or 'off'"),
-            ("XRP caution on now", "unexpected 'now' after 'on'"),
-            ("upbit:* listed twice", "unexpected 'twice' after 'listed'"),
-            ("upbti:* listed", "unknown exchange 'upbti' (known: binance, bithumb, upbit)"),
-            ("upbit:X-RP notice", "invalid symbol 'X-RP': codes hold only letters A-Z and digits 0-9"),
-            ("* last > 3", "invalid symbol '*': codes hold only letters A-Z and digits 0-9"),
-            ("* withdraw closed", "invalid symbol '*': codes hold only letters A-Z and digits 0-9"),
-            ("XRP withdraw_closed", "unknown field 'withdraw_closed' (last, premium, usdtPremium, change)"),
-        ])
-    func invalid(text: String, message: String) {
-        #expect(throws: AggError.usage("--alert '\(text)': \(message)")) {
-            try AlertRule.parse(text, venues: alertVenues)
-        }
     }
 
     static let listed = MarketEvent(

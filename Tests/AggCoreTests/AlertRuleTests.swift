@@ -50,7 +50,7 @@ struct AlertRuleTests {
     }
 
     @Test(
-        "every malformed expression is a usage error naming the wrong part",
+        "every malformed expression, event rules included, is a usage error naming the wrong part; * stays refused outside event rules",
         arguments: [
             (
                 "",
@@ -83,6 +83,16 @@ struct AlertRuleTests {
             ("BTC withdraw open", "unknown transfer state 'open': an alert waits for 'closed'"),
             ("BTC deposit closed now", "unexpected 'now' after 'closed'"),
             ("binance:BTC withdraw closed", "binance publishes no transfer status (bithumb, upbit do)"),
+            // Event rules (AlertEventRuleTests): one usage line naming the wrong part; * stays refused elsewhere.
+            ("XRP caution", "expected 'on' or 'off' after 'caution'"),
+            ("XRP warning maybe", "unknown warning state 'maybe': expected 'on' or 'off'"),
+            ("XRP caution on now", "unexpected 'now' after 'on'"),
+            ("upbit:* listed twice", "unexpected 'twice' after 'listed'"),
+            ("upbti:* listed", "unknown exchange 'upbti' (known: binance, bithumb, upbit)"),
+            ("upbit:X-RP notice", "invalid symbol 'X-RP': codes hold only letters A-Z and digits 0-9"),
+            ("* last > 3", "invalid symbol '*': codes hold only letters A-Z and digits 0-9"),
+            ("* withdraw closed", "invalid symbol '*': codes hold only letters A-Z and digits 0-9"),
+            ("XRP withdraw_closed", "unknown field 'withdraw_closed' (last, premium, usdtPremium, change)"),
         ])
     func invalid(text: String, message: String) {
         #expect(throws: AggError.usage("--alert '\(text)': \(message)")) {

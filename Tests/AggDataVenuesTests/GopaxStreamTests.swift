@@ -42,6 +42,11 @@ struct GopaxStreamTests {
         try #require(try adapter().tickerStream)
     }
 
+    /// The file's codec on the real client, every message received at `received`.
+    static func bed() throws -> TickerStreamBed {
+        TickerStreamBed(try codec(), venue: "gopax", connector: WebSocketClient(), receivedAt: received)
+    }
+
     @Test("the file declares the stream: capability, URL, no keep-alive of agg's, quotas as data")
     func descriptor() throws {
         let adapter = try Self.adapter()
@@ -159,27 +164,15 @@ struct GopaxStreamTests {
 
     @Test("the real client against the loopback server playing ticker.jsonl: subscribe and pong checked, 3 quotes")
     func loopback() async throws {
-        let codec = try Self.codec()
-        let run = try await TickerStreamRun.playFixture(
-            codec, venue: "gopax", name: "ticker", markets: [btc, eth], connector: WebSocketClient(),
-            receivedAt: received,
-            until: { $0.quotes.count == 3 })
-        let transcript = run.transcript
-        #expect(transcript.quotes == fixtureQuotes)
-        #expect(transcript.replies == [.text(#""primus::pong::1796259724500""#)])
-        #expect(transcript.failure == nil)
-        #expect(run.endedClean)
+        let run = try await Self.bed().ticker(markets: [btc, eth], quotes: 3)
+        #expect(run.outcome == TickerStreamOutcome(quotes: fixtureQuotes, readings: 3))
+        #expect(run.transcript.replies == [.text(#""primus::pong::1796259724500""#)])
     }
 
     @Test("faults.jsonl: GOPAX's refusal of the subscribe (o.result false, errCode, errData) is a refusal")
     func loopbackError() async throws {
-        let codec = try Self.codec()
-        let run = try await TickerStreamRun.playFixture(
-            codec, venue: "gopax", name: "faults", markets: [btc], connector: WebSocketClient(),
-            receivedAt: received,
-            until: { $0.readings.count == 1 })
-        let transcript = run.transcript
-        #expect(transcript.readings == [.refused(code: "10001", message: "No such endpoint")])
+        let run = try await Self.bed().faults(markets: [btc], readings: 1)
+        #expect(run.transcript.readings == [.refused(code: "10001", message: "No such endpoint")])
         #expect(run.endedClean)
     }
 }

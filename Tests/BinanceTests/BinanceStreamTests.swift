@@ -15,6 +15,7 @@ private let btc = Market(base: "BTC", quote: "USDT")
 private let eth = Market(base: "ETH", quote: "USDT")
 private let received = Timestamp(millisecondsSince1970: 1_796_290_202_000)
 private let codec = BinanceTickerStream()
+private let bed = TickerStreamBed(codec, venue: "binance", connector: WebSocketClient(), receivedAt: received)
 
 /// The first BTC/USDT event of ticker.jsonl, unwrapped.
 private let btcEvent =
@@ -34,21 +35,6 @@ private let btcQuote = Quote(
 
 @Suite("Binance stream codec")
 struct BinanceStreamCodecTests {
-    @Test("the descriptor declares the stream: combined endpoint, Binance's pings, its published quotas")
-    func descriptor() {
-        let bed = AdapterTestBed(BinanceAdapter.self)
-        #expect(
-            bed.streamDeclaration
-                == StreamDeclaration(
-                    urlVariable: "AGG_BINANCE_WS_URL",
-                    stream: StreamDescriptor(
-                        url: "wss://stream.binance.com:9443/stream", keepAlive: .none, silenceLimit: .seconds(60),
-                        quotas: StreamQuotas(
-                            marketsPerConnection: 1024, marketsPerMessage: 200, messagesPerSecond: 4,
-                            connectionsPerWindow: 300, connectionWindow: .seconds(300)))))
-        #expect(bed.tickerCodec is BinanceTickerStream)
-    }
-
     @Test("SUBSCRIBE names each market's lower-case @ticker stream, 200 a message, numbered from 1")
     func subscribe() {
         #expect(
@@ -151,9 +137,8 @@ struct BinanceStreamCodecTests {
 struct BinanceStreamLoopbackTests {
     @Test("ticker.jsonl: subscribed as the script expects, Binance's ping answered, 3 quotes with the frames' values")
     func ticker() async throws {
-        let server = try WebSocketLoopbackServer(script: .fixture(venue: "binance", name: "ticker"))
-        let (transcript, records) = try await play(server, markets: [btc, eth]) { $0.quotes.count == 3 }
-        #expect(transcript.error == nil)
+        let run = try await bed.ticker(markets: [btc, eth], quotes: 3)
+        #expect(run.transcript.error == nil)
         var eth = btcQuote
         eth.market = Market(base: "ETH", quote: "USDT")
         (eth.last, eth.open, eth.high, eth.low, eth.previousClose) = (
@@ -168,31 +153,23 @@ struct BinanceStreamLoopbackTests {
         (later.baseVolume, later.quoteVolume) = (decimal("12346"), decimal("1126375678.12345678"))
         later.timestamp = Timestamp(millisecondsSince1970: 1_796_290_201_136)
         #expect(
-            transcript.readings == [
+            run.transcript.readings == [
                 .control, .quotes([btcQuote], skipped: []), .quotes([eth], skipped: []), .quotes([later], skipped: []),
             ])
-        #expect(records.first?.violations == [])
+        #expect(run.connections.first?.violations == [])
         #expect(
-            records.first?.messages == [#"{"method":"SUBSCRIBE","params":["btcusdt@ticker","ethusdt@ticker"],"id":1}"#])
+            run.connections.first?.messages == [
+                #"{"method":"SUBSCRIBE","params":["btcusdt@ticker","ethusdt@ticker"],"id":1}"#
+            ])
     }
 
     @Test("faults.jsonl: Binance's error answer is a refusal, and its close ends the stream with its code")
     func refused() async throws {
-        let server = try WebSocketLoopbackServer(script: .fixture(venue: "binance", name: "faults"))
-        let (transcript, records) = try await play(server, markets: [Market(base: "NOPE", quote: "USDT")]) { _ in false
-        }
+        let run = try await bed.faults(markets: [Market(base: "NOPE", quote: "USDT")])
         #expect(
-            transcript.readings == [.refused(code: "2", message: "Invalid request: property name must be a string")])
-        #expect(transcript.closeCode == 1008)
-        #expect(records.first?.violations == [])
-    }
-
-    /// The codec over the real client against `server`: what it read, and what the server saw.
-    private func play(
-        _ server: WebSocketLoopbackServer, markets: [Market], until: (TickerStreamTranscript) -> Bool
-    ) async throws -> (TickerStreamTranscript, [WebSocketServerConnectionRecord]) {
-        let run = try await TickerStreamRun.play(
-            codec, markets: markets, server: server, connector: WebSocketClient(), receivedAt: received, until: until)
-        return (run.transcript, run.connections)
+            run.transcript.readings == [.refused(code: "2", message: "Invalid request: property name must be a string")]
+        )
+        #expect(run.transcript.closeCode == 1008)
+        #expect(run.connections.first?.violations == [])
     }
 }

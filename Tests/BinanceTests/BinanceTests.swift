@@ -71,31 +71,6 @@ struct BinanceDecodingTests {
 
 @Suite("Binance errors")
 struct BinanceErrorTests {
-    @Test(
-        "error envelopes become typed errors",
-        arguments: [
-            (
-                "binance/error_-1121_invalid_symbol.json", 400,
-                AggError.notListed(venue: "binance", market: btc, code: "-1121", message: "Invalid symbol.")
-            ),
-            ("binance/error_-1003_too_much_weight.json", 429, .rateLimited(venue: "binance", retryAfterSeconds: 7)),
-            ("binance/error_-1003_too_much_weight.json", 418, .rateLimited(venue: "binance", retryAfterSeconds: 7)),
-            (
-                "binance/error_451_restricted_location.json", 451,
-                .locationRestricted(venue: "binance", url: base + "/api/v3/ticker/24hr?symbol=BTCUSDT")
-            ),
-        ])
-    func envelopes(file: String, status: Int, expected: AggError) async throws {
-        let body = try Fixtures.bytes(file)
-        let client = ScriptedHTTPClient { request in
-            HTTPResponse(
-                status: status, headers: [HTTPHeader(name: "Retry-After", value: "7")], body: body, url: request.url)
-        }
-        await #expect(throws: expected) {
-            try await bed.adapter(client).quote(for: btc)
-        }
-    }
-
     @Test("HTTP 451 says plainly that the venue refuses this location")
     func restrictedLocation() async throws {
         let body = try Fixtures.bytes("binance/error_451_restricted_location.json")
@@ -111,13 +86,6 @@ struct BinanceErrorTests {
                     == "binance: HTTP 451: the venue refuses requests from this location (restricted location)")
             #expect(!BinanceAdapter.descriptor.meansNotListed(error))
         }
-    }
-
-    @Test("-1121 counts as not listed; other codes do not")
-    func notListed() {
-        let binance = BinanceAdapter.descriptor
-        #expect(binance.meansNotListed(.venue(venue: "binance", code: "-1121", message: "Invalid symbol.")))
-        #expect(!binance.meansNotListed(.venue(venue: "binance", code: "-1100", message: "Illegal characters")))
     }
 
     @Test(

@@ -152,12 +152,6 @@ struct BithumbErrorTests {
         #expect(client.requests.count == 4)
     }
 
-    @Test("5500 counts as not listed; 5600 does not")
-    func notListed() {
-        #expect(BithumbAdapter.descriptor.meansNotListed(.venue(venue: "bithumb", code: "5500", message: "x")))
-        #expect(!BithumbAdapter.descriptor.meansNotListed(.venue(venue: "bithumb", code: "5600", message: "x")))
-    }
-
     @Test(
         "fields of the wrong shape become decoding errors naming the venue",
         arguments: [

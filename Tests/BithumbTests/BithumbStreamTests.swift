@@ -8,6 +8,7 @@ import Testing
 
 private let codec = BithumbAdapter.tickerCodec
 private let received = Timestamp(millisecondsSince1970: 1_796_259_726_000)
+private let bed = TickerStreamBed(codec, venue: "bithumb", connector: WebSocketClient(), receivedAt: received)
 private let btc = Market(base: "BTC", quote: "KRW")
 private let eth = Market(base: "ETH", quote: "KRW")
 
@@ -134,25 +135,15 @@ struct BithumbStreamTests {
 
     @Test("the real client against the loopback server playing ticker.jsonl: the subscribe checked, 3 quotes in order")
     func loopback() async throws {
-        let run = try await TickerStreamRun.playFixture(
-            codec, venue: "bithumb", name: "ticker", markets: [btc, eth], connector: WebSocketClient(),
-            receivedAt: received,
-            until: { $0.quotes.count == 3 })
-        let transcript = run.transcript
-        #expect(transcript.quotes == fixtureQuotes)
-        #expect(transcript.failure == nil)
-        #expect(run.endedClean)
+        let run = try await bed.ticker(markets: [btc, eth], quotes: 3)
+        #expect(run.outcome == TickerStreamOutcome(quotes: fixtureQuotes, readings: 4))
     }
 
     @Test("faults.jsonl: the error frame is a refusal, and the venue's close ends the stream")
     func loopbackError() async throws {
-        let run = try await TickerStreamRun.playFixture(
-            codec, venue: "bithumb", name: "faults", markets: [btc, eth], connector: WebSocketClient(),
-            receivedAt: received,
-            until: { _ in false })
-        let transcript = run.transcript
-        #expect(transcript.readings == [.refused(code: "INVALID_PARAM", message: "codes 필드가 비어 있습니다.")])
-        #expect(transcript.closeCode == 1000)
+        let run = try await bed.faults(markets: [btc, eth])
+        #expect(run.transcript.readings == [.refused(code: "INVALID_PARAM", message: "codes 필드가 비어 있습니다.")])
+        #expect(run.transcript.closeCode == 1000)
         #expect(run.connections.first?.violations == [])
     }
 }

@@ -15,6 +15,7 @@ private let btc = Market(base: "BTC", quote: "USD")
 private let eth = Market(base: "ETH", quote: "USD")
 private let received = Timestamp(millisecondsSince1970: 1_796_290_202_000)
 private let codec = CoinbaseTickerStream()
+private let bed = TickerStreamBed(codec, venue: "coinbase", connector: WebSocketClient(), receivedAt: received)
 
 /// The first BTC-USD ticker of ticker.jsonl.
 private let btcTicker =
@@ -29,21 +30,6 @@ private let btcQuote = Quote(
 
 @Suite("Coinbase stream codec")
 struct CoinbaseStreamCodecTests {
-    @Test("the descriptor declares the stream: the Exchange feed, heartbeats, subscribe within 5 s")
-    func descriptor() {
-        let bed = AdapterTestBed(CoinbaseAdapter.self)
-        #expect(
-            bed.streamDeclaration
-                == StreamDeclaration(
-                    urlVariable: "AGG_COINBASE_WS_URL",
-                    stream: StreamDescriptor(
-                        url: "wss://ws-feed.exchange.coinbase.com", keepAlive: .none, silenceLimit: .seconds(15),
-                        quotas: StreamQuotas(
-                            marketsPerConnection: 100, marketsPerMessage: 100, messagesPerSecond: 4,
-                            connectionsPerWindow: 8, connectionWindow: .seconds(1), subscribeWithin: .seconds(5)))))
-        #expect(bed.tickerCodec is CoinbaseTickerStream)
-    }
-
     @Test("one subscribe message names the products and the ticker and heartbeat channels, 100 products a message")
     func subscribe() {
         #expect(
@@ -156,9 +142,8 @@ struct CoinbaseStreamLoopbackTests {
         "ticker.jsonl: subscribed as the script expects, acks and heartbeats said nothing, 3 quotes with the frames' values"
     )
     func ticker() async throws {
-        let server = try WebSocketLoopbackServer(script: .fixture(venue: "coinbase", name: "ticker"))
-        let (transcript, records) = try await play(server, markets: [btc, eth]) { $0.quotes.count == 3 }
-        #expect(transcript.error == nil)
+        let run = try await bed.ticker(markets: [btc, eth], quotes: 3)
+        #expect(run.transcript.error == nil)
         let eth = Quote(
             exchange: "coinbase", market: eth, last: decimal("3050.12"), open: decimal("2990"), high: decimal("3071"),
             low: decimal("2975.5"), change: decimal("60.12"), changePercent: decimal("2.0107"),
@@ -170,29 +155,21 @@ struct CoinbaseStreamLoopbackTests {
         later.baseVolume = decimal("12346")
         later.timestamp = Timestamp(millisecondsSince1970: 1_796_290_201_136)
         #expect(
-            transcript.readings == [
+            run.transcript.readings == [
                 .control, .control, .quotes([btcQuote], skipped: []), .quotes([eth], skipped: []), .control,
                 .quotes([later], skipped: []),
             ])
-        #expect(records.first?.violations == [])
+        #expect(run.connections.first?.violations == [])
     }
 
     @Test("faults.jsonl: Coinbase's error message is a refusal, and its close ends the stream")
     func refused() async throws {
-        let server = try WebSocketLoopbackServer(script: .fixture(venue: "coinbase", name: "faults"))
-        let (transcript, records) = try await play(server, markets: [Market(base: "NOPE", quote: "USD")]) { _ in false }
+        let run = try await bed.faults(markets: [Market(base: "NOPE", quote: "USD")])
         #expect(
-            transcript.readings == [.refused(code: "Failed to subscribe", message: "NOPE-USD is not a valid product")])
-        #expect(transcript.closeCode == 1000)
-        #expect(records.first?.violations == [])
-    }
-
-    /// The codec over the real client against `server`: what it read, and what the server saw.
-    private func play(
-        _ server: WebSocketLoopbackServer, markets: [Market], until: (TickerStreamTranscript) -> Bool
-    ) async throws -> (TickerStreamTranscript, [WebSocketServerConnectionRecord]) {
-        let run = try await TickerStreamRun.play(
-            codec, markets: markets, server: server, connector: WebSocketClient(), receivedAt: received, until: until)
-        return (run.transcript, run.connections)
+            run.transcript.readings == [
+                .refused(code: "Failed to subscribe", message: "NOPE-USD is not a valid product")
+            ])
+        #expect(run.transcript.closeCode == 1000)
+        #expect(run.connections.first?.violations == [])
     }
 }

@@ -69,21 +69,6 @@ struct CoinbaseDecodingTests {
 
 @Suite("Coinbase errors")
 struct CoinbaseErrorTests {
-    @Test(
-        "error bodies become typed errors",
-        arguments: [
-            (
-                "coinbase/error_404_not_found.json", 404,
-                AggError.notListed(venue: "coinbase", market: btc, code: "404", message: "NotFound")
-            ),
-            ("coinbase/error_429_rate_limit.json", 429, .rateLimited(venue: "coinbase", retryAfterSeconds: nil)),
-            ("coinbase/error_404_not_found.json", 400, .venue(venue: "coinbase", code: "400", message: "NotFound")),
-        ])
-    func envelopes(file: String, status: Int, expected: AggError) async throws {
-        let error = try await bed.error(status: status, fixture: file) { try await $0.quote(for: btc) }
-        #expect(error == expected)
-    }
-
     @Test("stats without an open: no change, and so no change basis")
     func noOpen() async throws {
         let ticker = try Fixtures.bytes("coinbase/products_BTC-USD_ticker.json")

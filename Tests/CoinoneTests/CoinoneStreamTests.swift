@@ -8,6 +8,7 @@ import Testing
 
 private let codec = CoinoneTickerStream()
 private let received = Timestamp(millisecondsSince1970: 1_796_259_726_000)
+private let bed = TickerStreamBed(codec, venue: "coinone", connector: WebSocketClient(), receivedAt: received)
 private let btc = Market(base: "BTC", quote: "KRW")
 private let eth = Market(base: "ETH", quote: "KRW")
 
@@ -125,26 +126,14 @@ struct CoinoneStreamTests {
         "the real client against the loopback server playing ticker.jsonl: the greeting, one subscribe a pair, 3 quotes"
     )
     func loopback() async throws {
-        let run = try await TickerStreamRun.playFixture(
-            codec, venue: "coinone", name: "ticker", markets: [btc, eth], connector: WebSocketClient(),
-            receivedAt: received,
-            until: { $0.quotes.count == 3 })
-        let transcript = run.transcript
-        #expect(transcript.quotes == fixtureQuotes)
-        #expect(transcript.readings.count == 7)
-        #expect(transcript.failure == nil)
-        #expect(run.endedClean)
+        let run = try await bed.ticker(markets: [btc, eth], quotes: 3)
+        #expect(run.outcome == TickerStreamOutcome(quotes: fixtureQuotes, readings: 7))
     }
 
     @Test("faults.jsonl: an unknown pair is acknowledged, then refused by an ERROR naming no topic")
     func loopbackError() async throws {
-        let server = try WebSocketLoopbackServer(script: .fixture(venue: "coinone", name: "faults"))
-        let run = try await TickerStreamRun.play(
-            codec, markets: [Market(base: "NOPE", quote: "KRW")], server: server, connector: WebSocketClient(),
-            receivedAt: received,
-            until: { $0.readings.count == 3 })
-        let transcript = run.transcript
-        #expect(transcript.readings == [.control, .control, .refused(code: "160012", message: "Invalid Topic")])
+        let run = try await bed.faults(markets: [Market(base: "NOPE", quote: "KRW")], readings: 3)
+        #expect(run.transcript.readings == [.control, .control, .refused(code: "160012", message: "Invalid Topic")])
         #expect(run.endedClean)
     }
 }

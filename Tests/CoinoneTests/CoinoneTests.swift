@@ -75,24 +75,6 @@ struct CoinoneTickerTests {
 
 @Suite("Coinone errors")
 struct CoinoneErrorTests {
-    @Test(
-        "error envelopes become typed errors whatever the key spelling",
-        arguments: [
-            (
-                "coinone/error_108_unknown_cryptocurrency.json",
-                AggError.notListed(venue: "coinone", market: btc, code: "108", message: "Unknown CryptoCurrency")
-            ),
-            ("coinone/error_4_blocked_user_access.json", .rateLimited(venue: "coinone", retryAfterSeconds: nil)),
-            (
-                "coinone/error_107_parameter_error.json",
-                .venue(venue: "coinone", code: "107", message: "Parameter error")
-            ),
-        ])
-    func envelopes(file: String, expected: AggError) async throws {
-        let error = try await bed.error(fixture: file) { try await $0.quote(for: btc) }
-        #expect(error == expected)
-    }
-
     @Test("the rate-limit block reads as such on one line naming the venue")
     func blocked() async throws {
         let body = try Fixtures.bytes("coinone/error_4_blocked_user_access.json")
@@ -106,13 +88,6 @@ struct CoinoneErrorTests {
             #expect(error.description == "coinone: rate limited by coinone")
             #expect(!CoinoneAdapter.descriptor.meansNotListed(error))
         }
-    }
-
-    @Test("108 counts as not listed; other codes do not")
-    func notListed() {
-        let descriptor = CoinoneAdapter.descriptor
-        #expect(descriptor.meansNotListed(.venue(venue: "coinone", code: "108", message: "Unknown CryptoCurrency")))
-        #expect(!descriptor.meansNotListed(.venue(venue: "coinone", code: "107", message: "Parameter error")))
     }
 
     @Test(

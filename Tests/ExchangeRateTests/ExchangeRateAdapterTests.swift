@@ -21,7 +21,7 @@ private func serving(_ file: String, status: Int = 200) throws -> (ExchangeRateA
     return (bed.adapter(client), client)
 }
 
-@Suite("ExchangeRate router and descriptor")
+@Suite("ExchangeRate router and registration")
 struct ExchangeRateRouterTests {
     @Test("the latest endpoint's URL, under the default and an overriding base URL")
     func url() {
@@ -29,17 +29,6 @@ struct ExchangeRateRouterTests {
         #expect(
             APIRouter.latest(base: "KRW").url(baseURL: "http://127.0.0.1:8080/fx")
                 == "http://127.0.0.1:8080/fx/v6/latest/KRW")
-    }
-
-    @Test("the descriptor declares an FX source that quotes no markets and credits the provider")
-    func descriptor() {
-        #expect(
-            ExchangeRateAdapter.descriptor.facts == [
-                "id": "exchangerate", "capabilities": "fxRates", "quoteCurrencies": "", "homeCurrency": "USD",
-                "requestsPerSecond": "1.0", "defaultBaseURL": "https://open.er-api.com",
-                "baseURLVariable": "AGG_EXCHANGERATE_URL",
-                "attribution": "Rates By Exchange Rate API (https://www.exchangerate-api.com)",
-            ])
     }
 
     @Test("it registers beside the exchanges and is found by its FX capability, not by ticker")

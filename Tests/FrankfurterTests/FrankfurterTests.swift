@@ -25,7 +25,7 @@ private func answer(base code: String = "USD", date: String = "2024-08-07", amou
     #"{"amount":\#(amount),"base":"\#(code)","date":"\#(date)","rates":\#(rates)}"#
 }
 
-@Suite("Frankfurter router and descriptor")
+@Suite("Frankfurter router")
 struct FrankfurterRouterTests {
     @Test("the latest endpoint's URL, under the default and an overriding base URL")
     func url() {
@@ -35,17 +35,6 @@ struct FrankfurterRouterTests {
                 == "http://127.0.0.1:8080/frankfurter/v1/latest?base=KRW")
     }
 
-    @Test("the descriptor declares an FX source of ECB rates that quotes no markets, with its credit")
-    func descriptor() {
-        #expect(
-            FrankfurterAdapter.descriptor.facts == [
-                "id": "frankfurter", "capabilities": "fxRates", "quoteCurrencies": "", "homeCurrency": "EUR",
-                "requestsPerSecond": "1.0", "defaultBaseURL": "https://api.frankfurter.dev",
-                "baseURLVariable": "AGG_FRANKFURTER_URL",
-                "attribution":
-                    "Euro foreign exchange reference rates of the European Central Bank, via Frankfurter (https://frankfurter.dev)",
-            ])
-    }
 }
 
 @Suite("ECB publication calendar")

@@ -8,6 +8,7 @@ import Testing
 
 private let codec = KorbitTickerStream()
 private let received = Timestamp(millisecondsSince1970: 1_796_259_726_000)
+private let bed = TickerStreamBed(codec, venue: "korbit", connector: WebSocketClient(), receivedAt: received)
 private let btc = Market(base: "BTC", quote: "KRW")
 private let eth = Market(base: "ETH", quote: "KRW")
 
@@ -130,27 +131,15 @@ struct KorbitStreamTests {
         "the real client against the loopback server playing ticker.jsonl: the subscribe checked, the server's ping answered, 3 quotes"
     )
     func loopback() async throws {
-        let run = try await TickerStreamRun.playFixture(
-            codec, venue: "korbit", name: "ticker", markets: [btc, eth], connector: WebSocketClient(),
-            receivedAt: received,
-            until: { $0.quotes.count == 3 })
-        let transcript = run.transcript
-        #expect(transcript.quotes == fixtureQuotes)
-        #expect(transcript.readings.count == 4)
-        #expect(transcript.failure == nil)
-        #expect(run.endedClean)
+        let run = try await bed.ticker(markets: [btc, eth], quotes: 3)
+        #expect(run.outcome == TickerStreamOutcome(quotes: fixtureQuotes, readings: 4))
     }
 
     @Test("faults.jsonl: an unknown symbol is refused with Korbit's code and message")
     func loopbackError() async throws {
-        let server = try WebSocketLoopbackServer(script: .fixture(venue: "korbit", name: "faults"))
-        let run = try await TickerStreamRun.play(
-            codec, markets: [Market(base: "NOPE", quote: "KRW")], server: server, connector: WebSocketClient(),
-            receivedAt: received,
-            until: { $0.readings.count == 1 })
-        let transcript = run.transcript
+        let run = try await bed.faults(markets: [Market(base: "NOPE", quote: "KRW")], readings: 1)
         #expect(
-            transcript.readings == [
+            run.transcript.readings == [
                 .refused(code: "INVALID_SYMBOL", message: "The symbol does not exist (nope_krw)")
             ])
         #expect(run.endedClean)

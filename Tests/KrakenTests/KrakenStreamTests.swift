@@ -15,6 +15,7 @@ private let btc = Market(base: "BTC", quote: "USD")
 private let eth = Market(base: "ETH", quote: "USD")
 private let received = Timestamp(millisecondsSince1970: 1_796_290_202_000)
 private let codec = KrakenTickerStream()
+private let bed = TickerStreamBed(codec, venue: "kraken", connector: WebSocketClient(), receivedAt: received)
 
 /// The BTC/USD snapshot entry of ticker.jsonl: JSON numbers, an RFC 3339 time in microseconds.
 private let btcTicker =
@@ -34,21 +35,6 @@ private let btcQuote = Quote(
 
 @Suite("Kraken stream codec")
 struct KrakenStreamCodecTests {
-    @Test("the descriptor declares the stream: v2 endpoint, Kraken's heartbeats, conservative quotas")
-    func descriptor() {
-        let bed = AdapterTestBed(KrakenAdapter.self)
-        #expect(
-            bed.streamDeclaration
-                == StreamDeclaration(
-                    urlVariable: "AGG_KRAKEN_WS_URL",
-                    stream: StreamDescriptor(
-                        url: "wss://ws.kraken.com/v2", keepAlive: .none, silenceLimit: .seconds(15),
-                        quotas: StreamQuotas(
-                            marketsPerConnection: 200, marketsPerMessage: 200, messagesPerSecond: 1,
-                            connectionsPerWindow: 100, connectionWindow: .seconds(600)))))
-        #expect(bed.tickerCodec is KrakenTickerStream)
-    }
-
     @Test("subscribe names v2 symbols, the usual codes (BTC/USD, DOGE/USD, not XBT or XDG), 200 a message")
     func subscribe() {
         #expect(
@@ -95,13 +81,9 @@ struct KrakenStreamCodecTests {
         let pound = btcTicker.replacingOccurrences(of: "BTC/USD", with: "BTC/GBP")
         #expect(
             codec.read(.text(message(bad, pound, btcTicker)), receivedAt: received)
-                == .quotes(
-                    [btcQuote],
-                    skipped: [
-                        SkippedEntry(
-                            venue: "kraken", entry: "ETH/USD", market: eth, path: "$.data[0].last",
-                            reason: "expected a number, found a string")
-                    ]))
+                == bed.skipped(
+                    "ETH/USD", market: eth, path: "$.data[0].last", reason: "expected a number, found a string",
+                    keeping: [btcQuote]))
     }
 
     @Test(
@@ -177,9 +159,7 @@ struct KrakenStreamCodecTests {
         let entry = replace.contains("BTCUSD") ? "BTCUSD" : "BTC/USD"
         #expect(
             codec.read(.text(message(ticker)), receivedAt: received)
-                == .quotes(
-                    [],
-                    skipped: [SkippedEntry(venue: "kraken", entry: entry, market: market, path: path, reason: reason)]))
+                == bed.skipped(entry, market: market, path: path, reason: reason))
     }
 }
 
@@ -187,9 +167,8 @@ struct KrakenStreamCodecTests {
 struct KrakenStreamLoopbackTests {
     @Test("ticker.jsonl: status on connect, subscribed as expected, acks and heartbeat said nothing, 3 quotes")
     func ticker() async throws {
-        let server = try WebSocketLoopbackServer(script: .fixture(venue: "kraken", name: "ticker"))
-        let (transcript, records) = try await play(server, markets: [btc, eth]) { $0.quotes.count == 3 }
-        #expect(transcript.error == nil)
+        let run = try await bed.ticker(markets: [btc, eth], quotes: 3)
+        #expect(run.transcript.error == nil)
         let eth = Quote(
             exchange: "kraken", market: eth, last: decimal("3050.12"), high: decimal("3071"), low: decimal("2975.5"),
             baseVolume: decimal("34567.812"), timestamp: Timestamp(millisecondsSince1970: 1_796_290_200_512),
@@ -197,34 +176,22 @@ struct KrakenStreamLoopbackTests {
         var later = btcQuote
         (later.last, later.baseVolume, later.timestamp) = (decimal("91240"), decimal("1235.1"), nil)
         #expect(
-            transcript.readings == [
+            run.transcript.readings == [
                 .control, .control, .control, .quotes([btcQuote], skipped: []), .quotes([eth], skipped: []), .control,
                 .quotes([later], skipped: []),
             ])
-        #expect(records.first?.violations == [])
+        #expect(run.connections.first?.violations == [])
     }
 
     @Test("faults.jsonl: Kraken's failed subscriptions are refusals; the connection stays open")
     func refused() async throws {
-        let server = try WebSocketLoopbackServer(script: .fixture(venue: "kraken", name: "faults"))
-        let (transcript, records) = try await play(server, markets: [Market(base: "NOPE", quote: "USD")]) {
-            $0.readings.count == 2
-        }
+        let run = try await bed.faults(markets: [Market(base: "NOPE", quote: "USD")], readings: 2)
         #expect(
-            transcript.readings == [
+            run.transcript.readings == [
                 .refused(code: "Currency pair not supported NOPE/USD", message: "Currency pair not supported NOPE/USD"),
                 .refused(code: "EGeneral:Invalid arguments", message: "Invalid arguments"),
             ])
-        #expect(transcript.error == nil)
-        #expect(records.first?.violations == [])
-    }
-
-    /// The codec over the real client against `server`: what it read, and what the server saw.
-    private func play(
-        _ server: WebSocketLoopbackServer, markets: [Market], until: (TickerStreamTranscript) -> Bool
-    ) async throws -> (TickerStreamTranscript, [WebSocketServerConnectionRecord]) {
-        let run = try await TickerStreamRun.play(
-            codec, markets: markets, server: server, connector: WebSocketClient(), receivedAt: received, until: until)
-        return (run.transcript, run.connections)
+        #expect(run.transcript.error == nil)
+        #expect(run.connections.first?.violations == [])
     }
 }

@@ -178,19 +178,6 @@ struct KrakenErrorTests {
         }
     }
 
-    @Test("only the unknown-pair error counts as not listed; the two rate-limit errors are rate limits")
-    func notListed() {
-        let descriptor = KrakenAdapter.descriptor
-        #expect(descriptor.notListedCodes == ["EQuery:Unknown asset pair"])
-        #expect(descriptor.rateLimitCodes == ["EAPI:Rate limit exceeded", "EGeneral:Too many requests"])
-        #expect(
-            descriptor.meansNotListed(
-                .venue(venue: "kraken", code: "EQuery:Unknown asset pair", message: "Unknown asset pair")))
-        #expect(
-            !descriptor.meansNotListed(.venue(venue: "kraken", code: "EQuery:Unknown asset", message: "Unknown asset")))
-        #expect(!descriptor.meansNotListed(.venue(venue: "kraken", code: "EGeneral:Internal error", message: "")))
-    }
-
     @Test(
         "broken answers become typed errors naming the venue",
         arguments: [

@@ -15,6 +15,7 @@ private let btc = Market(base: "BTC", quote: "USDT")
 private let eth = Market(base: "ETH", quote: "USDT")
 private let received = Timestamp(millisecondsSince1970: 1_796_290_202_000)
 private let codec = OKXTickerStream()
+private let bed = TickerStreamBed(codec, venue: "okx", connector: WebSocketClient(), receivedAt: received)
 
 /// The first BTC-USDT ticker of ticker.jsonl: every value a string, `ts` too.
 private let btcTicker =
@@ -34,23 +35,6 @@ private let btcQuote = Quote(
 
 @Suite("OKX stream codec")
 struct OKXStreamCodecTests {
-    @Test("the descriptor declares the stream: public v5 endpoint, text ping under 30 s, OKX's quotas")
-    func descriptor() {
-        let bed = AdapterTestBed(OKXAdapter.self)
-        #expect(
-            bed.streamDeclaration
-                == StreamDeclaration(
-                    urlVariable: "AGG_OKX_WS_URL",
-                    stream: StreamDescriptor(
-                        url: "wss://ws.okx.com:8443/ws/v5/public",
-                        keepAlive: .message(.text("ping"), every: .seconds(20)),
-                        silenceLimit: .seconds(30),
-                        quotas: StreamQuotas(
-                            marketsPerConnection: 300, marketsPerMessage: 300, messagesPerSecond: 3,
-                            connectionsPerWindow: 3, connectionWindow: .seconds(1)))))
-        #expect(bed.tickerCodec is OKXTickerStream)
-    }
-
     @Test("one subscribe operation names every instrument, 300 to a message (about 13 KB of OKX's 64)")
     func subscribe() {
         #expect(
@@ -79,13 +63,10 @@ struct OKXStreamCodecTests {
         let euro = btcTicker.replacingOccurrences(of: #""instId":"BTC-USDT""#, with: #""instId":"BTC-EUR""#)
         #expect(
             codec.read(.text(push(bad, euro, btcTicker)), receivedAt: received)
-                == .quotes(
-                    [btcQuote],
-                    skipped: [
-                        SkippedEntry(
-                            venue: "okx", entry: "ETH-USDT", market: eth, path: "$.data[0].last",
-                            reason: "'3.05E3' has an exponent: a decimal written as text must be written out in full")
-                    ]))
+                == bed.skipped(
+                    "ETH-USDT", market: eth, path: "$.data[0].last",
+                    reason: "'3.05E3' has an exponent: a decimal written as text must be written out in full",
+                    keeping: [btcQuote]))
     }
 
     @Test(
@@ -150,11 +131,7 @@ struct OKXStreamCodecTests {
         } else {
             #expect(
                 reading
-                    == .quotes(
-                        [],
-                        skipped: [
-                            SkippedEntry(venue: "okx", entry: "BTC-USDT", market: btc, path: path, reason: reason)
-                        ]))
+                    == bed.skipped("BTC-USDT", market: btc, path: path, reason: reason))
         }
     }
 }
@@ -164,9 +141,8 @@ struct OKXStreamLoopbackTests {
     @Test(
         "ticker.jsonl: subscribed as the script expects, acks and pong said nothing, 3 quotes with the frames' values")
     func ticker() async throws {
-        let server = try WebSocketLoopbackServer(script: .fixture(venue: "okx", name: "ticker"))
-        let (transcript, records) = try await play(server, markets: [btc, eth]) { $0.quotes.count == 3 }
-        #expect(transcript.error == nil)
+        let run = try await bed.ticker(markets: [btc, eth], quotes: 3)
+        #expect(run.transcript.error == nil)
         let eth = Quote(
             exchange: "okx", market: eth, last: decimal("3050.12"), open: decimal("2990"), high: decimal("3071"),
             low: decimal("2975.5"), change: decimal("60.12"), changePercent: decimal("2.0107"),
@@ -178,37 +154,25 @@ struct OKXStreamLoopbackTests {
         (later.baseVolume, later.quoteVolume) = (decimal("12346"), decimal("1126375678.123"))
         later.timestamp = Timestamp(millisecondsSince1970: 1_796_290_201_136)
         #expect(
-            transcript.readings == [
+            run.transcript.readings == [
                 .control, .control, .quotes([btcQuote], skipped: []), .quotes([eth], skipped: []), .control,
                 .quotes([later], skipped: []),
             ])
-        #expect(records.first?.violations == [])
+        #expect(run.connections.first?.violations == [])
     }
 
     @Test("faults.jsonl: OKX's error event is a refusal; the connection stays open")
     func refused() async throws {
-        let server = try WebSocketLoopbackServer(script: .fixture(venue: "okx", name: "faults"))
-        let (transcript, records) = try await play(server, markets: [Market(base: "NOPE", quote: "USDT")]) {
-            !$0.readings.isEmpty
-        }
+        let run = try await bed.faults(markets: [Market(base: "NOPE", quote: "USDT")], readings: 1)
         #expect(
-            transcript.readings == [
+            run.transcript.readings == [
                 .refused(
                     code: "60018",
                     message:
                         "Wrong URL or channel:tickers,instId:NOPE-USDT doesn't exist. Please use the correct URL, channel and parameters referring to API document."
                 )
             ])
-        #expect(transcript.error == nil)
-        #expect(records.first?.violations == [])
-    }
-
-    /// The codec over the real client against `server`: what it read, and what the server saw.
-    private func play(
-        _ server: WebSocketLoopbackServer, markets: [Market], until: (TickerStreamTranscript) -> Bool
-    ) async throws -> (TickerStreamTranscript, [WebSocketServerConnectionRecord]) {
-        let run = try await TickerStreamRun.play(
-            codec, markets: markets, server: server, connector: WebSocketClient(), receivedAt: received, until: until)
-        return (run.transcript, run.connections)
+        #expect(run.transcript.error == nil)
+        #expect(run.connections.first?.violations == [])
     }
 }

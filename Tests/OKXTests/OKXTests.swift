@@ -79,34 +79,6 @@ struct OKXRouterTests {
 @Suite("OKX errors")
 struct OKXErrorTests {
     @Test(
-        "error envelopes become typed errors",
-        arguments: [
-            (
-                "okx/error_51001_instrument_not_exist.json", 200,
-                AggError.notListed(venue: "okx", market: btc, code: "51001", message: "Instrument ID does not exist")
-            ),
-            ("okx/error_50011_too_many_requests.json", 429, .rateLimited(venue: "okx", retryAfterSeconds: nil)),
-            ("okx/error_50011_too_many_requests.json", 200, .rateLimited(venue: "okx", retryAfterSeconds: nil)),
-            (
-                "okx/error_51000_parameter_error.json", 200,
-                .venue(venue: "okx", code: "51000", message: "Parameter bar error")
-            ),
-        ])
-    func envelopes(file: String, status: Int, expected: AggError) async throws {
-        let error = try await bed.error(status: status, fixture: file) { try await $0.quote(for: btc) }
-        #expect(error == expected)
-    }
-
-    @Test("51001 counts as not listed and 50011 as a rate limit; other codes do not")
-    func notListed() {
-        let descriptor = OKXAdapter.descriptor
-        #expect(descriptor.notListedCodes == ["51001"])
-        #expect(descriptor.rateLimitCodes == ["50011"])
-        #expect(descriptor.meansNotListed(.venue(venue: "okx", code: "51001", message: "Instrument ID does not exist")))
-        #expect(!descriptor.meansNotListed(.venue(venue: "okx", code: "51000", message: "Parameter error")))
-    }
-
-    @Test(
         "broken answers become typed errors naming the venue",
         arguments: [
             (200, "<html><body>Bad gateway</body></html>", "decoding"),

@@ -8,6 +8,7 @@ import Testing
 
 private let codec = UpbitAdapter.tickerCodec
 private let received = Timestamp(millisecondsSince1970: 1_796_259_726_000)
+private let bed = TickerStreamBed(codec, venue: "upbit", connector: WebSocketClient(), receivedAt: received)
 private let btc = Market(base: "BTC", quote: "KRW")
 private let eth = Market(base: "ETH", quote: "KRW")
 
@@ -117,25 +118,15 @@ struct UpbitStreamTests {
 
     @Test("the real client against the loopback server playing ticker.jsonl: the subscribe checked, 3 quotes in order")
     func loopback() async throws {
-        let run = try await TickerStreamRun.playFixture(
-            codec, venue: "upbit", name: "ticker", markets: [btc, eth], connector: WebSocketClient(),
-            receivedAt: received,
-            until: { $0.quotes.count == 3 })
-        let transcript = run.transcript
-        #expect(transcript.quotes == fixtureQuotes)
-        #expect(transcript.readings.count == 4)
-        #expect(run.endedClean)
+        let run = try await bed.ticker(markets: [btc, eth], quotes: 3)
+        #expect(run.outcome == TickerStreamOutcome(quotes: fixtureQuotes, readings: 4))
     }
 
     @Test("the venue's error frame is a refusal, and its close ends the stream")
     func loopbackError() async throws {
-        let run = try await TickerStreamRun.playFixture(
-            codec, venue: "upbit", name: "faults", markets: [btc, eth], connector: WebSocketClient(),
-            receivedAt: received,
-            until: { _ in false })
-        let transcript = run.transcript
-        #expect(transcript.readings == [.refused(code: "NO_CODES", message: "요청한 코드가 없습니다.")])
-        #expect(transcript.closeCode == 1000)
+        let run = try await bed.faults(markets: [btc, eth])
+        #expect(run.transcript.readings == [.refused(code: "NO_CODES", message: "요청한 코드가 없습니다.")])
+        #expect(run.transcript.closeCode == 1000)
         #expect(run.connections.first?.violations == [])
     }
 }

@@ -107,37 +107,6 @@ struct UpbitQuotaHeaderTests {
 @Suite("Upbit errors")
 struct UpbitErrorTests {
     @Test(
-        "error envelopes with a number or a string name become typed errors",
-        arguments: [
-            (
-                "upbit/error_404_code_not_found.json", 404,
-                AggError.notListed(venue: "upbit", market: btc, code: "404", message: "Code not found")
-            ),
-            (
-                "upbit/error_400_invalid_parameter.json", 400,
-                .venue(venue: "upbit", code: "invalid_parameter", message: "markets parameter is required")
-            ),
-            ("upbit/error_429_too_many_requests.json", 429, .rateLimited(venue: "upbit", retryAfterSeconds: nil)),
-            ("upbit/error_429_too_many_requests.json", 418, .rateLimited(venue: "upbit", retryAfterSeconds: nil)),
-            (
-                "upbit/error_400_invalid_parameter.json", 200,
-                .venue(venue: "upbit", code: "invalid_parameter", message: "markets parameter is required")
-            ),
-        ])
-    func envelopes(file: String, status: Int, expected: AggError) async throws {
-        let error = try await bed.error(status: status, fixture: file) { try await $0.quote(for: btc) }
-        #expect(error == expected)
-    }
-
-    @Test("404 counts as not listed; other names do not")
-    func notListed() {
-        let upbit = UpbitAdapter.descriptor
-        #expect(upbit.meansNotListed(.venue(venue: "upbit", code: "404", message: "Code not found")))
-        #expect(!upbit.meansNotListed(.venue(venue: "upbit", code: "invalid_parameter", message: "x")))
-        #expect(!upbit.meansNotListed(.http(venue: "upbit", status: 404, url: base)))
-    }
-
-    @Test(
         "answers of the wrong shape become typed errors naming the venue",
         arguments: [
             (200, "[]", "decoding"),
