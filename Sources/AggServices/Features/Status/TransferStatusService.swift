@@ -98,7 +98,8 @@ package struct TransferStatusService: Sendable {
                     rows += coinRows.map { row in
                         var row = row
                         if row.asOf == nil { row.asOf = asked }
-                        return Self.overridden(row, by: withdrawalOverrides[descriptor.id])
+                        return Self.priced(
+                            row, table: descriptor.withdrawalFees, overrides: withdrawalOverrides[descriptor.id])
                     }
                 }
             }
@@ -109,6 +110,26 @@ package struct TransferStatusService: Sendable {
             }
         }
         return Report(rows: rows, errors: errors, takerFees: fees)
+    }
+
+    /// `row` with its withdrawal fee from where agg trusts it most: the user's config file, else
+    /// the venue's own answer, else agg's shipped table for the venue (`feeSource` `.table`).
+    static func priced(_ row: TransferStatus, table: WithdrawalFeeTable?, overrides: VenueFeeOverrides?)
+        -> TransferStatus
+    {
+        overridden(tabled(row, by: table), by: overrides)
+    }
+
+    /// `row` with the table's fixed fee for its coin and network when the venue's answer has no
+    /// fee and the table has one.
+    static func tabled(_ row: TransferStatus, by table: WithdrawalFeeTable?) -> TransferStatus {
+        guard row.withdrawal == nil, let table, let fee = table.fee(coin: row.coin, network: row.network) else {
+            return row
+        }
+        var row = row
+        row.withdrawal = .fixed(fee)
+        row.feeSource = .table(source: table.source, asOf: table.asOf)
+        return row
     }
 
     /// `row` with the user's fixed withdrawal fee for its coin and network, when they set one.
