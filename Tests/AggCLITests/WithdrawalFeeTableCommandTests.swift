@@ -87,6 +87,35 @@ struct WithdrawalFeeTableCommandTests {
         )
     }
 
+    @Test("agg status of a venue without transfer status: the table's networks, both sides unknown and said so")
+    func statusWithoutStatus() async throws {
+        let table = WithdrawalFeeTable(
+            source: "https://binance.example/fees", asOf: "2024-08-01",
+            fees: ["BTC": Decimal(string: "0.0002")!, "USDT/TRX": 1, "USDT/ETH": Decimal(string: "4.5")!])
+        let run = await runCLI(
+            ["status", "BTC", "USDT", "ETH", "-e", "binance", "--offline", "-f", "csv"],
+            registry: tabledRegistry(table, on: "binance"), now: Self.now)
+        #expect(run.status == 1)
+        #expect(
+            run.output
+                == StatusCommandTests.csvHeader
+                + "binance,BTC,,unknown,unknown,0.0002,2024-08-08T08:12:15.000Z,Binance publishes no transfer status; the fee is agg's table,fixed,,,,,table,2024-08-01\n"
+                + "binance,USDT,ETH,unknown,unknown,4.5,2024-08-08T08:12:15.000Z,Binance publishes no transfer status; the fee is agg's table,fixed,,,,,table,2024-08-01\n"
+                + "binance,USDT,TRX,unknown,unknown,1,2024-08-08T08:12:15.000Z,Binance publishes no transfer status; the fee is agg's table,fixed,,,,,table,2024-08-01\n"
+        )
+        #expect(
+            run.errorLines.filter { !$0.hasPrefix("agg: offline:") } == [
+                "agg: binance: ETH/USDT is not listed (ETH is not in agg's withdrawal-fee table for it)"
+            ]
+        )
+        // Without a table it is still a usage error.
+        let untabled = await runCLI(
+            ["status", "BTC", "-e", "binance", "--offline"], registry: tabledRegistry(nil, on: "binance"),
+            now: Self.now)
+        #expect(untabled.status == 64)
+        #expect(untabled.error == "agg: binance publishes no transfer status; see 'agg exchanges'\n")
+    }
+
     @Test("the config file's withdrawalFees beat the table")
     func configBeatsTable() async throws {
         let path = try configFile(#"{"venueSettings":{"upbit":{"withdrawalFees":{"BTC":"0.0003"}}}}"#)
