@@ -72,7 +72,9 @@ private struct ThousandFX: VenueAdapter {
 /// - BTC, thick: gla asks 1,000 (100), bids 999 (100); kra asks 1,012,000 (50), bids 1,010,000 (50).
 /// - THIN: gla asks 10 (100: 1M KRW), bids 9.9 (50); kra asks 10,600 (2000), bids 10,500 (1000).
 /// - DDD: the least volume, beyond `--top 2`.
-private func notionalRegistry(bookCalls: CallCounter, globalRate: Double = 100) -> AdapterRegistry {
+private func notionalRegistry(bookCalls: CallCounter, globalRate: Double = 100, glaTable: WithdrawalFeeTable? = nil)
+    -> AdapterRegistry
+{
     func venue(_ id: String, _ quote: String, basisPoints: Int, rate: Double = 100) -> AdapterDescriptor {
         AdapterDescriptor(
             id: id, displayName: id, country: quote == "KRW" ? "KR" : "US", homeCurrency: quote,
@@ -95,8 +97,10 @@ private func notionalRegistry(bookCalls: CallCounter, globalRate: Double = 100) 
                 withdrawal: .percentage(
                     rate: Decimal(1) / 1000, minimum: Decimal(5) / 100, maximum: nil))
         ], bookCalls: bookCalls)
+    var glaDescriptor = venue("gla", "USDT", basisPoints: 10, rate: globalRate)
+    glaDescriptor.withdrawalFees = glaTable
     let gla = NotionalVenue(
-        descriptor: venue("gla", "USDT", basisPoints: 10, rate: globalRate),
+        descriptor: glaDescriptor,
         tickers: ["BTC": ("1000", "1"), "THIN": ("10", "1"), "DDD": ("0.1", "1")],
         books: ["BTC": ([("1000", "100")], [("999", "100")]), "THIN": ([("10", "100")], [("9.9", "50")])],
         transfers: [], bookCalls: bookCalls)
@@ -110,12 +114,13 @@ private func notionalRegistry(bookCalls: CallCounter, globalRate: Double = 100) 
             + [AdapterRegistration(descriptor: ThousandFX().descriptor) { _ in ThousandFX() }])
 }
 
-private func runNotional(_ arguments: [String], bookCalls: CallCounter = CallCounter(), globalRate: Double = 100)
-    async -> CLIRun
-{
+private func runNotional(
+    _ arguments: [String], bookCalls: CallCounter = CallCounter(), globalRate: Double = 100,
+    glaTable: WithdrawalFeeTable? = nil
+) async -> CLIRun {
     await runCLI(
-        arguments, width: 200, registry: notionalRegistry(bookCalls: bookCalls, globalRate: globalRate),
-        now: notionalNow)
+        arguments, width: 200,
+        registry: notionalRegistry(bookCalls: bookCalls, globalRate: globalRate, glaTable: glaTable), now: notionalNow)
 }
 
 @Suite("agg premium --notional")
@@ -176,6 +181,30 @@ struct PremiumNotionalTests {
             Self.text(try Self.kra(json, "BTC")["atNotional"]["kimchi"])
                 == #"{"exchange":"gla","percent":null,"filled":null,"depthLimited":false,"#
                 + #""problem":"the withdrawal fee of BTC on gla (BTC) is unknown: no net without it"}"#)
+    }
+
+    // Kimchi, net, with a shipped table for gla (no transfer status): 10M KRW is 10,000 USDT,
+    // 10 BTC at 1,000 plus gla's 0.1 % (10 USDT) on top, a cost of 10,010,000 KRW; the table's
+    // 0.01 BTC goes, 9.99 BTC sell at kra's 1,010,000 less 0.05 %: 10,084,855.05 KRW, a net of
+    // 74,855.05, +0.7478...% -> 0.75 %; agg arb prices the same route the same.
+    @Test("--net: a venue without transfer status priced with its shipped table, as agg arb prices it")
+    func netWithTable() async throws {
+        let table = WithdrawalFeeTable(source: "https://gla.example/fees", asOf: "2024-08-05", fees: ["BTC": 1 / 100])
+        let board = try await runNotional(
+            ["premium", "BTC", "--notional", "10M", "--net", "-f", "json"], glaTable: table
+        ).json()
+        #expect(
+            Self.text(try Self.kra(board, "BTC")["atNotional"]["kimchi"])
+                == #"{"exchange":"gla","percent":"0.75","filled":"10000000","depthLimited":false,"problem":null}"#)
+        let arb = try await runNotional(
+            ["arb", "BTC", "--from", "gla", "--to", "kra", "--notional", "10M", "-f", "json"], glaTable: table
+        ).json()
+        #expect(try arb["net"].string() == "74855.05")
+        #expect(try arb["netPercent"].string() == "0.75")
+        #expect(
+            Self.text(arb["transfer"])
+                == #"{"network":"BTC","fee":"0.01","feeCurrency":"BTC","withdraw":"unknown","deposit":"open","#
+                + #""feeSource":{"kind":"table","source":"https://gla.example/fees","asOf":"2024-08-05","ageDays":3}}"#)
     }
 
     @Test("--net gives agg arb's net percent for the same route and notional, exactly")

@@ -45,6 +45,9 @@ public struct AdapterDescriptor: Sendable, Equatable {
     public var stream: StreamDescriptor?
     /// The venue's published taker fees, for routes and net premiums; `nil` for an FX source.
     public var fees: FeeSchedule?
+    /// The withdrawal fees agg ships for a venue that publishes none without a key, used where
+    /// its transfer status has none; `nil` when agg ships no table for it.
+    public var withdrawalFees: WithdrawalFeeTable?
     /// The venue's event sources (`agg record --events`): the generic ones its capabilities
     /// give (`EventSource.generic`) unless the descriptor names its own list.
     public var eventSources: [EventSource]
@@ -56,7 +59,8 @@ public struct AdapterDescriptor: Sendable, Equatable {
         attribution: String? = nil, limits: FetchLimits = .standard, changeBasis: ChangeBasis? = nil,
         notListedCodes: Set<String> = [], quotaHeader: QuotaHeader? = nil, rateLimitCodes: Set<String> = [],
         settings: [AdapterSetting] = [], batching: QuoteBatching = .single, rateBases: [String]? = nil,
-        stream: StreamDescriptor? = nil, fees: FeeSchedule? = nil, eventSources: [EventSource]? = nil
+        stream: StreamDescriptor? = nil, fees: FeeSchedule? = nil, eventSources: [EventSource]? = nil,
+        withdrawalFees: WithdrawalFeeTable? = nil
     ) {
         self.id = id
         self.displayName = displayName
@@ -77,6 +81,7 @@ public struct AdapterDescriptor: Sendable, Equatable {
         self.rateBases = rateBases
         self.stream = stream
         self.fees = fees
+        self.withdrawalFees = withdrawalFees
         self.eventSources =
             eventSources ?? EventSource.generic(capabilities: capabilities, requestsPerSecond: requestsPerSecond)
     }

@@ -55,6 +55,24 @@ package struct ArbRendering: Rendering {
         return nil
     }
 
+    /// The transfer object; a tabled fee adds `feeSource`
+    /// (`{"kind":"table","source":PAGE,"asOf":"2026-09-23","ageDays":72}`), the only source it names,
+    /// so routes of venues without a table read as before.
+    private var transferJSON: JSONValue {
+        let transfer = report.transfer
+        var object: [(String, JSONValue)] = [
+            ("network", JSONOutput.string(transfer?.network)),
+            ("fee", JSONOutput.decimal(Self.rounded(report.route?.transferFee))),
+            ("feeCurrency", .string(report.coin)),
+            ("withdraw", JSONOutput.string(transfer?.withdraw.rawValue)),
+            ("deposit", JSONOutput.string(transfer?.deposit.rawValue)),
+        ]
+        if let transfer, let source = transfer.feeSource, case .table = source {
+            object.append(("feeSource", TransferStatusRendering.json(source, at: transfer.asOf)))
+        }
+        return .object(JSONObject(object.map { JSONObject.Member(key: $0.0, value: $0.1) }))
+    }
+
     package func json() -> JSONValue {
         let buy = buyFigures
         let transfer = report.transfer
@@ -84,13 +102,7 @@ package struct ArbRendering: Rendering {
                 "cost": JSONOutput.decimal(Self.rounded(buy?.cost)),
                 "fee": JSONOutput.decimal(Self.rounded(buy?.fee)),
             ],
-            "transfer": [
-                "network": JSONOutput.string(transfer?.network),
-                "fee": JSONOutput.decimal(Self.rounded(report.route?.transferFee)),
-                "feeCurrency": .string(report.coin),
-                "withdraw": JSONOutput.string(transfer?.withdraw.rawValue),
-                "deposit": JSONOutput.string(transfer?.deposit.rawValue),
-            ],
+            "transfer": transferJSON,
             "sell": [
                 "exchange": .string(report.sell.exchange),
                 "averagePrice": JSONOutput.decimal(Self.average(report.route?.sell)),
@@ -154,10 +166,12 @@ package struct ArbRendering: Rendering {
         }
     }
 
-    static func describe(_ source: WithdrawalFeeSource?) -> String {
+    /// A withdrawal fee's origin: `from the venue`, `tabled, read 2026-09-23, 72 days old` (the
+    /// table's age at `time`, the transfer status's time), `config file`, `unknown`.
+    static func describe(_ source: WithdrawalFeeSource?, at time: Timestamp? = nil) -> String {
         switch source {
         case .venue: "from the venue"
-        case .table(_, let asOf): "tabled, read \(asOf)"
+        case .table(_, let asOf): "tabled, read \(asOf)" + (FeeText.age(asOf, at: time).map { ", \($0)" } ?? "")
         case .configuration: "config file"
         case nil: "unknown"
         }
@@ -200,7 +214,7 @@ package struct ArbRendering: Rendering {
                 transfer.fee == nil
                 ? "unknown"
                 : (report.route.map { amount($0.transferFee, coin) } ?? "-")
-                    + " (\(Self.describe(transfer.feeSource)))"
+                    + " (\(Self.describe(transfer.feeSource, at: transfer.asOf)))"
             lines.append(
                 (
                     "TRANSFER",

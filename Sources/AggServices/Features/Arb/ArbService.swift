@@ -101,17 +101,27 @@ package struct ArbService: Sendable {
     /// request failed: the route then treats that side as unknown.
     static func status(_ coin: String, on venue: AdapterDescriptor, factory: AdapterFactory) async -> StatusAnswer {
         guard venue.supports(.transferStatus) else {
-            return StatusAnswer(rows: [], notes: [])
+            // No status to ask; a shipped table still gives the networks and their fees (the
+            // config file's win), both sides unknown.
+            let overrides = factory.context.withdrawalFeeOverrides[venue.id]
+            let tabled = venue.withdrawalFees?.rows(coin: coin, exchange: venue.id) ?? []
+            return StatusAnswer(
+                rows: tabled.map {
+                    TransferStatusService.priced($0, table: venue.withdrawalFees, overrides: overrides)
+                },
+                notes: [])
         }
         let answer = await Result<[TransferStatus], AggError>.catching { () throws(AggError) in
             try await factory.adapter(id: venue.id).transferStatus(coins: [coin])
         }
         switch answer {
         case .success(let rows):
-            // The config file's withdrawal fees win, as in `agg status`.
+            // The config file's withdrawal fees win, then the venue's, then agg's table, as in `agg status`.
             let overrides = factory.context.withdrawalFeeOverrides[venue.id]
             return StatusAnswer(
-                rows: rows.filter { $0.coin == coin }.map { TransferStatusService.overridden($0, by: overrides) },
+                rows: rows.filter { $0.coin == coin }.map {
+                    TransferStatusService.priced($0, table: venue.withdrawalFees, overrides: overrides)
+                },
                 notes: [])
         case .failure(let error):
             return StatusAnswer(

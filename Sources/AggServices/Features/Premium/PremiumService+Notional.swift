@@ -57,8 +57,18 @@ extension PremiumService {
         let books = await Self.books(for: rows, venues: venues, factory: factory)
         var byVenue: [String: [TransferStatus]] = [:]
         for row in transfers {
+            let table = venues.first { $0.id == row.exchange }?.withdrawalFees
             byVenue[row.exchange, default: []].append(
-                TransferStatusService.overridden(row, by: ask.withdrawalOverrides[row.exchange]))
+                TransferStatusService.priced(row, table: table, overrides: ask.withdrawalOverrides[row.exchange]))
+        }
+        // A venue without transfer status but with a shipped table: the table's networks, priced.
+        for venue in venues where !venue.supports(.transferStatus) {
+            guard let table = venue.withdrawalFees else { continue }
+            for row in rows {
+                byVenue[venue.id, default: []] += table.rows(coin: row.base, exchange: venue.id).map {
+                    TransferStatusService.priced($0, table: table, overrides: ask.withdrawalOverrides[venue.id])
+                }
+            }
         }
         let pricer = PremiumNotionalPricer(
             notional: ask.amount, currency: board.currency, net: ask.net, fx: board.fx, fees: ask.fees,

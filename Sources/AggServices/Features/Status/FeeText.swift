@@ -31,13 +31,21 @@ enum FeeText {
         }
     }
 
-    /// Where a withdrawal fee comes from, short: `venue`, `table 2026-09-23`, `config`.
-    static func source(_ source: WithdrawalFeeSource) -> String {
+    /// Where a withdrawal fee comes from, short: `venue`, `table 2026-09-23, 72 days old` (its
+    /// age at `time`, the row's time; the day alone without one), `config`.
+    static func source(_ source: WithdrawalFeeSource, at time: Timestamp? = nil) -> String {
         switch source {
         case .venue: "venue"
-        case .table(_, let asOf): "table \(asOf)"
+        case .table(_, let asOf): "table \(asOf)" + (age(asOf, at: time).map { ", \($0)" } ?? "")
         case .configuration: "config"
         }
+    }
+
+    /// How old a table read on `asOf` was at `time`: `72 days old`, `1 day old`, `0 days old`;
+    /// `nil` without a time.
+    static func age(_ asOf: String, at time: Timestamp?) -> String? {
+        guard let time, let days = WithdrawalFeeTable.ageInDays(asOf: asOf, at: time) else { return nil }
+        return days == 1 ? "1 day old" : "\(days) days old"
     }
 
     /// The kind of a withdrawal fee's source in JSON and CSV.

@@ -20,7 +20,7 @@ package struct TransferStatusRendering: Rendering {
                 "note": JSONOutput.string(row.note),
                 "withdrawalFee": row.withdrawal.map(Self.json) ?? .null,
                 "withdrawMinimum": JSONOutput.decimal(row.withdrawMinimum),
-                "feeSource": row.feeSource.map(Self.json) ?? .null,
+                "feeSource": row.feeSource.map { Self.json($0, at: row.asOf) } ?? .null,
             ]
         }
         let errors = report.errors.map { error in
@@ -55,10 +55,15 @@ package struct TransferStatusRendering: Rendering {
         }
     }
 
-    /// `{"kind":"venue"}`, `{"kind":"table","source":PAGE,"asOf":"2026-09-23"}` or `{"kind":"configuration"}`.
-    static func json(_ source: WithdrawalFeeSource) -> JSONValue {
+    /// `{"kind":"venue"}`, `{"kind":"table","source":PAGE,"asOf":"2026-09-23","ageDays":72}` (the
+    /// table's age in whole days at `time`, the row's time; null without one) or `{"kind":"configuration"}`.
+    static func json(_ source: WithdrawalFeeSource, at time: Timestamp?) -> JSONValue {
         if case .table(let page, let asOf) = source {
-            return ["kind": "table", "source": .string(page), "asOf": .string(asOf)]
+            let days = time.flatMap { WithdrawalFeeTable.ageInDays(asOf: asOf, at: $0) }
+            return [
+                "kind": "table", "source": .string(page), "asOf": .string(asOf),
+                "ageDays": days.map { .number(String($0)) } ?? .null,
+            ]
         }
         return ["kind": .string(FeeText.sourceKind(source))]
     }
@@ -99,7 +104,8 @@ package struct TransferStatusRendering: Rendering {
             table.append(texts: [
                 row.exchange, row.coin, row.network ?? "-", row.deposit.rawValue, row.withdraw.rawValue,
                 row.withdrawal.map { FeeText.withdrawal($0, coin: row.coin) } ?? "-",
-                row.withdrawMinimum?.description ?? "-", row.feeSource.map(FeeText.source) ?? "-", row.note ?? "",
+                row.withdrawMinimum?.description ?? "-", row.feeSource.map { FeeText.source($0, at: row.asOf) } ?? "-",
+                row.note ?? "",
             ])
         }
         let rendered = table.render(width: width, style: style)

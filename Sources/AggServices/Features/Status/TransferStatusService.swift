@@ -58,18 +58,36 @@ package struct TransferStatusService: Sendable {
             withdrawalOverrides: factory.context.withdrawalFeeOverrides)
     }
 
-    /// The venues to ask: those named (each must publish transfer status), else every venue that
-    /// does.
+    /// The venues to ask: those named (each must publish transfer status or have a shipped
+    /// withdrawal-fee table), else every venue that does.
     static func venues(in registry: AdapterRegistry, named: [String]) throws(AggError) -> [AdapterDescriptor] {
         var chosen: [AdapterDescriptor] = []
         for id in named {
             let descriptor = try registry.requireDescriptor(id: id)
-            guard descriptor.supports(.transferStatus) else {
+            guard Self.hasRows(descriptor) else {
                 throw .usage("\(descriptor.id) publishes no transfer status; see 'agg exchanges'")
             }
             if !chosen.contains(where: { $0.id == descriptor.id }) { chosen.append(descriptor) }
         }
-        return chosen.isEmpty ? registry.descriptors(supporting: .transferStatus) : chosen
+        return chosen.isEmpty ? registry.descriptors.filter(Self.hasRows) : chosen
+    }
+
+    /// Whether `agg status` has rows for the venue: it publishes transfer status, or agg ships a
+    /// table of its withdrawal fees.
+    static func hasRows(_ descriptor: AdapterDescriptor) -> Bool {
+        descriptor.supports(.transferStatus) || descriptor.withdrawalFees != nil
+    }
+
+    /// What a venue without transfer status answers: its table's networks for `coins`, both
+    /// sides unknown and said so.
+    static func tabledRows(_ descriptor: AdapterDescriptor, coins: [String]) -> [TransferStatus] {
+        coins.flatMap { coin in
+            (descriptor.withdrawalFees?.rows(coin: coin, exchange: descriptor.id) ?? []).map { row in
+                var row = row
+                row.note = "\(descriptor.displayName) publishes no transfer status; the fee is agg's table"
+                return row
+            }
+        }
     }
 
     /// The status of `coins` on `venues`. Rows without a time of their own get the time of the
@@ -78,7 +96,8 @@ package struct TransferStatusService: Sendable {
         let factory = self.factory
         let asked = now()
         let answers = await concurrentResults(venues) { descriptor throws(AggError) in
-            try await factory.adapter(id: descriptor.id).transferStatus(coins: coins)
+            guard descriptor.supports(.transferStatus) else { return Self.tabledRows(descriptor, coins: coins) }
+            return try await factory.adapter(id: descriptor.id).transferStatus(coins: coins)
         }
         var rows: [TransferStatus] = []
         var errors: [AggError] = []
@@ -93,12 +112,16 @@ package struct TransferStatusService: Sendable {
                         errors.append(
                             .notListed(
                                 venue: descriptor.id, market: Market(base: coin, quote: descriptor.homeCurrency),
-                                code: "", message: "\(coin) is not on its transfer status list"))
+                                code: "",
+                                message: descriptor.supports(.transferStatus)
+                                    ? "\(coin) is not on its transfer status list"
+                                    : "\(coin) is not in agg's withdrawal-fee table for it"))
                     }
                     rows += coinRows.map { row in
                         var row = row
                         if row.asOf == nil { row.asOf = asked }
-                        return Self.overridden(row, by: withdrawalOverrides[descriptor.id])
+                        return Self.priced(
+                            row, table: descriptor.withdrawalFees, overrides: withdrawalOverrides[descriptor.id])
                     }
                 }
             }
@@ -109,6 +132,26 @@ package struct TransferStatusService: Sendable {
             }
         }
         return Report(rows: rows, errors: errors, takerFees: fees)
+    }
+
+    /// `row` with its withdrawal fee from where agg trusts it most: the user's config file, else
+    /// the venue's own answer, else agg's shipped table for the venue (`feeSource` `.table`).
+    static func priced(_ row: TransferStatus, table: WithdrawalFeeTable?, overrides: VenueFeeOverrides?)
+        -> TransferStatus
+    {
+        overridden(tabled(row, by: table), by: overrides)
+    }
+
+    /// `row` with the table's fixed fee for its coin and network when the venue's answer has no
+    /// fee and the table has one.
+    static func tabled(_ row: TransferStatus, by table: WithdrawalFeeTable?) -> TransferStatus {
+        guard row.withdrawal == nil, let table, let fee = table.fee(coin: row.coin, network: row.network) else {
+            return row
+        }
+        var row = row
+        row.withdrawal = .fixed(fee)
+        row.feeSource = .table(source: table.source, asOf: table.asOf)
+        return row
     }
 
     /// `row` with the user's fixed withdrawal fee for its coin and network, when they set one.
