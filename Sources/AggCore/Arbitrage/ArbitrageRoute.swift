@@ -85,9 +85,9 @@ extension ArbitrageInputs {
     public func breakEvenNotional() -> Decimal? {
         let points = breakPoints
         guard let first = points.first else { return nil }
-        if net(buying: first) >= 0 { return 0 }
         var previous = first
         var previousNet = net(buying: first)
+        if previousNet >= 0 { return 0 }
         for point in points.dropFirst() {
             let pointNet = net(buying: point)
             if pointNet >= 0 {
@@ -122,6 +122,12 @@ extension ArbitrageInputs {
     }
 
     func route(buying amount: Decimal) -> ArbitrageRoute {
+        route(buying: amount, percent: true)
+    }
+
+    /// The route when `amount` is bought; without `percent` its `netPercent` is left `nil` (the
+    /// break-even asks only the net, at every break point, and the percent is a division).
+    func route(buying amount: Decimal, percent: Bool) -> ArbitrageRoute {
         let buy = asks.fill(amount: amount)
         let buyFeeAmount: Decimal
         let cost: Decimal
@@ -143,11 +149,11 @@ extension ArbitrageInputs {
         return ArbitrageRoute(
             notional: buy.value, buy: buy, buyFee: buyFeeAmount, cost: cost, withdrawn: withdrawn,
             transferFee: transferFee, sell: sell, sellFee: sellFeeAmount, received: received, net: net,
-            netPercent: cost > 0 ? net / cost * 100 : nil, depthLimited: !buy.complete || !sell.complete)
+            netPercent: percent && cost > 0 ? net / cost * 100 : nil, depthLimited: !buy.complete || !sell.complete)
     }
 
     func net(buying amount: Decimal) -> Decimal {
-        route(buying: amount).net
+        route(buying: amount, percent: false).net
     }
 
     /// The coin amounts, above zero and up to `largestPurchase`, where `net` changes slope,
