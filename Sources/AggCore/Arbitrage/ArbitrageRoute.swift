@@ -66,12 +66,12 @@ extension ArbitrageInputs {
     public func route(notional: Decimal) -> ArbitrageRoute {
         let wanted = asks.fill(value: notional)
         let largest = largestPurchase
-        let amount = min(wanted.amount, largest)
+        let amount = DecimalOrder.isLess(largest, wanted.amount) ? largest : wanted.amount
         var route = route(buying: amount)
         route.notional = notional
         // Not `route.buy.value < notional`: a partial level's coin is a 38-digit quotient, and
         // buying it back at the level's price can come to a hair under the notional.
-        route.depthLimited = !wanted.complete || amount < wanted.amount
+        route.depthLimited = !wanted.complete || DecimalOrder.isLess(amount, wanted.amount)
         return route
     }
 
@@ -87,10 +87,10 @@ extension ArbitrageInputs {
         guard let first = points.first else { return nil }
         var previous = first
         var previousNet = net(buying: first)
-        if previousNet >= 0 { return 0 }
+        if !ValueBounds.isBelowZero(previousNet) { return 0 }
         for point in points.dropFirst() {
             let pointNet = net(buying: point)
-            if pointNet >= 0 {
+            if !ValueBounds.isBelowZero(pointNet) {
                 let amount = previous + (-previousNet) * (point - previous) / (pointNet - previousNet)
                 return asks.fill(amount: amount).value
             }
@@ -107,8 +107,9 @@ extension ArbitrageInputs {
     var largestPurchase: Decimal {
         let askTotal = asks.totalAmount
         let bidTotal = bids.totalAmount
-        guard bidTotal > 0 else { return 0 }
-        return min(askTotal, bought(forHeld: withdrawal.withdrawn(forArriving: bidTotal)))
+        guard ValueBounds.isAboveZero(bidTotal) else { return 0 }
+        let carried = bought(forHeld: withdrawal.withdrawn(forArriving: bidTotal))
+        return DecimalOrder.isLess(carried, askTotal) ? carried : askTotal
     }
 
     /// The coin held after the buy's fee when `amount` is bought.
@@ -140,7 +141,7 @@ extension ArbitrageInputs {
             cost = buy.value
         }
         let withdrawn = held(buying: buy.amount)
-        let arriving = withdrawn > 0 ? withdrawal.arriving(from: withdrawn) : 0
+        let arriving = ValueBounds.isAboveZero(withdrawn) ? withdrawal.arriving(from: withdrawn) : 0
         let transferFee = withdrawn - arriving
         let sell = bids.fill(amount: arriving)
         let sellFeeAmount = sell.value * sellFee.rate
@@ -149,7 +150,8 @@ extension ArbitrageInputs {
         return ArbitrageRoute(
             notional: buy.value, buy: buy, buyFee: buyFeeAmount, cost: cost, withdrawn: withdrawn,
             transferFee: transferFee, sell: sell, sellFee: sellFeeAmount, received: received, net: net,
-            netPercent: percent && cost > 0 ? net / cost * 100 : nil, depthLimited: !buy.complete || !sell.complete)
+            netPercent: percent && ValueBounds.isAboveZero(cost) ? net / cost * 100 : nil,
+            depthLimited: !buy.complete || !sell.complete)
     }
 
     func net(buying amount: Decimal) -> Decimal {
@@ -164,7 +166,7 @@ extension ArbitrageInputs {
         var points = asks.amountBoundaries
         points += withdrawal.boundaries.map { bought(forHeld: $0) }
         points += bids.amountBoundaries.dropFirst().map { bought(forHeld: withdrawal.withdrawn(forArriving: $0)) }
-        let inside = Set(points.filter { $0 > 0 && $0 < largest })
-        return inside.sorted() + [largest]
+        let inside = Set(points.filter { ValueBounds.isAboveZero($0) && DecimalOrder.isLess($0, largest) })
+        return inside.sorted(by: DecimalOrder.isLess) + [largest]
     }
 }

@@ -85,16 +85,19 @@ public struct BookSide: Sendable, Equatable {
             let level = levels[whole]
             // A level the rest does not exceed is taken whole; one that is exactly the rest is
             // taken as the rest (`min` keeps `left`), as is a partial one.
-            guard level.amount < left else {
+            guard DecimalOrder.isLess(level.amount, left) else {
                 value = (whole > 0 ? valueTotals[whole - 1] : 0) + left * level.price
                 left -= left
-                return BookFill(amount: amount - max(left, 0), value: value, best: best, complete: left <= 0)
+                return BookFill(
+                    amount: amount - Self.positivePart(left), value: value, best: best,
+                    complete: !Self.isAboveZero(left))
             }
             left -= level.amount
             whole += 1
         }
         if whole > 0 { value = valueTotals[whole - 1] }
-        return BookFill(amount: amount - max(left, 0), value: value, best: best, complete: left <= 0)
+        return BookFill(
+            amount: amount - Self.positivePart(left), value: value, best: best, complete: !Self.isAboveZero(left))
     }
 
     /// Walks the side for `value` in the quote currency (a buy of that size on asks). Within a
@@ -106,7 +109,7 @@ public struct BookSide: Sendable, Equatable {
         var partial = false
         while whole < levels.count, Self.isAboveZero(left) {
             let levelValue = levelValues[whole]
-            guard levelValue <= left else {
+            guard !DecimalOrder.isLess(left, levelValue) else {
                 amount = (whole > 0 ? amountTotals[whole - 1] : 0) + left / levels[whole].price
                 left = 0
                 partial = true
@@ -116,12 +119,18 @@ public struct BookSide: Sendable, Equatable {
             whole += 1
         }
         if !partial, whole > 0 { amount = amountTotals[whole - 1] }
-        return BookFill(amount: amount, value: value - max(left, 0), best: best, complete: left <= 0)
+        return BookFill(
+            amount: amount, value: value - Self.positivePart(left), best: best, complete: !Self.isAboveZero(left))
     }
 
     /// Whether `value` is above zero (`value > 0` without bringing both sides to one exponent).
     static func isAboveZero(_ value: Decimal) -> Bool {
-        !value.isSignMinus && !value.isZero && !value.isNaN
+        ValueBounds.isAboveZero(value)
+    }
+
+    /// `max(value, 0)`: `value` above zero, else 0.
+    static func positivePart(_ value: Decimal) -> Decimal {
+        isAboveZero(value) ? value : 0
     }
 
     /// The coin amounts at which a walk moves to the next level: 0, then the running totals.
