@@ -114,7 +114,8 @@ extension ArbitrageInputs {
 
     /// The coin held after the buy's fee when `amount` is bought.
     func held(buying amount: Decimal) -> Decimal {
-        buyFee.buyCharge == .coin ? amount * (1 - buyFee.rate) : amount
+        buyFee.buyCharge == .coin
+            ? DecimalArithmetic.product(amount, DecimalArithmetic.difference(1, buyFee.rate)) : amount
     }
 
     /// The inverse of `held(buying:)`.
@@ -134,19 +135,19 @@ extension ArbitrageInputs {
         let cost: Decimal
         switch buyFee.buyCharge {
         case .quoteCurrency:
-            buyFeeAmount = buy.value * buyFee.rate
-            cost = buy.value + buyFeeAmount
+            buyFeeAmount = DecimalArithmetic.product(buy.value, buyFee.rate)
+            cost = DecimalArithmetic.sum(buy.value, buyFeeAmount)
         case .coin:
-            buyFeeAmount = buy.amount * buyFee.rate
+            buyFeeAmount = DecimalArithmetic.product(buy.amount, buyFee.rate)
             cost = buy.value
         }
         let withdrawn = held(buying: buy.amount)
         let arriving = ValueBounds.isAboveZero(withdrawn) ? withdrawal.arriving(from: withdrawn) : 0
-        let transferFee = withdrawn - arriving
+        let transferFee = DecimalArithmetic.difference(withdrawn, arriving)
         let sell = bids.fill(amount: arriving)
-        let sellFeeAmount = sell.value * sellFee.rate
-        let received = (sell.value - sellFeeAmount) * rate
-        let net = received - cost
+        let sellFeeAmount = DecimalArithmetic.product(sell.value, sellFee.rate)
+        let received = DecimalArithmetic.product(DecimalArithmetic.difference(sell.value, sellFeeAmount), rate)
+        let net = DecimalArithmetic.difference(received, cost)
         return ArbitrageRoute(
             notional: buy.value, buy: buy, buyFee: buyFeeAmount, cost: cost, withdrawn: withdrawn,
             transferFee: transferFee, sell: sell, sellFee: sellFeeAmount, received: received, net: net,

@@ -51,9 +51,9 @@ public struct BookSide: Sendable, Equatable {
         var amount: Decimal = 0
         var worth: Decimal = 0
         for level in sorted {
-            let value = level.amount * level.price
-            amount += level.amount
-            worth += value
+            let value = DecimalArithmetic.product(level.amount, level.price)
+            amount = DecimalArithmetic.sum(amount, level.amount)
+            worth = DecimalArithmetic.sum(worth, value)
             values.append(value)
             amounts.append(amount)
             worths.append(worth)
@@ -86,18 +86,20 @@ public struct BookSide: Sendable, Equatable {
             // A level the rest does not exceed is taken whole; one that is exactly the rest is
             // taken as the rest (`min` keeps `left`), as is a partial one.
             guard DecimalOrder.isLess(level.amount, left) else {
-                value = (whole > 0 ? valueTotals[whole - 1] : 0) + left * level.price
-                left -= left
+                value = DecimalArithmetic.sum(
+                    whole > 0 ? valueTotals[whole - 1] : 0, DecimalArithmetic.product(left, level.price))
+                left = DecimalArithmetic.difference(left, left)
                 return BookFill(
-                    amount: amount - Self.positivePart(left), value: value, best: best,
+                    amount: DecimalArithmetic.difference(amount, Self.positivePart(left)), value: value, best: best,
                     complete: !Self.isAboveZero(left))
             }
-            left -= level.amount
+            left = DecimalArithmetic.difference(left, level.amount)
             whole += 1
         }
         if whole > 0 { value = valueTotals[whole - 1] }
         return BookFill(
-            amount: amount - Self.positivePart(left), value: value, best: best, complete: !Self.isAboveZero(left))
+            amount: DecimalArithmetic.difference(amount, Self.positivePart(left)), value: value, best: best,
+            complete: !Self.isAboveZero(left))
     }
 
     /// Walks the side for `value` in the quote currency (a buy of that size on asks). Within a
@@ -110,17 +112,18 @@ public struct BookSide: Sendable, Equatable {
         while whole < levels.count, Self.isAboveZero(left) {
             let levelValue = levelValues[whole]
             guard !DecimalOrder.isLess(left, levelValue) else {
-                amount = (whole > 0 ? amountTotals[whole - 1] : 0) + left / levels[whole].price
+                amount = DecimalArithmetic.sum(whole > 0 ? amountTotals[whole - 1] : 0, left / levels[whole].price)
                 left = 0
                 partial = true
                 break
             }
-            left -= levelValue
+            left = DecimalArithmetic.difference(left, levelValue)
             whole += 1
         }
         if !partial, whole > 0 { amount = amountTotals[whole - 1] }
         return BookFill(
-            amount: amount, value: value - Self.positivePart(left), best: best, complete: !Self.isAboveZero(left))
+            amount: amount, value: DecimalArithmetic.difference(value, Self.positivePart(left)), best: best,
+            complete: !Self.isAboveZero(left))
     }
 
     /// Whether `value` is above zero (`value > 0` without bringing both sides to one exponent).
