@@ -38,8 +38,8 @@ enum DecimalArithmetic {
         guard let x = DecimalText.parts(of: a), let y = DecimalText.parts(of: b) else { return nil }
         let yNegative = negatingB ? !y.negative : y.negative
         let exponent = min(x.exponent, y.exponent)
-        guard let xm = scaled(x.mantissa, by: x.exponent - exponent),
-            let ym = scaled(y.mantissa, by: y.exponent - exponent)
+        guard let xm = scaled(x.mantissa, digits: x.digits, by: x.exponent - exponent),
+            let ym = scaled(y.mantissa, digits: y.digits, by: y.exponent - exponent)
         else { return nil }
         let negative: Bool
         let mantissa: UInt128
@@ -69,15 +69,16 @@ enum DecimalArithmetic {
         return compact(negative: x.negative != y.negative, exponent: x.exponent + y.exponent, mantissa: mantissa)
     }
 
-    /// `mantissa × 10^power`, `nil` above `largest`.
-    private static func scaled(_ mantissa: UInt128, by power: Int) -> UInt128? {
-        guard power <= 38 else { return nil }
-        var value = mantissa
-        for _ in 0..<power {
-            guard value <= largest / 10 else { return nil }
-            value *= 10
-        }
-        return value <= largest ? value : nil
+    /// `mantissa` (of `digits` digits) × 10^`power`, `nil` above 38 digits (above `largest`).
+    static func scaled(_ mantissa: UInt128, digits: Int, by power: Int) -> UInt128? {
+        // A mantissa of d digits times 10^p has d + p digits; Foundation's may have 39.
+        guard power >= 0, digits + power <= 38 else { return nil }
+        return power == 0 ? mantissa : mantissa * powersOfTen[power]
+    }
+
+    /// 10^0 to 10^38.
+    static let powersOfTen: [UInt128] = (0...38).map { power in
+        (0..<power).reduce(UInt128(1)) { value, _ in value * 10 }
     }
 
     /// The decimal `±mantissa × 10^exponent` as Foundation writes an exact result: trailing

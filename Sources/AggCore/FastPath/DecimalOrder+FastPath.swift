@@ -5,8 +5,8 @@ import FoundationEssentials
 /// decimal is below another, decided from their signs, exponents and mantissas
 /// (`DecimalText.parts(of:)`) in 128-bit integers, where Foundation's `<` brings both sides to
 /// one exponent in heap-allocated digit arrays (a route at 10M on 30-level books makes about a
-/// hundred comparisons). Zero, NaN, an unknown layout, or a mantissa that would not fit once
-/// brought to the other's exponent go to Foundation's `<`, the plain version. Its oracle test
+/// hundred comparisons). Zero, NaN, an unknown layout, or a mantissa that would need more than 38
+/// digits once brought to the other's exponent go to Foundation's `<`, the plain version. Its oracle test
 /// (`DecimalOrderFastPathOracleTests`) requires the same answer as `<` on every pair of
 /// neighbouring decimals in the fixtures, both ways, on equal values written differently, and
 /// on random values of every width and exponent.
@@ -33,7 +33,7 @@ enum DecimalOrder {
     }
 
     /// -1, 0 or 1 as |x| is below, equal to or above |y|; `nil` when a mantissa brought to the
-    /// other's exponent would not fit in 128 bits.
+    /// other's exponent would need more than 38 digits.
     private static func magnitudeOrder(
         _ x: (negative: Bool, exponent: Int, mantissa: UInt128, digits: Int),
         _ y: (negative: Bool, exponent: Int, mantissa: UInt128, digits: Int)
@@ -43,29 +43,16 @@ enum DecimalOrder {
         let yTop = y.exponent + y.digits
         if xTop != yTop { return xTop < yTop ? -1 : 1 }
         // The same leading power: bring the one with the larger exponent down to the other's.
-        // It then has as many digits as the other, so it fits wherever the other does.
         var xm = x.mantissa
         var ym = y.mantissa
         let shift = x.exponent - y.exponent
         if shift > 0 {
-            guard let scaled = scaled(xm, by: shift) else { return nil }
+            guard let scaled = DecimalArithmetic.scaled(xm, digits: x.digits, by: shift) else { return nil }
             xm = scaled
         } else if shift < 0 {
-            guard let scaled = scaled(ym, by: -shift) else { return nil }
+            guard let scaled = DecimalArithmetic.scaled(ym, digits: y.digits, by: -shift) else { return nil }
             ym = scaled
         }
         return xm == ym ? 0 : (xm < ym ? -1 : 1)
-    }
-
-    /// `mantissa × 10^power`, `nil` when it overflows 128 bits.
-    private static func scaled(_ mantissa: UInt128, by power: Int) -> UInt128? {
-        guard power <= 38 else { return nil }
-        var value = mantissa
-        for _ in 0..<power {
-            let (product, overflow) = value.multipliedReportingOverflow(by: 10)
-            if overflow { return nil }
-            value = product
-        }
-        return value
     }
 }
