@@ -66,12 +66,12 @@ extension ArbitrageInputs {
     public func route(notional: Decimal) -> ArbitrageRoute {
         let wanted = asks.fill(value: notional)
         let largest = largestPurchase
-        let amount = min(wanted.amount, largest)
+        let amount = DecimalOrder.isLess(largest, wanted.amount) ? largest : wanted.amount
         var route = route(buying: amount)
         route.notional = notional
         // Not `route.buy.value < notional`: a partial level's coin is a 38-digit quotient, and
         // buying it back at the level's price can come to a hair under the notional.
-        route.depthLimited = !wanted.complete || amount < wanted.amount
+        route.depthLimited = !wanted.complete || DecimalOrder.isLess(amount, wanted.amount)
         return route
     }
 
@@ -85,12 +85,12 @@ extension ArbitrageInputs {
     public func breakEvenNotional() -> Decimal? {
         let points = breakPoints
         guard let first = points.first else { return nil }
-        if net(buying: first) >= 0 { return 0 }
         var previous = first
         var previousNet = net(buying: first)
+        if !ValueBounds.isBelowZero(previousNet) { return 0 }
         for point in points.dropFirst() {
             let pointNet = net(buying: point)
-            if pointNet >= 0 {
+            if !ValueBounds.isBelowZero(pointNet) {
                 let amount = previous + (-previousNet) * (point - previous) / (pointNet - previousNet)
                 return asks.fill(amount: amount).value
             }
@@ -107,13 +107,15 @@ extension ArbitrageInputs {
     var largestPurchase: Decimal {
         let askTotal = asks.totalAmount
         let bidTotal = bids.totalAmount
-        guard bidTotal > 0 else { return 0 }
-        return min(askTotal, bought(forHeld: withdrawal.withdrawn(forArriving: bidTotal)))
+        guard ValueBounds.isAboveZero(bidTotal) else { return 0 }
+        let carried = bought(forHeld: withdrawal.withdrawn(forArriving: bidTotal))
+        return DecimalOrder.isLess(carried, askTotal) ? carried : askTotal
     }
 
     /// The coin held after the buy's fee when `amount` is bought.
     func held(buying amount: Decimal) -> Decimal {
-        buyFee.buyCharge == .coin ? amount * (1 - buyFee.rate) : amount
+        buyFee.buyCharge == .coin
+            ? DecimalArithmetic.product(amount, DecimalArithmetic.difference(1, buyFee.rate)) : amount
     }
 
     /// The inverse of `held(buying:)`.
@@ -122,32 +124,39 @@ extension ArbitrageInputs {
     }
 
     func route(buying amount: Decimal) -> ArbitrageRoute {
+        route(buying: amount, percent: true)
+    }
+
+    /// The route when `amount` is bought; without `percent` its `netPercent` is left `nil` (the
+    /// break-even asks only the net, at every break point, and the percent is a division).
+    func route(buying amount: Decimal, percent: Bool) -> ArbitrageRoute {
         let buy = asks.fill(amount: amount)
         let buyFeeAmount: Decimal
         let cost: Decimal
         switch buyFee.buyCharge {
         case .quoteCurrency:
-            buyFeeAmount = buy.value * buyFee.rate
-            cost = buy.value + buyFeeAmount
+            buyFeeAmount = DecimalArithmetic.product(buy.value, buyFee.rate)
+            cost = DecimalArithmetic.sum(buy.value, buyFeeAmount)
         case .coin:
-            buyFeeAmount = buy.amount * buyFee.rate
+            buyFeeAmount = DecimalArithmetic.product(buy.amount, buyFee.rate)
             cost = buy.value
         }
         let withdrawn = held(buying: buy.amount)
-        let arriving = withdrawn > 0 ? withdrawal.arriving(from: withdrawn) : 0
-        let transferFee = withdrawn - arriving
+        let arriving = ValueBounds.isAboveZero(withdrawn) ? withdrawal.arriving(from: withdrawn) : 0
+        let transferFee = DecimalArithmetic.difference(withdrawn, arriving)
         let sell = bids.fill(amount: arriving)
-        let sellFeeAmount = sell.value * sellFee.rate
-        let received = (sell.value - sellFeeAmount) * rate
-        let net = received - cost
+        let sellFeeAmount = DecimalArithmetic.product(sell.value, sellFee.rate)
+        let received = DecimalArithmetic.product(DecimalArithmetic.difference(sell.value, sellFeeAmount), rate)
+        let net = DecimalArithmetic.difference(received, cost)
         return ArbitrageRoute(
             notional: buy.value, buy: buy, buyFee: buyFeeAmount, cost: cost, withdrawn: withdrawn,
             transferFee: transferFee, sell: sell, sellFee: sellFeeAmount, received: received, net: net,
-            netPercent: cost > 0 ? net / cost * 100 : nil, depthLimited: !buy.complete || !sell.complete)
+            netPercent: percent && ValueBounds.isAboveZero(cost) ? net / cost * 100 : nil,
+            depthLimited: !buy.complete || !sell.complete)
     }
 
     func net(buying amount: Decimal) -> Decimal {
-        route(buying: amount).net
+        route(buying: amount, percent: false).net
     }
 
     /// The coin amounts, above zero and up to `largestPurchase`, where `net` changes slope,
@@ -158,7 +167,7 @@ extension ArbitrageInputs {
         var points = asks.amountBoundaries
         points += withdrawal.boundaries.map { bought(forHeld: $0) }
         points += bids.amountBoundaries.dropFirst().map { bought(forHeld: withdrawal.withdrawn(forArriving: $0)) }
-        let inside = Set(points.filter { $0 > 0 && $0 < largest })
-        return inside.sorted() + [largest]
+        let inside = Set(points.filter { ValueBounds.isAboveZero($0) && DecimalOrder.isLess($0, largest) })
+        return inside.sorted(by: DecimalOrder.isLess) + [largest]
     }
 }

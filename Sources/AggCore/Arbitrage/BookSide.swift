@@ -22,6 +22,13 @@ public struct BookSide: Sendable, Equatable {
     public let skipped: Int
     /// Whether the venue's levels were not best first (agg sorted them).
     public let reordered: Bool
+    /// Each level's worth, `amount * price`, best first.
+    let levelValues: [Decimal]
+    /// The coin of the levels up to each one, summed best first from 0 (`amountTotals[i]` holds
+    /// levels `0...i`): what a walk's running total is after each whole level.
+    let amountTotals: [Decimal]
+    /// The worth of the levels up to each one (`levelValues` summed the same way).
+    let valueTotals: [Decimal]
 
     public init(_ levels: [BookLevel], kind: Kind) {
         self.kind = kind
@@ -31,57 +38,106 @@ public struct BookSide: Sendable, Equatable {
             kind == .asks ? { $0.price < $1.price } : { $0.price > $1.price }
         let inOrder = zip(usable, usable.dropFirst()).allSatisfy { !better($1, $0) }
         reordered = !inOrder
-        self.levels = inOrder ? usable : usable.sorted(by: better)
+        let sorted = inOrder ? usable : usable.sorted(by: better)
+        self.levels = sorted
+        // The walks below sum these in this order, one level at a time from 0: keeping the
+        // running totals gives them the same Decimals without summing again on every walk.
+        var values: [Decimal] = []
+        var amounts: [Decimal] = []
+        var worths: [Decimal] = []
+        values.reserveCapacity(sorted.count)
+        amounts.reserveCapacity(sorted.count)
+        worths.reserveCapacity(sorted.count)
+        var amount: Decimal = 0
+        var worth: Decimal = 0
+        for level in sorted {
+            let value = DecimalArithmetic.product(level.amount, level.price)
+            amount = DecimalArithmetic.sum(amount, level.amount)
+            worth = DecimalArithmetic.sum(worth, value)
+            values.append(value)
+            amounts.append(amount)
+            worths.append(worth)
+        }
+        levelValues = values
+        amountTotals = amounts
+        valueTotals = worths
     }
 
     /// The best price, `nil` for an empty side.
     public var best: Decimal? { levels.first?.price }
 
     /// The coin the whole side holds.
-    public var totalAmount: Decimal { levels.reduce(0) { $0 + $1.amount } }
+    public var totalAmount: Decimal { amountTotals.last ?? 0 }
 
     /// What the whole side is worth in the quote currency.
     public var totalValue: Decimal { levels.reduce(0) { $0 + $1.price * $1.amount } }
 
     /// Walks the side for `amount` of the coin: a buy on asks, a sale on bids.
+    ///
+    /// Whole levels are counted from the running totals kept at `init` (the same sums a walk
+    /// adding level by level makes); only what is left is subtracted level by level, and only
+    /// the last, partial level is multiplied.
     public func fill(amount: Decimal) -> BookFill {
         var left = amount
+        var whole = 0
         var value: Decimal = 0
-        for level in levels where left > 0 {
-            let taken = min(left, level.amount)
-            value += taken * level.price
-            left -= taken
+        while whole < levels.count, Self.isAboveZero(left) {
+            let level = levels[whole]
+            // A level the rest does not exceed is taken whole; one that is exactly the rest is
+            // taken as the rest (`min` keeps `left`), as is a partial one.
+            guard DecimalOrder.isLess(level.amount, left) else {
+                value = DecimalArithmetic.sum(
+                    whole > 0 ? valueTotals[whole - 1] : 0, DecimalArithmetic.product(left, level.price))
+                left = DecimalArithmetic.difference(left, left)
+                return BookFill(
+                    amount: DecimalArithmetic.difference(amount, Self.positivePart(left)), value: value, best: best,
+                    complete: !Self.isAboveZero(left))
+            }
+            left = DecimalArithmetic.difference(left, level.amount)
+            whole += 1
         }
-        return BookFill(amount: amount - max(left, 0), value: value, best: best, complete: left <= 0)
+        if whole > 0 { value = valueTotals[whole - 1] }
+        return BookFill(
+            amount: DecimalArithmetic.difference(amount, Self.positivePart(left)), value: value, best: best,
+            complete: !Self.isAboveZero(left))
     }
 
     /// Walks the side for `value` in the quote currency (a buy of that size on asks). Within a
     /// level the coin bought is `value / price`, a Decimal division.
     public func fill(value: Decimal) -> BookFill {
         var left = value
+        var whole = 0
         var amount: Decimal = 0
-        for level in levels where left > 0 {
-            let levelValue = level.price * level.amount
-            if levelValue <= left {
-                amount += level.amount
-                left -= levelValue
-            } else {
-                amount += left / level.price
+        var partial = false
+        while whole < levels.count, Self.isAboveZero(left) {
+            let levelValue = levelValues[whole]
+            guard !DecimalOrder.isLess(left, levelValue) else {
+                amount = DecimalArithmetic.sum(whole > 0 ? amountTotals[whole - 1] : 0, left / levels[whole].price)
                 left = 0
+                partial = true
+                break
             }
+            left = DecimalArithmetic.difference(left, levelValue)
+            whole += 1
         }
-        return BookFill(amount: amount, value: value - max(left, 0), best: best, complete: left <= 0)
+        if !partial, whole > 0 { amount = amountTotals[whole - 1] }
+        return BookFill(
+            amount: amount, value: DecimalArithmetic.difference(value, Self.positivePart(left)), best: best,
+            complete: !Self.isAboveZero(left))
+    }
+
+    /// Whether `value` is above zero (`value > 0` without bringing both sides to one exponent).
+    static func isAboveZero(_ value: Decimal) -> Bool {
+        ValueBounds.isAboveZero(value)
+    }
+
+    /// `max(value, 0)`: `value` above zero, else 0.
+    static func positivePart(_ value: Decimal) -> Decimal {
+        isAboveZero(value) ? value : 0
     }
 
     /// The coin amounts at which a walk moves to the next level: 0, then the running totals.
-    var amountBoundaries: [Decimal] {
-        var total: Decimal = 0
-        return [0]
-            + levels.map { level in
-                total += level.amount
-                return total
-            }
-    }
+    var amountBoundaries: [Decimal] { [0] + amountTotals }
 }
 
 extension BookSide {

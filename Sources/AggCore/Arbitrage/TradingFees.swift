@@ -35,7 +35,7 @@ public enum WithdrawalFee: Sendable, Equatable {
         case .fixed(let fee):
             return fee
         case .percentage(let rate, let minimum, let maximum):
-            let share = amount * rate
+            let share = DecimalArithmetic.product(amount, rate)
             if share < minimum { return minimum }
             if let maximum, share > maximum { return maximum }
             return share
@@ -44,7 +44,7 @@ public enum WithdrawalFee: Sendable, Equatable {
 
     /// What arrives when `amount` is withdrawn: `amount` less the fee, never below zero.
     public func arriving(from amount: Decimal) -> Decimal {
-        max(amount - fee(for: amount), 0)
+        max(DecimalArithmetic.difference(amount, fee(for: amount)), 0)
     }
 
     /// The amounts at which `fee(for:)` changes its formula (where a percentage meets its

@@ -14,4 +14,13 @@ extension DecimalText {
         guard let parts = DecimalTextFastPath(value) else { return nil }
         return parts.exponent + parts.digitCount - 1
     }
+
+    /// `value`'s stored parts, `value = ±mantissa × 10^exponent` with `digits` decimal digits in
+    /// `mantissa`, read without any arithmetic on the `Decimal`; `nil` for zero and NaN, and
+    /// when `DecimalTextFastPath` does not know this Foundation's layout (the caller then uses
+    /// Foundation's operators).
+    package static func parts(of value: Decimal) -> (negative: Bool, exponent: Int, mantissa: UInt128, digits: Int)? {
+        guard let parts = DecimalTextFastPath(value) else { return nil }
+        return (parts.negative, parts.exponent, parts.mantissa, parts.digitCount)
+    }
 }

@@ -109,15 +109,9 @@ package struct ArbPlanner: Sendable {
             report.transfer = usable.first
             return report
         }
-        let priced = usable.compactMap { candidate -> (TransferCandidate, ArbitrageInputs, ArbitrageRoute)? in
-            guard let fee = candidate.fee else { return nil }
-            let inputs = ArbitrageInputs(
-                asks: asks, bids: bids, buyFee: buyFee, sellFee: sellFee, withdrawal: fee, rate: rate)
-            return (candidate, inputs, inputs.route(notional: notionalInBuy))
-        }
-        // The cheapest network is the one that leaves the most: the fee of a percentage network
-        // depends on the size.
-        guard let best = priced.max(by: { Self.worse($0.2, $0.0, than: $1.2, $1.0) }) else {
+        let priced = Self.cheapest(
+            usable, asks: asks, bids: bids, buyFee: buyFee, sellFee: sellFee, rate: rate, notional: notionalInBuy)
+        guard let best = priced else {
             report.transfer = usable.first
             report.problems.append(
                 ArbProblem(
@@ -145,6 +139,63 @@ package struct ArbPlanner: Sendable {
                         + "\(DecimalFormatting.grouped(notional)) \(currency): the route is priced at that size"))
         }
         return report
+    }
+
+    /// The route on each usable network whose withdrawal fee is known, at `notional` (in the
+    /// buying currency), and the one that leaves the most (`worse`): the fee of a percentage
+    /// network depends on the size. `nil` when no network's fee is known.
+    static func cheapest(
+        _ usable: [TransferCandidate], asks: BookSide, bids: BookSide, buyFee: TakerFee, sellFee: TakerFee,
+        rate: Decimal, notional: Decimal
+    ) -> (TransferCandidate, ArbitrageInputs, ArbitrageRoute)? {
+        let priced = usable.compactMap { candidate -> (TransferCandidate, ArbitrageInputs, ArbitrageRoute)? in
+            guard let fee = candidate.fee else { return nil }
+            let inputs = ArbitrageInputs(
+                asks: asks, bids: bids, buyFee: buyFee, sellFee: sellFee, withdrawal: fee, rate: rate)
+            return (candidate, inputs, inputs.route(notional: notional))
+        }
+        return priced.max(by: { Self.worse($0.2, $0.0, than: $1.2, $1.0) })
+    }
+
+    /// The route `report(breakEven: false)` prices, from the two sides already made walkable
+    /// (`Walkable.side`), with nothing else of the report built: no problems, warnings, rates or
+    /// legs (the premium board prices hundreds of routes and shows only the percent and the
+    /// fill). `nil` wherever `report()` would have no route or no percent: the caller asks
+    /// `report()` for why.
+    ///
+    /// `converted` is `convertedNotional()`, when the caller already has it (it depends only on
+    /// the two currencies and the rates, not on the books).
+    func pricedRoute(asks: BookSide, bids: BookSide, converted: ConvertedNotional? = nil) -> ArbitrageRoute? {
+        guard let buyFee = buy.fee?.fee, let sellFee = sell.fee?.fee,
+            let converted = converted ?? convertedNotional()
+        else { return nil }
+        let notionalInBuy = converted.notional
+        let rate = converted.rate
+        var unused = blankReport()
+        let candidates = TransferCandidate.candidates(coin: coin, source: source, destination: destination)
+        guard let usable = chooseNetwork(candidates, report: &unused),
+            let best = Self.cheapest(
+                usable, asks: asks, bids: bids, buyFee: buyFee, sellFee: sellFee, rate: rate, notional: notionalInBuy),
+            best.2.netPercent != nil
+        else { return nil }
+        return best.2
+    }
+
+    /// The notional in the buying currency and one unit of the selling currency in the buying
+    /// one, as `report()` converts them.
+    struct ConvertedNotional: Sendable, Equatable {
+        var notional: Decimal
+        var rate: Decimal
+    }
+
+    /// The notional and the rate converted, `nil` when either conversion has a problem
+    /// (`convert` answers only for a conversion without one: `report()`'s `fx` check).
+    func convertedNotional() -> ConvertedNotional? {
+        let conversions = Self.conversions(
+            currency: currency, buyQuote: buy.market.quote, sellQuote: sell.market.quote)
+        guard let notional = convert(notional, conversions.notional), let rate = convert(1, conversions.rate)
+        else { return nil }
+        return ConvertedNotional(notional: notional, rate: rate)
     }
 
     /// `amount` through `conversion`, multiplied by its inputs above the line and only then
@@ -209,6 +260,16 @@ package struct ArbPlanner: Sendable {
             return a.offset < b.offset
         }.map(\.element)
         return ordered
+    }
+
+    /// Both sides of `book` made walkable as `side(_:leg:kind:report:)` makes them, without
+    /// saying why not: both `nil` for a failed or crossed book, one `nil` when it is empty.
+    static func walkableSides(_ book: Result<OrderBook, AggError>) -> (asks: BookSide?, bids: BookSide?) {
+        guard case .success(let book) = book else { return (nil, nil) }
+        let asks = BookSide(book.asks, kind: .asks)
+        let bids = BookSide(book.bids, kind: .bids)
+        if BookSide.isCrossed(asks: asks, bids: bids) { return (nil, nil) }
+        return (asks.levels.isEmpty ? nil : asks, bids.levels.isEmpty ? nil : bids)
     }
 
     /// `book`'s side made walkable, or `nil` with the problem said: the book failed, or it is

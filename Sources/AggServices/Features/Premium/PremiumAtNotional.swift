@@ -81,11 +81,33 @@ package struct PremiumNotionalPricer: Sendable {
     /// coin (outliers left out: most likely another coin).
     package func price(_ row: PremiumBoard.Row) -> [String: PremiumAtNotional.Directions] {
         let globals = row.venues.filter { !$0.isLocal && !$0.isOutlier && books[$0.exchange]?[row.base] != nil }
+        let locals = row.venues.filter { $0.isLocal && books[$0.exchange]?[row.base] != nil }
+        // Each book made walkable once, not once for each of the up to eight routes it is in.
+        var sides: [String: (asks: BookSide?, bids: BookSide?)] = [:]
+        for venue in globals + locals {
+            if let book = books[venue.exchange]?[row.base] { sides[venue.exchange] = ArbPlanner.walkableSides(book) }
+        }
+        // The transfer rows of this coin alone, filtered once for the row, not once a route.
+        var pricer = self
+        pricer.transfers = transfers.mapValues { rows in rows.filter { $0.coin == row.base } }
+        // The notional and the rate by pair of currencies: the same for every route between them.
+        var converted: [String: ArbPlanner.ConvertedNotional?] = [:]
+        func route(buy: PremiumBoard.VenuePrice, sell: PremiumBoard.VenuePrice, global: String)
+            -> PremiumAtNotional.Route
+        {
+            let pair = buy.market.quote + "/" + sell.market.quote
+            if converted[pair] == nil {
+                converted[pair] = pricer.planner(coin: row.base, buy: buy, sell: sell).convertedNotional()
+            }
+            return pricer.route(
+                coin: row.base, buy: buy, sell: sell, global: global, asks: sides[buy.exchange]?.asks,
+                bids: sides[sell.exchange]?.bids, converted: converted[pair] ?? nil)
+        }
         var directions: [String: PremiumAtNotional.Directions] = [:]
-        for local in row.venues where local.isLocal && books[local.exchange]?[row.base] != nil {
+        for local in locals {
             directions[local.exchange] = PremiumAtNotional.Directions(
-                kimchi: Self.best(globals.map { route(coin: row.base, buy: $0, sell: local, global: $0.exchange) }),
-                reverse: Self.best(globals.map { route(coin: row.base, buy: local, sell: $0, global: $0.exchange) }))
+                kimchi: Self.best(globals.map { route(buy: $0, sell: local, global: $0.exchange) }),
+                reverse: Self.best(globals.map { route(buy: local, sell: $0, global: $0.exchange) }))
         }
         return directions
     }
@@ -116,14 +138,26 @@ package struct PremiumNotionalPricer: Sendable {
             sellBook: book(sell), source: rows(buy), destination: rows(sell), values: [.fx(currency): fx])
     }
 
-    /// One route priced: gross (no fee, no transfer) or, with `net`, `agg arb`'s report.
-    func route(coin: String, buy: PremiumBoard.VenuePrice, sell: PremiumBoard.VenuePrice, global: String)
-        -> PremiumAtNotional.Route
-    {
+    /// One route priced: gross (no fee, no transfer) or, with `net`, `agg arb`'s report. `asks`
+    /// and `bids`, when given, are the two books' sides already made walkable
+    /// (`ArbPlanner.walkableSides`): the route is then priced from the walks alone, and the
+    /// whole report is built only for a route that has no percent, to say why.
+    func route(
+        coin: String, buy: PremiumBoard.VenuePrice, sell: PremiumBoard.VenuePrice, global: String,
+        asks: BookSide? = nil, bids: BookSide? = nil, converted: ArbPlanner.ConvertedNotional? = nil
+    ) -> PremiumAtNotional.Route {
         let planner = planner(coin: coin, buy: buy, sell: sell)
         let conversions = ArbPlanner.conversions(
             currency: currency, buyQuote: buy.market.quote, sellQuote: sell.market.quote)
         if net {
+            if let asks, let bids, let route = planner.pricedRoute(asks: asks, bids: bids, converted: converted),
+                let percent = route.netPercent
+            {
+                return PremiumAtNotional.Route(
+                    global: global, percent: DecimalRounding.rounded(percent, places: 2),
+                    filled: filled(route, planner: planner, back: conversions.back), depthLimited: route.depthLimited,
+                    problem: nil)
+            }
             let report = planner.report(breakEven: false)
             guard let route = report.route, let percent = report.netPercent else {
                 return PremiumAtNotional.Route(
@@ -134,7 +168,7 @@ package struct PremiumNotionalPricer: Sendable {
                 global: global, percent: percent, filled: filled(route, planner: planner, back: conversions.back),
                 depthLimited: route.depthLimited, problem: nil)
         }
-        let gross = planner.grossRoute()
+        let gross = planner.grossRoute(asks: asks, bids: bids)
         guard let route = gross.route, let percent = route.netPercent else {
             return PremiumAtNotional.Route(
                 global: global, percent: nil, filled: nil, depthLimited: false,
@@ -166,10 +200,13 @@ extension ArbPlanner {
     /// The route at the notional with no taker fee and nothing lost in the transfer: both books
     /// made walkable and the notional converted exactly as `report()` does (crossed or empty
     /// books refused). Its `netPercent` is the premium of the two average prices at that size.
-    func grossRoute() -> GrossRoute {
+    /// `asks` and `bids`, when both are given, are the books' sides already made walkable
+    /// (`walkableSides`).
+    func grossRoute(asks walkableAsks: BookSide? = nil, bids walkableBids: BookSide? = nil) -> GrossRoute {
         var report = blankReport()
-        let asks = side(buyBook, leg: buy, kind: .asks, report: &report)
-        let bids = side(sellBook, leg: sell, kind: .bids, report: &report)
+        let given = walkableAsks != nil && walkableBids != nil
+        let asks = given ? walkableAsks : side(buyBook, leg: buy, kind: .asks, report: &report)
+        let bids = given ? walkableBids : side(sellBook, leg: sell, kind: .bids, report: &report)
         let conversions = Self.conversions(currency: currency, buyQuote: buy.market.quote, sellQuote: sell.market.quote)
         guard let asks, let bids else { return GrossRoute(route: nil, problem: report.problems.first?.message) }
         guard let notionalInBuy = convert(notional, conversions.notional), let rate = convert(1, conversions.rate)
