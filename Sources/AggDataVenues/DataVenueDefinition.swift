@@ -93,18 +93,8 @@ extension DataVenueDefinition {
 
     /// The definition in `bytes`, checked strictly.
     public static func parse(_ bytes: [UInt8]) throws(DataVenueDefinitionError) -> DataVenueDefinition {
-        let root: JSONCursor
-        do throws(JSONSyntaxError) {
-            root = JSONCursor(try JSONParser.parse(bytes))
-        } catch {
-            throw DataVenueDefinitionError(path: "$", problem: "not JSON: \(error.description)")
-        }
-        if let duplicate = root.value?.firstDuplicateKey() {
-            throw DataVenueDefinitionError(
-                path: duplicate.path, problem: "the key '\(duplicate.key.prefix(40))' is given twice in one object")
-        }
         do throws(JSONDecodingError) {
-            return try decode(root)
+            return try JSONCursor.decodeStrictly(bytes, decode)
         } catch {
             throw DataVenueDefinitionError(path: error.path, problem: error.reason)
         }

@@ -65,18 +65,8 @@ public struct WithdrawalFeeTable: Sendable, Equatable {
     /// The table in `bytes`, checked strictly: exactly the keys `source` (an `https://` page),
     /// `asOf` (a real day, `YYYY-MM-DD`) and `fees` (at least one entry).
     public static func parse(_ bytes: [UInt8]) throws(WithdrawalFeeTableError) -> WithdrawalFeeTable {
-        let root: JSONCursor
-        do throws(JSONSyntaxError) {
-            root = JSONCursor(try JSONParser.parse(bytes))
-        } catch {
-            throw WithdrawalFeeTableError(path: "$", problem: "not JSON: \(error.description)")
-        }
-        if let duplicate = root.value?.firstDuplicateKey() {
-            throw WithdrawalFeeTableError(
-                path: duplicate.path, problem: "the key '\(duplicate.key.prefix(40))' is given twice in one object")
-        }
         do throws(JSONDecodingError) {
-            return try decode(root)
+            return try JSONCursor.decodeStrictly(bytes, decode)
         } catch {
             throw WithdrawalFeeTableError(path: error.path, problem: error.reason)
         }
