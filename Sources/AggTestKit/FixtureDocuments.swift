@@ -33,4 +33,15 @@ public enum FixtureDocuments {
         collect(document)
         return texts
     }
+
+    /// Every scalar of `document` that reads as a decimal (JSON number grammar), in document order.
+    public static func decimals(in document: JSONValue) -> [Decimal] {
+        scalarTexts(document).compactMap { try? DecimalText.parse($0, form: .jsonNumber) }
+    }
+
+    /// Every decimal of every fixture document, file by file in `all()`'s order: the values the
+    /// decimal fast paths' oracles compare on (about 18,000).
+    public static func allDecimals() throws -> [Decimal] {
+        try all().flatMap { decimals(in: $0.document) }
+    }
 }

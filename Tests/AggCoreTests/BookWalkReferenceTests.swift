@@ -199,9 +199,7 @@ struct BookWalkReferenceTests {
         var books = 0
         for (file, document) in try FixtureDocuments.all() where file.lowercased().contains("book") {
             // Every decimal of the answer, in document order, taken two at a time as a level.
-            let values = FixtureDocuments.scalarTexts(document).compactMap {
-                try? DecimalText.parse($0, form: .jsonNumber)
-            }
+            let values = FixtureDocuments.decimals(in: document)
             guard values.count >= 4 else { continue }
             let levels = stride(from: 0, to: values.count - 1, by: 2).map {
                 BookLevel(price: values[$0], amount: values[$0 + 1])
