@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// The checkout these tests were compiled from.
@@ -96,7 +97,7 @@ func graphDifferences(documented: [String: Set<String>], targets: [ManifestTarge
 
 /// The manifest's targets, read once per test run: `swift package dump-package` takes seconds of
 /// a loaded two-core machine, so every test that needs the manifest shares this one run.
-private let manifest = Result { try ManifestReader.targets() }
+private let manifest = Task { try await ManifestReader.targets() }
 
 /// Runs `swift package dump-package` in the checkout.
 enum ManifestReader {
@@ -115,7 +116,13 @@ enum ManifestReader {
     /// The manifest's targets, with a scratch folder of dump-package's own: the package's
     /// `.build` is locked by the `swift test` running this. Output goes to files, not pipes, so
     /// a large manifest cannot fill a pipe and stall the process while the test waits on it.
-    static func targets() throws -> [ManifestTarget] {
+    ///
+    /// The process is awaited, not waited for: its end resumes the caller, and a timer task
+    /// terminates it at the limit. A test thread that slept until it ended held one of the
+    /// cooperative pool's two threads for as long as dump-package ran (over a minute in the
+    /// scaffold check's debug suite), and the other tests' async work starved meanwhile (serve's
+    /// answers late past their client's 10 s, streams' events past their 20 s).
+    static func targets() async throws -> [ManifestTarget] {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("agg-dump-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -135,15 +142,22 @@ enum ManifestReader {
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)
         process.standardInput = FileHandle.nullDevice
-        let clock = ContinuousClock()
-        let deadline = clock.now + limit
-        try process.run()
-        while process.isRunning, clock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning {
+        let timedOut = Mutex(false)
+        let watchdog = Task {
+            try await Task.sleep(for: limit)
+            timedOut.withLock { $0 = true }
             process.terminate()
-            process.waitUntilExit()
-            throw ManifestError.timedOut(limit)
         }
+        defer { watchdog.cancel() }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do {
+                try process.run()
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+        if timedOut.withLock({ $0 }) { throw ManifestError.timedOut(limit) }
         let errorText = String(decoding: (try? Data(contentsOf: errorURL)) ?? Data(), as: UTF8.self)
         guard process.terminationStatus == 0,
             let json = try JSONSerialization.jsonObject(with: try Data(contentsOf: outputURL)) as? [String: Any],
@@ -178,11 +192,11 @@ struct ArchitectureTests {
     @Test(
         "docs/architecture.md's module graph is the manifest's, module for module and edge for edge",
         .enabled(if: ManifestReader.swiftOnPath, "skipped: `swift` is not on PATH, so the manifest cannot be read"))
-    func moduleGraph() throws {
+    func moduleGraph() async throws {
         let page = try String(
             contentsOf: packageRoot.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
         let documented = try DocumentedGraph(markdown: page).dependencies
-        let targets = try manifest.get().filter { $0.type != "test" }
+        let targets = try await manifest.value.filter { $0.type != "test" }
         #expect(targets.count > 10, "dump-package listed \(targets.count) targets")
         #expect(targets.contains { $0.path?.hasPrefix("Plugins/") == true })
         let differences = graphDifferences(documented: documented, targets: targets)
