@@ -1,5 +1,6 @@
 import AggCore
 import AggStore
+import AggTestKit
 import Foundation
 import Testing
 
@@ -8,18 +9,12 @@ import Testing
 
 /// A store that writes nothing of what it is given, as a PostgreSQL store does for the points
 /// of venues whose lease another recorder took over.
-private struct RefusingStore: HistoryStore {
+private struct RefusingStore: HistoryStoreStub {
     var base: Store
 
-    func record(_ tick: RecordedTick) async throws(AggError) {}
     func recordCountingRows(_ tick: RecordedTick) async throws(AggError) -> RecordedRows {
         RecordedRows(prices: 0, rates: 0, premiums: 0)
     }
-    func prices(_ query: HistoryQuery) async throws(AggError) -> [PricePoint] { [] }
-    func premiums(_ query: HistoryQuery) async throws(AggError) -> [PremiumPoint] { [] }
-    func prune(before cutoff: Timestamp, limit: Int) async throws(AggError) -> Int { 0 }
-    func alertStates() async throws(AggError) -> [AlertState] { [] }
-    func saveAlertStates(_ states: [AlertState]) async throws(AggError) {}
     func claimVenues(_ venues: [String], holder: String, now: Timestamp, expiry: Timestamp) async throws(AggError)
         -> Set<String>
     { try await base.claimVenues(venues, holder: holder, now: now, expiry: expiry) }

@@ -215,7 +215,7 @@ struct ServeLimitsTests {
 
 /// A history store whose reads wait until `release()`: serve's deadline, not the store, ends
 /// the request.
-actor StalledHistoryStore: HistoryStore {
+actor StalledHistoryStore: HistoryStoreStub {
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private var released = false
     /// Price reads begun.
@@ -232,18 +232,9 @@ actor StalledHistoryStore: HistoryStore {
         await withCheckedContinuation { waiting.append($0) }
     }
 
-    func record(_ tick: RecordedTick) async throws(AggError) {}
     func prices(_ query: HistoryQuery) async throws(AggError) -> [PricePoint] {
         reads += 1
         await stall()
         return []
     }
-    func premiums(_ query: HistoryQuery) async throws(AggError) -> [PremiumPoint] { [] }
-    func prune(before cutoff: Timestamp, limit: Int) async throws(AggError) -> Int { 0 }
-    func alertStates() async throws(AggError) -> [AlertState] { [] }
-    func saveAlertStates(_ states: [AlertState]) async throws(AggError) {}
-    func claimVenues(_ venues: [String], holder: String, now: Timestamp, expiry: Timestamp) async throws(AggError)
-        -> Set<String>
-    { Set(venues) }
-    func releaseVenues(holder: String) async throws(AggError) {}
 }

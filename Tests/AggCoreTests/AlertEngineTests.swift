@@ -38,18 +38,9 @@ private func fired(
 }
 
 /// A history store holding alert states only, in memory; `failSaves` makes saving fail.
-final class AlertStateStore: HistoryStore {
+final class AlertStateStore: HistoryStoreStub {
     let saved = Mutex<[String: AlertState]>([:])
     let failSaves = Mutex(false)
-
-    func record(_ tick: RecordedTick) async throws(AggError) {}
-    func prices(_ query: HistoryQuery) async throws(AggError) -> [PricePoint] { [] }
-    func premiums(_ query: HistoryQuery) async throws(AggError) -> [PremiumPoint] { [] }
-    func prune(before cutoff: Timestamp, limit: Int) async throws(AggError) -> Int { 0 }
-    func claimVenues(_ venues: [String], holder: String, now: Timestamp, expiry: Timestamp) async throws(AggError)
-        -> Set<String>
-    { Set(venues) }
-    func releaseVenues(holder: String) async throws(AggError) {}
 
     func alertStates() async throws(AggError) -> [AlertState] {
         saved.withLock { $0.values.sorted { $0.rule < $1.rule } }
