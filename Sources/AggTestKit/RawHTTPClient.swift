@@ -31,13 +31,14 @@ public enum RawHTTPClient {
         public var description: String
     }
 
-    /// `GET path` with `headers`, one request on a new connection (`Connection: close`).
-    public static func get(port: Int, _ path: String, headers: [String] = [], method: String = "GET")
-        async throws -> Answer
-    {
+    /// `GET path` with `headers`, one request on a new connection (`Connection: close`), waiting
+    /// up to `timeout` seconds for each read.
+    public static func get(
+        port: Int, _ path: String, headers: [String] = [], method: String = "GET", timeout: Double = 10
+    ) async throws -> Answer {
         let head = (["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1", "Connection: close"] + headers)
             .joined(separator: "\r\n")
-        return try await send(port: port, Array((head + "\r\n\r\n").utf8))
+        return try await send(port: port, Array((head + "\r\n\r\n").utf8), timeout: timeout)
     }
 
     /// Sends `bytes` on a new connection and parses the answer read until the server closes it.

@@ -73,10 +73,13 @@ struct EndToEndServeTests {
         let line = stderr.value.split(separator: "\n").first.map(String.init) ?? ""
         let port = try #require(
             line.split(separator: ":").last.flatMap { Int($0.split(separator: ",").first ?? "") })
-        let stream = try await RawHTTPClient.openStream(port: port, "/v1/stream")
-        defer { close(stream.descriptor) }
+        // The partial request first: the stream's answer then proves the server has accepted it
+        // (connections are accepted in the order they were made). A connection still waiting to
+        // be accepted when SIGTERM comes is refused, as any new one is.
         let partial = try await RawHTTPClient.openIdle(port: port, request: "GET /v1/exchanges HTTP/1.1\r\n")
         defer { close(partial) }
+        let stream = try await RawHTTPClient.openStream(port: port, "/v1/stream")
+        defer { close(stream.descriptor) }
         let signalled = Date()
         kill(process.processIdentifier, SIGTERM)
         // The drain has begun once new connections are refused.

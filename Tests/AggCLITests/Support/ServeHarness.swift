@@ -57,7 +57,9 @@ final class ServeHarness: Sendable {
     func poll() async -> ServeSnapshot { await runtime.poller.poll() }
 
     func get(_ path: String, headers: [String] = [], method: String = "GET") async throws -> RawHTTPClient.Answer {
-        try await RawHTTPClient.get(port: port, path, headers: headers, method: method)
+        // As long as serve may take to answer (`ServeLimits.patient`, unless the test set less).
+        try await RawHTTPClient.get(
+            port: port, path, headers: headers, method: method, timeout: runtime.app.limits.computeSeconds + 5)
     }
 
     /// The CLI run in this process against the same fixtures, at `now`.
@@ -84,7 +86,7 @@ extension ServeLimits {
 
 /// A history store in memory, answering queries the way the protocol says (oldest first, then
 /// by exchange), for `/v1/history`.
-actor MemoryHistoryStore: HistoryStore {
+actor MemoryHistoryStore: HistoryStoreStub {
     private var prices: [PricePoint]
     private var premiums: [PremiumPoint]
 
@@ -112,11 +114,4 @@ actor MemoryHistoryStore: HistoryStore {
         }.sorted { ($0.time.millisecondsSince1970, $0.exchange) < ($1.time.millisecondsSince1970, $1.exchange) }
     }
 
-    func prune(before cutoff: Timestamp, limit: Int) async throws(AggError) -> Int { 0 }
-    func alertStates() async throws(AggError) -> [AlertState] { [] }
-    func saveAlertStates(_ states: [AlertState]) async throws(AggError) {}
-    func claimVenues(_ venues: [String], holder: String, now: Timestamp, expiry: Timestamp) async throws(AggError)
-        -> Set<String>
-    { Set(venues) }
-    func releaseVenues(holder: String) async throws(AggError) {}
 }
