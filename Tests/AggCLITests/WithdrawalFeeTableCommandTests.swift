@@ -14,7 +14,7 @@ private let tableBases = [
 /// A table for Upbit, which publishes no withdrawal fee without a key: BTC at 0.0004, read on
 /// 2024-07-01, 38 days before the recordings.
 private let upbitTable = WithdrawalFeeTable(
-    source: "https://upbit.example/withdrawal-fees", asOf: "2024-07-01", fees: ["BTC": Decimal(string: "0.0004")!])
+    source: "https://upbit.example/withdrawal-fees", asOf: "2024-07-01", fees: ["BTC": decimal("0.0004")])
 
 /// Bithumb, Upbit and Binance (and the test FX source), `venue` with `table`.
 private func tabledRegistry(_ table: WithdrawalFeeTable? = upbitTable, on venue: String = "upbit") -> AdapterRegistry {
