@@ -1,4 +1,5 @@
 import AggCore
+import AggJSON
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// real day and an https page, and the table's age in whole days.
 @Suite("withdrawal-fee tables")
 struct WithdrawalFeeTableTests {
-    static func parse(_ text: String) throws(WithdrawalFeeTableError) -> WithdrawalFeeTable {
+    static func parse(_ text: String) throws(JSONDecodingError) -> WithdrawalFeeTable {
         try WithdrawalFeeTable.parse(Array(text.utf8))
     }
 

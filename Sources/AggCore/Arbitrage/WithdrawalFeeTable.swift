@@ -64,12 +64,9 @@ public struct WithdrawalFeeTable: Sendable, Equatable {
 
     /// The table in `bytes`, checked strictly: exactly the keys `source` (an `https://` page),
     /// `asOf` (a real day, `YYYY-MM-DD`) and `fees` (at least one entry).
-    public static func parse(_ bytes: [UInt8]) throws(WithdrawalFeeTableError) -> WithdrawalFeeTable {
-        do throws(JSONDecodingError) {
-            return try JSONCursor.decodeStrictly(bytes, decode)
-        } catch {
-            throw WithdrawalFeeTableError(path: error.path, problem: error.reason)
-        }
+    /// A table that does not read is a `JSONDecodingError`: its JSON path and the problem.
+    public static func parse(_ bytes: [UInt8]) throws(JSONDecodingError) -> WithdrawalFeeTable {
+        try JSONCursor.decodeStrictly(bytes, decode)
     }
 
     private static func decode(_ root: JSONCursor) throws(JSONDecodingError) -> WithdrawalFeeTable {
@@ -133,17 +130,4 @@ public struct WithdrawalFeeTable: Sendable, Equatable {
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
     }
-}
-
-/// A shipped withdrawal-fee table that does not read: where (a JSON path) and why.
-public struct WithdrawalFeeTableError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var path: String
-    public var problem: String
-
-    public init(path: String, problem: String) {
-        self.path = path
-        self.problem = problem
-    }
-
-    public var description: String { "\(path): \(problem)" }
 }
